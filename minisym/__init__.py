@@ -1,0 +1,19 @@
+"""minisym: a small, readable engine that behaves like MXNet 1.9.1's symbolic API.
+
+    import minisym as mx
+    data = mx.sym.Variable('data')
+    fc = mx.sym.FullyConnected(data, num_hidden=10, name='fc1')
+    fc.list_arguments()            # ['data', 'fc1_weight', 'fc1_bias']
+"""
+from . import attribute, base, name
+from . import symbol
+from .attribute import AttrScope
+from .base import MXNetError
+from .context import Context, cpu, current_context, gpu
+
+sym = symbol
+
+__version__ = "0.1.0"
+
+__all__ = ["sym", "symbol", "name", "attribute", "base", "AttrScope", "MXNetError", "Context",
+           "cpu", "gpu", "current_context"]

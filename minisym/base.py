@@ -1,0 +1,50 @@
+"""Exception types and dtype codes shared by the whole engine."""
+import numpy as np
+
+__all__ = ["MXNetError", "MXNetValueError", "MXNetTypeError", "NotImplementedForSymbol",
+           "DTYPE_NP_TO_MX", "DTYPE_MX_TO_NP", "dtype_name"]
+
+
+class MXNetError(RuntimeError):
+    """An error raised by the engine itself (MXNet's ``mx.base.MXNetError``)."""
+
+
+class MXNetValueError(MXNetError, ValueError):
+    """An MXNetError about a bad value or shape; ``except ValueError`` catches it too."""
+
+
+class MXNetTypeError(MXNetError, TypeError):
+    """An MXNetError about a bad type or name; ``except TypeError`` catches it too."""
+
+
+class NotImplementedForSymbol(MXNetError):
+    """An NDArray-only operation was called on a Symbol (e.g. ``+=``)."""
+
+    def __init__(self, function, alias, *args):
+        super().__init__()
+        self.function = function.__name__
+        self.alias = alias
+        self.args = [str(type(a)) for a in args]
+
+    def __str__(self):
+        msg = f"Function {self.function}"
+        if self.alias:
+            msg += f" (namely operator \"{self.alias}\")"
+        if self.args:
+            msg += " with arguments (" + ", ".join(self.args) + ")"
+        return msg + " is not implemented for Symbol and only available in NDArray."
+
+
+# MXNet's integer type codes (include/mxnet/base.h); they appear in `__dtype__` attributes
+# and in the dtypes a CustomOpProp.create_operator receives.
+DTYPE_NP_TO_MX = {
+    np.float32: 0, np.float64: 1, np.float16: 2, np.uint8: 3,
+    np.int32: 4, np.int8: 5, np.int64: 6, np.bool_: 7,
+}
+DTYPE_MX_TO_NP = {code: t for t, code in DTYPE_NP_TO_MX.items()}
+DTYPE_MX_TO_NP[-1] = None
+
+
+def dtype_name(dtype):
+    """'float32' for any dtype-like; 'None' for None."""
+    return "None" if dtype is None else np.dtype(dtype).name

@@ -1,0 +1,96 @@
+"""The graph: immutable nodes and the one topological order everything else reuses.
+
+A node is an operator application ``(op, name, attrs, inputs)``; ``inputs`` are entries
+``(node, output_index)``. A variable is a node whose ``op`` is ``None``. Nodes never change
+after creation, so any symbol can share them, and equality / hashing are by identity: nothing
+here ever recurses through a graph, however deep.
+"""
+from types import MappingProxyType
+
+__all__ = ["Node", "topo_order", "variable_node"]
+
+
+class Node:
+    """One node of a graph: an operator call or a variable. Immutable."""
+
+    __slots__ = ("op", "name", "attrs", "inputs", "__weakref__")
+
+    def __init__(self, op, name, attrs, inputs=()):
+        object.__setattr__(self, "op", op)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "attrs", MappingProxyType(dict(attrs)))
+        object.__setattr__(self, "inputs", tuple((node, int(index)) for node, index in inputs))
+
+    def __setattr__(self, key, value):
+        raise AttributeError(f"graph nodes are immutable; cannot set {key!r} on node {self.name!r}")
+
+    @property
+    def is_variable(self):
+        """True for a variable (MXNet's ``op: "null"``)."""
+        return self.op is None
+
+    @property
+    def op_name(self):
+        """The registered operator name, or ``'null'`` for a variable."""
+        return "null" if self.op is None else self.op.op_name
+
+    @property
+    def num_outputs(self):
+        """Every output, hidden ones included (a BatchNorm node has 3)."""
+        return 1 if self.op is None else len(self.op.list_outputs())
+
+    @property
+    def num_visible_outputs(self):
+        """The outputs a Symbol shows (BatchNorm: 1, or 3 with output_mean_var)."""
+        return 1 if self.op is None else self.op.num_visible_outputs()
+
+    def output_names(self):
+        """``['fc1_output']`` for an operator, ``['data']`` for a variable (visible outputs only)."""
+        if self.op is None:
+            return [self.name]
+        names = self.op.list_outputs()[: self.num_visible_outputs]
+        return [f"{self.name}_{out}" for out in names]
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        raise TypeError(f"graph node {self.name!r} cannot be pickled alone; pickle the Symbol "
+                        "that holds it (it is saved as JSON)")
+
+    def __repr__(self):
+        return f"<Node {self.op_name} {self.name!r}>"
+
+
+def variable_node(name, attrs=None):
+    """A new variable node named ``name``."""
+    return Node(None, name, attrs or {})
+
+
+def topo_order(heads):
+    """Nodes reachable from ``heads`` (nodes), in MXNet's DFS post-order; iterative.
+
+    Inputs are visited left to right and each node once, exactly as nnvm's ``DFSVisit``; the
+    result is the order of ``list_arguments``, ``get_internals``, ``tojson`` and execution.
+    """
+    order, seen = [], set()
+    for head in heads:
+        if id(head) in seen:
+            continue
+        seen.add(id(head))
+        stack = [(head, 0)]
+        while stack:
+            node, next_input = stack[-1]
+            if next_input < len(node.inputs):
+                stack[-1] = (node, next_input + 1)
+                child = node.inputs[next_input][0]
+                if id(child) not in seen:
+                    seen.add(id(child))
+                    stack.append((child, 0))
+            else:
+                stack.pop()
+                order.append(node)
+    return order

@@ -1,0 +1,121 @@
+"""Operator parameters: MXNet stores every parameter as a string; these parse them back.
+
+``Param(int, required=True)`` declares a parameter; ``parse_params`` turns the string attributes
+of a node (``{'kernel': '(3, 3)'}``) into Python values (``(3, 3)``) with MXNet's defaults.
+"""
+import ast
+import difflib
+
+from ..base import MXNetTypeError, MXNetValueError
+
+__all__ = ["Param", "REQUIRED", "parse_params", "shape_tuple", "optional", "boolean", "dtype_str"]
+
+REQUIRED = object()
+
+
+def boolean(text):
+    """'True'/'False'/'1'/'0' (any case) -> bool."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "1"):
+        return True
+    if lowered in ("false", "0"):
+        return False
+    raise ValueError(f"expected True or False, got {text!r}")
+
+
+def shape_tuple(text):
+    """'(3, 3)', '[3, 3]', '3' or '()' -> a tuple of ints."""
+    value = ast.literal_eval(text.strip()) if text.strip() else ()
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value,)
+    if isinstance(value, (tuple, list)) and all(isinstance(v, int) and not isinstance(v, bool)
+                                                 for v in value):
+        return tuple(value)
+    raise ValueError(f"expected a tuple of ints such as (3, 3), got {text!r}")
+
+
+def optional(parse):
+    """A parser that also accepts 'None'."""
+    def parse_optional(text):
+        return None if text.strip() == "None" else parse(text)
+    parse_optional.__name__ = f"optional {getattr(parse, '__name__', 'value')}"
+    return parse_optional
+
+
+def dtype_str(text):
+    """A dtype name such as 'float32' (numpy dtypes pass through their name)."""
+    import numpy as np
+    try:
+        return np.dtype(text.strip()).name
+    except TypeError as exc:
+        raise ValueError(f"expected a dtype name such as 'float32', got {text!r}") from exc
+
+
+_TYPE_NAMES = {int: "int", float: "float", boolean: "boolean", shape_tuple: "Shape(tuple)",
+               str: "string", dtype_str: "dtype"}
+
+
+class Param:
+    """One operator parameter: how to parse it, its MXNet default, allowed values, a check."""
+
+    def __init__(self, parse, default=REQUIRED, choices=None, check=None, doc=""):
+        self.parse = parse
+        self.default = default
+        self.choices = tuple(choices) if choices else None
+        self.check = check
+        self.doc = doc
+
+    @property
+    def required(self):
+        return self.default is REQUIRED
+
+    @property
+    def type_name(self):
+        if self.choices:
+            return "{" + ", ".join(repr(c) for c in self.choices) + "}"
+        return _TYPE_NAMES.get(self.parse, getattr(self.parse, "__name__", "value"))
+
+    def read(self, text, where, key):
+        """Parse the string ``text`` for parameter ``key`` of ``where`` (e.g. "Pooling 'pool1'")."""
+        if self.choices:
+            if text not in self.choices:
+                raise MXNetValueError(
+                    f"{where}: {key}={text!r} is not allowed; choose one of "
+                    + ", ".join(repr(c) for c in self.choices))
+            return text
+        try:
+            value = self.parse(text)
+        except (ValueError, SyntaxError) as exc:
+            raise MXNetValueError(f"{where}: parameter {key}={text!r} cannot be read as "
+                                  f"{self.type_name} ({exc})") from None
+        if self.check is not None:
+            problem = self.check(value)
+            if problem:
+                raise MXNetValueError(f"{where}: {key}={text} is invalid: {problem}")
+        return value
+
+
+def parse_params(schema, attrs, where):
+    """Values for every parameter of ``schema`` from the string ``attrs``; defaults filled in.
+
+    Keys of the form ``__x__`` are user attributes and ignored; any other unknown key is a
+    TypeError that lists the operator's parameters.
+    """
+    unknown = [k for k in attrs if k not in schema and not (k.startswith("__") and k.endswith("__"))]
+    if unknown:
+        known = ", ".join(schema) or "(none)"
+        close = difflib.get_close_matches(unknown[0], list(schema), n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise MXNetTypeError(
+            f"{where}: unknown parameter {unknown[0]!r}.{hint} Its parameters are: {known}. "
+            f"(Attributes of your own must look like __{unknown[0]}__.)")
+    values = {}
+    for key, param in schema.items():
+        if key in attrs:
+            values[key] = param.read(attrs[key], where, key)
+        elif param.required:
+            raise MXNetValueError(f"{where}: required parameter {key!r} ({param.type_name}) is "
+                                  f"missing; pass {key}=... when you create it")
+        else:
+            values[key] = param.default
+    return values

@@ -1,0 +1,139 @@
+"""The operator registry: one class per operator, registered by decorator.
+
+An operator class is the built-in twin of a custom operator: it declares what a
+``CustomOpProp`` declares (``list_arguments``, ``list_outputs``, ``list_auxiliary_states``,
+``infer_shape``, ``infer_type``, ``declare_backward_dependency``) and computes what a
+``CustomOp`` computes (``forward`` / ``backward`` with the same six-list signature). An instance
+holds the parsed parameters of one node: ``FullyConnected(num_hidden=10).num_hidden == 10``.
+"""
+from ..base import MXNetError
+from .params import parse_params
+
+__all__ = ["Operator", "register", "get_op", "all_ops", "functions", "OpFunction"]
+
+_OPS = {}        # op name -> Operator subclass
+_FUNCTIONS = {}  # python function name -> OpFunction
+
+
+class OpFunction:
+    """How one ``mx.sym.<name>`` function creates nodes: which op, which auto-name hint."""
+
+    def __init__(self, func_name, op_cls, hint=None, fixed_params=None):
+        self.func_name = func_name
+        self.op_cls = op_cls
+        self.hint = hint if hint is not None else func_name.lower()
+        self.fixed_params = dict(fixed_params or {})
+
+
+class Operator:
+    """Base of every operator. Subclasses set ``op_name``, ``params`` and override what differs."""
+
+    op_name = None             # the name stored in JSON, e.g. "FullyConnected"
+    params = {}                # parameter name -> Param, with MXNet's defaults
+    key_var_num_args = None    # "num_args" for operators taking any number of inputs
+    backward_needs = ("out_grad", "in_data", "out_data")  # what backward reads (memory plan)
+
+    def __init__(self, attrs=None, node_name=None):
+        self.attrs = dict(attrs or {})
+        self.node_name = node_name
+        for key, value in parse_params(self.params, self.attrs, self.where).items():
+            setattr(self, key, value)
+        self.validate()
+
+    @property
+    def where(self):
+        """How errors name this operator: ``FullyConnected 'fc1'``."""
+        return f"{self.op_name} {self.node_name!r}" if self.node_name else self.op_name
+
+    def validate(self):
+        """Check combinations of parameters (after parsing); raise a teaching error."""
+
+    # --- what the operator declares (the CustomOpProp half) ---------------------------------
+    def list_arguments(self):
+        """Input names, in the order of ``in_data`` / ``in_grad`` / backward ``req``."""
+        return ["data"]
+
+    def list_outputs(self):
+        """Every output name, hidden ones included, in the order of ``out_data`` / ``out_grad``."""
+        return ["output"]
+
+    def num_visible_outputs(self):
+        """How many leading outputs a Symbol shows (BatchNorm keeps mean/var hidden)."""
+        return len(self.list_outputs())
+
+    def list_auxiliary_states(self):
+        """Auxiliary state names, in the order of ``aux`` (updated by the operator itself)."""
+        return []
+
+    def input_var_attrs(self, index):
+        """Extra attributes for an implicit input variable (BatchNorm's moving stats' init)."""
+        return {}
+
+    def infer_shape(self, in_shape, out_shape):
+        """(in_shapes, out_shapes, aux_shapes) from what is known; None or 0 means unknown."""
+        raise NotImplementedError(f"{self.op_name} has no shape rule")
+
+    def infer_type(self, in_type, out_type):
+        """(in_types, out_types, aux_types): by default every input and output share one dtype."""
+        from .rules import same_dtype
+        return same_dtype(self, in_type, out_type)
+
+    def declare_backward_dependency(self, out_grad, in_data, out_data):
+        """The ids of the arrays backward reads, from ``backward_needs`` (as in CustomOpProp)."""
+        slots = {"out_grad": out_grad, "in_data": in_data, "out_data": out_data}
+        return [i for slot in self.backward_needs for i in slots[slot]]
+
+    # --- what the operator computes (the CustomOp half) ---------------------------------------
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """Compute ``out_data`` from ``in_data`` (and ``aux``), honouring ``req``."""
+        raise NotImplementedError(f"{self.op_name} cannot run yet")
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """Compute ``in_grad`` from ``out_grad``, honouring ``req``."""
+        raise NotImplementedError(f"{self.op_name} has no backward yet")
+
+    def __repr__(self):
+        shown = ", ".join(f"{k}={getattr(self, k)!r}" for k in self.params)
+        return f"{type(self).__name__}({shown})"
+
+
+def register(op_name, *aliases, hint=None):
+    """Class decorator: register an operator under ``op_name``; ``aliases`` are extra functions.
+
+    ``@register("SliceChannel", "split")`` makes ``mx.sym.SliceChannel`` (auto-names
+    ``slicechannel0``) and ``mx.sym.split`` (``split0``), both storing op ``SliceChannel``.
+    """
+    def decorate(cls):
+        if op_name in _OPS:
+            raise MXNetError(f"operator {op_name!r} is registered twice")
+        cls.op_name = op_name
+        _OPS[op_name] = cls
+        _FUNCTIONS[op_name] = OpFunction(op_name, cls, hint)
+        for alias in aliases:
+            _FUNCTIONS[alias] = OpFunction(alias, cls)
+        return cls
+    return decorate
+
+
+def add_function(func_name, op_name, hint=None, **fixed_params):
+    """Another function creating ``op_name`` (``_Plus`` -> ``elemwise_add`` named ``_plus0``)."""
+    _FUNCTIONS[func_name] = OpFunction(func_name, _OPS[op_name], hint, fixed_params)
+
+
+def get_op(op_name):
+    """The Operator class registered as ``op_name``; a teaching error if there is none."""
+    try:
+        return _OPS[op_name]
+    except KeyError:
+        raise MXNetError(f"unknown operator {op_name!r}; minisym knows: "
+                         + ", ".join(sorted(_OPS))) from None
+
+
+def all_ops():
+    """{op name: Operator class} for every registered operator."""
+    return dict(_OPS)
+
+
+def functions():
+    """{function name: OpFunction} for every ``mx.sym`` operator function."""
+    return dict(_FUNCTIONS)

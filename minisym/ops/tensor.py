@@ -1,0 +1,329 @@
+"""Shape-changing operators: Flatten, Reshape, Concat, transpose, expand_dims, slice_axis,
+SliceChannel (split) and the reductions sum / mean / max / min."""
+from ..base import MXNetValueError
+from .params import Param, boolean, optional, shape_tuple
+from .registry import Operator, register
+from .rules import fmt, known, merge_known_shape, prod
+
+__all__ = ["reshape_codes"]
+
+
+@register("Flatten", "flatten")
+class Flatten(Operator):
+    """(N, d1, d2, ...) -> (N, d1*d2*...)."""
+
+    backward_needs = ("out_grad",)
+
+    def infer_shape(self, in_shape, out_shape):
+        data = in_shape[0]
+        if data is None:
+            return [None], [out_shape[0]], []
+        rest = prod(data[1:]) if known(data[1:]) else 0
+        return [data], [(data[0], rest)], []
+
+
+def reshape_codes(codes, dshape, where):
+    """The output shape of Reshape's special codes 0, -1, -2, -3, -4 applied to ``dshape``."""
+    dims = list(dshape)
+    out, src, inferred, i = [], 0, None, 0
+
+    def take():
+        nonlocal src
+        if src >= len(dims):
+            raise MXNetValueError(f"{where}: shape={tuple(codes)} uses more input dimensions than "
+                                  f"data {fmt(tuple(dshape))} has")
+        src += 1
+        return dims[src - 1]
+
+    while i < len(codes):
+        code = codes[i]
+        if code == 0:
+            out.append(take())
+        elif code == -1:
+            if inferred is not None:
+                raise MXNetValueError(f"{where}: shape={tuple(codes)}: one and only one dim can "
+                                      "be inferred (-1 appears twice)")
+            inferred = len(out)
+            out.append(1)
+            src += 1
+        elif code == -2:
+            out.extend(dims[src:])
+            src = len(dims)
+        elif code == -3:
+            d1, d2 = take(), take()
+            out.append(d1 * d2)
+        elif code == -4:
+            if i + 2 >= len(codes):
+                raise MXNetValueError(f"{where}: shape={tuple(codes)}: -4 must be followed by "
+                                      "two sizes")
+            d0 = take()
+            d1, d2 = codes[i + 1], codes[i + 2]
+            i += 2
+            if d1 == -1 and d2 == -1:
+                raise MXNetValueError(f"{where}: -4 split {d0} into (-1, -1): give one size")
+            if d0:
+                d1 = d0 // d2 if d1 == -1 else d1
+                d2 = d0 // d1 if d2 == -1 else d2
+                if d1 * d2 != d0:
+                    raise MXNetValueError(f"{where}: -4 cannot split dimension {d0} into "
+                                          f"{d1} x {d2}")
+            out.extend([max(d1, 0), max(d2, 0)])
+        elif code > 0:
+            out.append(code)
+            src += 1
+        else:
+            raise MXNetValueError(f"{where}: shape code {code} is not one of 0, -1, -2, -3, -4 "
+                                  "or a positive size")
+        i += 1
+    if inferred is not None:
+        rest = prod(out)
+        out[inferred] = prod(dims) // rest if known(tuple(dims)) and rest else 0
+    return tuple(out)
+
+
+@register("Reshape", "reshape")
+class Reshape(Operator):
+    """Same values, new shape; codes 0 (copy), -1 (infer), -2 (rest), -3 (merge), -4 (split)."""
+
+    params = {
+        "shape": Param(shape_tuple, ()),
+        "reverse": Param(boolean, False),
+        "target_shape": Param(shape_tuple, ()),
+        "keep_highest": Param(boolean, False),
+    }
+    backward_needs = ("out_grad",)
+
+    def validate(self):
+        if not self.shape and not self.target_shape:
+            raise MXNetValueError(f"{self.where}: give the new shape, e.g. shape=(0, -1)")
+
+    def _target(self, data):
+        if self.shape:
+            if self.reverse:
+                return reshape_codes(self.shape[::-1], data[::-1], self.where)[::-1]
+            return reshape_codes(self.shape, data, self.where)
+        target = list(self.target_shape)
+        if self.keep_highest:
+            target = [data[0]] + target
+        if 0 in target and known(data):
+            rest = prod(d for d in target if d)
+            target[target.index(0)] = prod(data) // rest
+        return tuple(target)
+
+    def infer_shape(self, in_shape, out_shape):
+        data = in_shape[0]
+        if data is None:
+            return [None], [out_shape[0]], []
+        out = self._target(data)
+        if known(data) and known(out) and prod(data) != prod(out):
+            raise MXNetValueError(
+                f"{self.where}: cannot reshape data {fmt(data)} ({prod(data)} values) to "
+                f"{fmt(out)} ({prod(out)} values) with shape={self.shape or self.target_shape}. "
+                "(MXNet accepts this symbolically and fails later; minisym stops here.)")
+        return [data], [out], []
+
+
+@register("Concat", "concat")
+class Concat(Operator):
+    """Join inputs along ``dim``; every other dimension must match."""
+
+    params = {"num_args": Param(int, check=lambda v: None if v >= 1 else "needs at least 1 input"),
+              "dim": Param(int, 1)}
+    key_var_num_args = "num_args"
+    backward_needs = ("out_grad",)
+
+    def list_arguments(self):
+        return [f"arg{i}" for i in range(self.num_args)]
+
+    def infer_shape(self, in_shape, out_shape):
+        ref = next((s for s in list(in_shape) + list(out_shape) if s is not None), None)
+        if ref is None:
+            return list(in_shape), [None], []
+        axis = self.dim + len(ref) if self.dim < 0 else self.dim
+        if not 0 <= axis < len(ref):
+            raise MXNetValueError(f"{self.where}: dim={self.dim} is out of range for inputs with "
+                                  f"{len(ref)} dimensions")
+        others = None
+        for i, s in enumerate(list(in_shape) + list(out_shape)):
+            if s is None:
+                continue
+            if len(s) != len(ref):
+                raise MXNetValueError(f"{self.where}: input {i} has {len(s)} dimensions, "
+                                      f"the others {len(ref)}")
+            rest = s[:axis] + (0,) + s[axis + 1:]
+            try:
+                others = merge_known_shape(others, rest)
+            except ValueError:
+                raise MXNetValueError(
+                    f"{self.where}: input {i} 'arg{i}' has shape {fmt(s)} which does not match "
+                    f"{fmt(others)} outside dim={self.dim}; only dimension {axis} may differ"
+                ) from None
+        sizes = [s[axis] if s is not None else 0 for s in in_shape]
+        out = out_shape[0][axis] if out_shape[0] is not None else 0
+        unknown = [i for i, d in enumerate(sizes) if d == 0]
+        if not unknown:
+            out = sum(sizes)
+        elif len(unknown) == 1 and out:
+            sizes[unknown[0]] = out - sum(sizes)
+        ins = [others[:axis] + (d,) + others[axis + 1:] for d in sizes]
+        return ins, [others[:axis] + (out,) + others[axis + 1:]], []
+
+
+@register("transpose")
+class Transpose(Operator):
+    """Permute axes; ``axes=()`` reverses them."""
+
+    params = {"axes": Param(shape_tuple, ())}
+    backward_needs = ()
+
+    def _axes(self, ndim):
+        axes = self.axes or tuple(range(ndim - 1, -1, -1))
+        if sorted(a % ndim for a in axes) != list(range(ndim)):
+            raise MXNetValueError(f"{self.where}: axes={self.axes} is not a permutation of "
+                                  f"the {ndim} axes of the data")
+        return tuple(a % ndim for a in axes)
+
+    def infer_shape(self, in_shape, out_shape):
+        data, out = in_shape[0], out_shape[0]
+        if data is not None:
+            axes = self._axes(len(data))
+            return [data], [tuple(data[a] for a in axes)], []
+        if out is not None:
+            axes = self._axes(len(out))
+            data = [0] * len(out)
+            for i, a in enumerate(axes):
+                data[a] = out[i]
+            return [tuple(data)], [out], []
+        return [None], [None], []
+
+
+@register("expand_dims")
+class ExpandDims(Operator):
+    """Insert a dimension of size 1 at ``axis``."""
+
+    params = {"axis": Param(int)}
+    backward_needs = ("out_grad",)
+
+    def infer_shape(self, in_shape, out_shape):
+        data = in_shape[0]
+        if data is None:
+            return [None], [out_shape[0]], []
+        axis = self.axis + len(data) + 1 if self.axis < 0 else self.axis
+        if not 0 <= axis <= len(data):
+            raise MXNetValueError(f"{self.where}: axis={self.axis} is out of range for data "
+                                  f"{fmt(data)}; use -{len(data) + 1}..{len(data)}")
+        return [data], [data[:axis] + (1,) + data[axis:]], []
+
+
+@register("slice_axis")
+class SliceAxis(Operator):
+    """data[..., begin:end, ...] along ``axis`` (end=None means to the end)."""
+
+    params = {"axis": Param(int), "begin": Param(int), "end": Param(optional(int))}
+    backward_needs = ()
+
+    def infer_shape(self, in_shape, out_shape):
+        data = in_shape[0]
+        if data is None:
+            return [None], [None], []
+        axis = self.axis + len(data) if self.axis < 0 else self.axis
+        if not 0 <= axis < len(data):
+            raise MXNetValueError(f"{self.where}: axis={self.axis} is out of range for data "
+                                  f"{fmt(data)}")
+        size = data[axis]
+        if not size:
+            return [data], [data[:axis] + (0,) + data[axis + 1:]], []
+        begin = self.begin + size if self.begin < 0 else self.begin
+        end = size if self.end is None else (self.end + size if self.end < 0 else self.end)
+        if not 0 <= begin < end <= size:
+            raise MXNetValueError(f"{self.where}: begin={self.begin}, end={self.end} is not a "
+                                  f"non-empty range inside axis {self.axis} of size {size}")
+        return [data], [data[:axis] + (end - begin,) + data[axis + 1:]], []
+
+
+@register("SliceChannel", "split")
+class SliceChannel(Operator):
+    """Split ``axis`` into ``num_outputs`` equal parts (``squeeze_axis`` drops a size-1 axis)."""
+
+    params = {"num_outputs": Param(int, check=lambda v: None if v >= 1 else "must be >= 1"),
+              "axis": Param(int, 1), "squeeze_axis": Param(boolean, False)}
+    backward_needs = ("out_grad",)
+
+    def list_outputs(self):
+        return [f"output{i}" for i in range(self.num_outputs)]
+
+    def infer_shape(self, in_shape, out_shape):
+        data = in_shape[0]
+        n = self.num_outputs
+        if data is None:
+            return [None], [None] * n, []
+        axis = self.axis + len(data) if self.axis < 0 else self.axis
+        if not 0 <= axis < len(data):
+            raise MXNetValueError(f"{self.where}: axis={self.axis} is out of range for data "
+                                  f"{fmt(data)}")
+        size = data[axis]
+        if size and size % n:
+            raise MXNetValueError(f"{self.where}: axis {self.axis} has size {size}, which "
+                                  f"num_outputs={n} does not divide")
+        if self.squeeze_axis and size and size != n:
+            raise MXNetValueError(f"{self.where}: squeeze_axis=True needs each part to have "
+                                  f"size 1, but {size} / {n} = {size // n}")
+        part = data[:axis] + (size // n,) + data[axis + 1:]
+        if self.squeeze_axis:
+            part = data[:axis] + data[axis + 1:]
+        return [data], [part] * n, []
+
+
+class _Reduce(Operator):
+    """Reduce over ``axis`` (all when None); ``keepdims`` keeps size-1 axes; ``exclude`` inverts."""
+
+    params = {"axis": Param(optional(shape_tuple), None), "keepdims": Param(boolean, False),
+              "exclude": Param(boolean, False)}
+    backward_needs = ("out_grad", "in_data", "out_data")
+
+    def reduced_axes(self, ndim):
+        """The axes that are reduced, as non-negative ints."""
+        if self.axis is None or (self.axis == () and not self.exclude):
+            return tuple(range(ndim))
+        axes = []
+        for a in self.axis:
+            if not -ndim <= a < ndim:
+                raise MXNetValueError(f"{self.where}: axis {a} is out of range for data with "
+                                      f"{ndim} dimensions")
+            axes.append(a % ndim)
+        if self.exclude:
+            return tuple(i for i in range(ndim) if i not in axes)
+        return tuple(sorted(set(axes)))
+
+    def infer_shape(self, in_shape, out_shape):
+        data = in_shape[0]
+        if data is None:
+            return [None], [None], []
+        axes = self.reduced_axes(len(data))
+        if self.keepdims:
+            out = tuple(1 if i in axes else d for i, d in enumerate(data))
+        else:
+            out = tuple(d for i, d in enumerate(data) if i not in axes) or (1,)
+        return [data], [out], []
+
+
+@register("sum", "sum_axis")
+class Sum(_Reduce):
+    """Sum over axes."""
+    backward_needs = ("out_grad",)
+
+
+@register("mean")
+class Mean(_Reduce):
+    """Mean over axes."""
+    backward_needs = ("out_grad",)
+
+
+@register("max", "max_axis")
+class Max(_Reduce):
+    """Maximum over axes (the gradient goes to every position equal to the maximum)."""
+
+
+@register("min", "min_axis")
+class Min(_Reduce):
+    """Minimum over axes."""

@@ -1,0 +1,31 @@
+"""``mx.sym`` / ``mx.symbol``: Variable, Group, load, and one function per operator."""
+from .. import ops as _ops
+from .creation import Group, Variable, make_function, var
+from .json_io import load, load_json
+from .overload import install_operators
+from .symbol import Symbol
+
+install_operators()
+
+
+def _install_functions(namespace):
+    """Put ``FullyConnected``, ``_Plus``, ... into ``namespace`` (and ``_internal``)."""
+    for func_name, fn in _ops.functions().items():
+        namespace[func_name] = make_function(fn)
+
+
+_install_functions(globals())
+
+
+class _Internal:
+    """``mx.sym._internal``: the underscore functions operator overloading uses."""
+
+
+_internal = _Internal()
+for _name, _value in list(globals().items()):
+    if _name.startswith("_") and callable(_value) and _name[1:2].isalpha() and \
+            _name in _ops.functions():
+        setattr(_internal, _name, _value)
+
+__all__ = ["Symbol", "Variable", "var", "Group", "load", "load_json"] + sorted(
+    name for name in _ops.functions() if not name.startswith("_"))

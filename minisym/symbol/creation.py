@@ -1,0 +1,183 @@
+"""Creating symbols: variables, operator calls (with implicit inputs), Group, composition."""
+import numpy as np
+
+from .. import attribute, name as name_mod
+from ..base import DTYPE_NP_TO_MX, MXNetTypeError, MXNetValueError
+from ..graph import Node, variable_node
+from .symbol import Symbol, attr_key, check_single_output
+
+__all__ = ["var", "Variable", "Group", "create_op", "make_function", "compose"]
+
+_STORAGE_TYPES = {"default": 0, "row_sparse": 1, "csr": 2}
+
+
+def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, init=None,
+        stype=None, **kwargs):
+    """A variable (an input of the graph) named exactly ``name``; no counter is used."""
+    if not isinstance(name, str):
+        raise TypeError(f"Expect a string for variable `name`; got {type(name).__name__} "
+                        f"{name!r} — write mx.sym.Variable('{name}')")
+    attrs = attribute.current().get(attr)
+    if shape is not None:
+        attrs["__shape__"] = str(shape)
+    if lr_mult is not None:
+        attrs["__lr_mult__"] = str(lr_mult)
+    if wd_mult is not None:
+        attrs["__wd_mult__"] = str(wd_mult)
+    if dtype is not None:
+        attrs["__dtype__"] = str(DTYPE_NP_TO_MX[np.dtype(dtype).type])
+    if init is not None:
+        attrs["__init__"] = init if isinstance(init, str) else init.dumps()
+    if stype is not None:
+        attrs["__storage_type__"] = str(_STORAGE_TYPES[stype])
+    for key, value in kwargs.items():
+        if not (key.startswith("__") and key.endswith("__")):
+            raise ValueError(f"Attribute name={key} is not supported. Additional attributes must "
+                             "start and end with double underscores, e.g, __yourattr__ "
+                             f"(write __{key}__={value!r})")
+        attrs[key] = str(value)
+    return Symbol([(variable_node(name, {attr_key(k): str(v) for k, v in attrs.items()}), 0)])
+
+
+Variable = var
+
+
+def Group(symbols, create_fn=None):
+    """One symbol whose outputs are the outputs of ``symbols``, in order (duplicates kept)."""
+    if not symbols or any(not isinstance(s, Symbol) for s in symbols):
+        raise TypeError("Expected a list of symbols as input (e.g. mx.sym.Group([loss, "
+                        "mx.sym.BlockGrad(pred)])); got "
+                        + (repr(symbols) if not symbols else
+                           ", ".join(type(s).__name__ for s in symbols)))
+    return Symbol([entry for s in symbols for entry in s.outputs])
+
+
+def _param_text(key, value):
+    """How MXNet stores a parameter: ``str(value)``; dtypes by name."""
+    if key == "dtype" and not isinstance(value, str):
+        return np.dtype(value).name
+    return str(value)
+
+
+def create_op(fn, args, kwargs):
+    """Apply operator function ``fn`` (an OpFunction) to Symbol inputs and parameters."""
+    op_cls = fn.op_cls
+    kwargs = dict(kwargs)
+    attr = kwargs.pop("attr", None)
+    kwargs.update(attribute.current().get(attr))
+    name = kwargs.pop("name", None)
+    kwargs.pop("out", None)
+    sym_kwargs = {k: v for k, v in kwargs.items() if isinstance(v, Symbol)}
+    params = {k: v for k, v in kwargs.items() if not isinstance(v, Symbol)}
+    params.update(fn.fixed_params)
+    variadic = op_cls.key_var_num_args is not None
+    if variadic:
+        bad = [a for a in args if not isinstance(a, Symbol)]
+        if bad:
+            raise AssertionError(f"Positional arguments must be Symbol instances, but got {bad[0]!r}")
+        if args and sym_kwargs:
+            raise TypeError("Operators with variable length input can only accept input Symbols "
+                            "either as positional or keyword arguments, not both")
+        if op_cls.key_var_num_args not in params:
+            params[op_cls.key_var_num_args] = len(args) + len(sym_kwargs)
+    node_name = name_mod.current().get(name, fn.hint)
+    attrs = {attr_key(k): _param_text(k, v) for k, v in params.items()}
+    op = op_cls(attrs, node_name)
+    input_names = op.list_arguments() + op.list_auxiliary_states()
+    if not variadic:
+        if len(args) > len(input_names):
+            raise TypeError(f"{op.where}: takes at most {len(input_names)} input symbols "
+                            f"{input_names}, got {len(args)} positional arguments")
+        for slot, value in zip(input_names, args):
+            if value is None:
+                continue
+            if not isinstance(value, Symbol):
+                raise AssertionError(
+                    f"Argument {slot} must be Symbol instances, but got {value!r} "
+                    f"({type(value).__name__}). {op.where} takes symbols as inputs; "
+                    f"make one with mx.sym.Variable('{slot}')")
+            if slot in sym_kwargs:
+                raise TypeError(f"{op.where}: input {slot!r} given both by position and by keyword")
+            sym_kwargs[slot] = value
+    return Symbol(_op_outputs(op, node_name, attrs, input_names, list(args) if variadic else [],
+                              sym_kwargs))
+
+
+def _op_outputs(op, node_name, attrs, input_names, positional, sym_kwargs):
+    """Build the node: positional or named inputs, missing ones as implicit variables."""
+    unknown = [k for k in sym_kwargs if k not in input_names]
+    if unknown:
+        listed = "\n".join(f"\t[{i}]{n}" for i, n in enumerate(input_names))
+        raise MXNetTypeError(f"{op.where}: keyword argument name {unknown[0]} not found.\n"
+                             f"Candidate arguments:\n{listed}")
+    inputs = []
+    for index, slot in enumerate(input_names):
+        if index < len(positional):
+            symbol = positional[index]
+        else:
+            symbol = sym_kwargs.get(slot)
+        if symbol is None:
+            var_attrs = dict(attrs)
+            var_attrs.update(op.input_var_attrs(index))
+            inputs.append((variable_node(f"{node_name}_{slot}", var_attrs), 0))
+        else:
+            inputs.append(check_single_output(symbol, op.where, f"{index} ({slot!r})"))
+    node = Node(op, node_name, attrs, inputs)
+    return [(node, i) for i in range(op.num_visible_outputs())]
+
+
+def make_function(fn):
+    """The Python function ``mx.sym.<fn.func_name>`` for an OpFunction."""
+    def op_function(*args, **kwargs):
+        return create_op(fn, args, kwargs)
+    op_function.__name__ = op_function.__qualname__ = fn.func_name
+    cls = fn.op_cls
+    inputs = "*data" if cls.key_var_num_args else "data, ..."
+    params = ", ".join(f"{k}={'<required>' if p.required else repr(p.default)}"
+                       for k, p in cls.params.items())
+    op_function.__doc__ = (f"{fn.func_name}({inputs}, {params}, name=None, attr=None) -> Symbol"
+                           f"\n\n{(cls.__doc__ or '').strip()}\n\nCreates operator "
+                           f"{cls.op_name!r}; auto-names are {fn.hint}0, {fn.hint}1, ...")
+    return op_function
+
+
+def compose(symbol, *args, **kwargs):
+    """A copy of ``symbol`` whose free variables named in ``kwargs`` are replaced by symbols."""
+    name = kwargs.pop("name", None)
+    if args and kwargs:
+        raise TypeError("compose only accept input Symbols either as positional or keyword "
+                        "arguments, not both")
+    if any(not isinstance(v, Symbol) for v in list(args) + list(kwargs.values())):
+        raise TypeError("Compose expect `Symbol` as arguments")
+    if args:
+        raise MXNetTypeError("General composition only support kwargs for now: write "
+                             f"sym({symbol.list_arguments()[0]}=other_symbol)")
+    variables = {n.name for n in symbol.topo_order() if n.is_variable}
+    missing = [k for k in kwargs if k not in variables]
+    if missing:
+        raise MXNetValueError(f"compose: {missing[0]!r} is not a variable of this symbol; its "
+                              f"variables are {sorted(variables)}")
+    replace = {k: check_single_output(v, "compose", k) for k, v in kwargs.items()}
+    rebuilt = {}
+    for node in symbol.topo_order():
+        if node.is_variable:
+            rebuilt[id(node)] = replace.get(node.name, (node, 0))
+            continue
+        inputs = [_follow(rebuilt, src, idx) for src, idx in node.inputs]
+        if all(new == (src, idx) for new, (src, idx) in zip(inputs, node.inputs)):
+            rebuilt[id(node)] = (node, None)
+        else:
+            rebuilt[id(node)] = (Node(node.op, node.name, node.attrs, inputs), None)
+    outputs = [_follow(rebuilt, node, idx) for node, idx in symbol.outputs]
+    if name and len({id(n) for n, _ in outputs}) == 1 and not outputs[0][0].is_variable:
+        head = outputs[0][0]
+        renamed = Node(head.op, name, head.attrs, head.inputs)
+        outputs = [(renamed, idx) for _, idx in outputs]
+    return Symbol(outputs)
+
+
+def _follow(rebuilt, node, index):
+    """The entry that replaces ``(node, index)`` after composition."""
+    new_node, new_index = rebuilt[id(node)]
+    return (new_node, index if new_index is None else new_index)
+

@@ -1,0 +1,224 @@
+"""Shape and type inference: every operator's rule applied forward and backward to a fixpoint."""
+import ast
+import warnings
+
+import numpy as np
+
+from ..base import DTYPE_MX_TO_NP, DTYPE_NP_TO_MX, MXNetTypeError, MXNetValueError
+from ..ops.rules import ShapeConflict, fmt, known, merge_shape, merge_value
+
+__all__ = ["infer_shape", "infer_type", "infer_graph", "ShapeKind", "TypeKind"]
+
+_MAX_SWEEPS = 100
+
+
+class ShapeKind:
+    """What shape inference needs to know: the rule, merging, hints, what 'unknown' is."""
+    what = "shape"
+
+    @staticmethod
+    def rule(op, ins, outs):
+        return op.infer_shape(ins, outs)
+
+    merge = staticmethod(merge_shape)
+    is_known = staticmethod(known)
+
+    @staticmethod
+    def hint(node):
+        text = node.attrs.get("__shape__")
+        return None if text is None else tuple(ast.literal_eval(text))
+
+    @staticmethod
+    def normalize(value):
+        return None if value is None else tuple(int(d) for d in value)
+
+
+class TypeKind:
+    """What type inference needs: numpy dtypes, None when unknown."""
+    what = "dtype"
+
+    @staticmethod
+    def rule(op, ins, outs):
+        return op.infer_type(ins, outs)
+
+    merge = staticmethod(merge_value)
+    is_known = staticmethod(lambda value: value is not None)
+
+    @staticmethod
+    def hint(node):
+        code = node.attrs.get("__dtype__")
+        return None if code is None else np.dtype(DTYPE_MX_TO_NP[int(code)])
+
+    @staticmethod
+    def normalize(value):
+        return None if value is None else np.dtype(value)
+
+
+def infer_graph(symbol, given, kind):
+    """{(id(node), output index): value} for every entry of ``symbol``'s graph.
+
+    ``given`` maps variable names to values (they override ``__shape__``/``__dtype__`` hints).
+    Rules run over the nodes in topological order and then in reverse, until nothing changes.
+    """
+    order = symbol.topo_order()
+    table = {}
+    for node in order:
+        if node.is_variable:
+            value = given[node.name] if node.name in given else kind.hint(node)
+            table[(id(node), 0)] = kind.normalize(value)
+    ops = [node for node in order if not node.is_variable]
+    for _ in range(_MAX_SWEEPS):
+        changed = False
+        for node in ops + ops[::-1]:
+            changed |= _apply_rule(node, table, kind)
+        if not changed:
+            return table
+    raise MXNetValueError(f"{kind.what} inference did not settle after {_MAX_SWEEPS} sweeps")
+
+
+def _apply_rule(node, table, kind):
+    """Run ``node``'s rule once and merge what it says into ``table``; True if anything changed."""
+    op = node.op
+    n_args = len(op.list_arguments())
+    ins = [table.get((id(src), idx)) for src, idx in node.inputs]
+    outs = [table.get((id(node), j)) for j in range(node.num_outputs)]
+    new_in, new_out, new_aux = kind.rule(op, ins[:n_args], outs)
+    proposals = [(("in", i), node.inputs[i], v) for i, v in enumerate(list(new_in) + list(new_aux))]
+    proposals += [(("out", j), (node, j), v) for j, v in enumerate(new_out)]
+    changed = False
+    for slot, (src, idx), value in proposals:
+        value = kind.normalize(value)
+        old = table.get((id(src), idx))
+        try:
+            merged = kind.merge(old, value)
+        except ShapeConflict:
+            raise MXNetValueError(_conflict_message(node, slot, old, value, ins, kind)) from None
+        if (old is None) != (merged is None) or merged != old:  # np.dtype(None) is float64
+            table[(id(src), idx)] = merged
+            changed = True
+    return changed
+
+
+def _conflict_message(node, slot, provided, inferred, ins, kind):
+    """Name the operator, node, argument (by name and index), both values, and the fix."""
+    op = node.op
+    slot_names = op.list_arguments() + op.list_auxiliary_states()
+    what = kind.what
+    if slot[0] == "in":
+        i = slot[1]
+        src = node.inputs[i][0]
+        which = f"input {i} '{slot_names[i]}' (node '{src.name}')"
+        fix = (f"Fix: give '{src.name}' the {what} {fmt(inferred)}, or leave it out and let "
+               f"inference fill it in." if src.is_variable else
+               f"Fix: check the layer that produces '{src.name}'.")
+    else:
+        which = f"output {slot[1]} '{op.list_outputs()[slot[1]]}'"
+        fix = "Fix: check what consumes this output."
+    context = ", ".join(f"{n}={fmt(v) if what == 'shape' else v}"
+                        for n, v in zip(slot_names, ins) if v is not None)
+    shown = fmt if what == "shape" else str
+    return (f"Error in operator {node.name}: {op.op_name} {what} inconsistent, Provided = "
+            f"{shown(provided)}, inferred {what} = {shown(inferred)}.\n"
+            f"{op.where}: {which} is {shown(provided)} but the operator needs {shown(inferred)}"
+            f" (known inputs: {context or 'none'}). {fix}")
+
+
+def _given_values(symbol, args, kwargs, kind, convert):
+    """Map argument names to the values passed positionally or by keyword."""
+    if args and kwargs:
+        raise ValueError(f"Can only specify known argument {kind.what}s either by positional or "
+                         "kwargs way, not both.")
+    arg_names = symbol.list_arguments()
+    if args:
+        if len(args) > len(arg_names):
+            raise MXNetValueError(f"infer_{kind.what}: {len(args)} positional values given but the "
+                                  f"symbol has {len(arg_names)} arguments {arg_names}")
+        pairs = [(arg_names[i], v, f"argument {i}") for i, v in enumerate(args) if v is not None]
+    else:
+        pairs = [(k, v, repr(k)) for k, v in kwargs.items()]
+        for name, _, _ in pairs:
+            if name not in arg_names:
+                listed = "\n".join(f"\t[{i}]{n}" for i, n in enumerate(arg_names))
+                raise MXNetTypeError(
+                    f"Infer{kind.what.capitalize()}Keyword argument name {name} not found.\n"
+                    f"Candidate arguments:\n{listed}\n(infer_{kind.what} takes the names of "
+                    "list_arguments(); auxiliary states and outputs are inferred.)")
+    given = {}
+    for name, value, label in pairs:
+        converted = convert(value, label)
+        if converted is not _SKIP:
+            given[name] = converted
+    return given
+
+
+_SKIP = object()
+
+
+def _shape_value(value, label):
+    if not isinstance(value, tuple):
+        raise TypeError(f"Arguments need to be shapes (tuple), but {label} is {type(value)}. "
+                        f"Write it as a tuple, e.g. {tuple(value) if isinstance(value, list) else (2, 3)}.")
+    return value
+
+
+def _type_value(value, label):
+    np_type = np.dtype(value).type
+    if np_type not in DTYPE_NP_TO_MX:
+        return _SKIP
+    return np.dtype(np_type)
+
+
+def _results(symbol, table, present):
+    """(args, outs, aux) lists from ``table`` in list orders, each value passed to ``present``."""
+    order = symbol.topo_order()
+    aux_ids = symbol._aux_variable_ids()
+    args = [present(table[(id(n), 0)]) for n in order if n.is_variable and id(n) not in aux_ids]
+    aux = [present(table[(id(n), 0)]) for n in order if n.is_variable and id(n) in aux_ids]
+    outs = [present(table.get((id(n), j))) for n, j in symbol.outputs]
+    return args, outs, aux
+
+
+def _complete(symbol, table, kind):
+    args, outs, aux = _results(symbol, table, lambda v: v)
+    return all(kind.is_known(v) for v in args + outs + aux)
+
+
+def _unknown_lines(names, values, is_missing, show):
+    lines = []
+    for name, value in zip(names, values):
+        if is_missing(value):
+            if len(lines) >= 10:
+                lines.append("...")
+                break
+            lines.append(f"{name}: {show(value)}")
+    return lines
+
+
+def infer_shape(symbol, args, kwargs, partial):
+    """MXNet's ``infer_shape`` / ``infer_shape_partial`` (see Symbol.infer_shape)."""
+    given = _given_values(symbol, args, kwargs, ShapeKind, _shape_value)
+    table = infer_graph(symbol, given, ShapeKind)
+    present = lambda v: () if v is None else v
+    if partial or _complete(symbol, table, ShapeKind):
+        return _results(symbol, table, present)
+    arg_shapes, _, _ = _results(symbol, table, present)
+    lines = _unknown_lines(symbol.list_arguments(), arg_shapes,
+                           lambda s: not s or 0 in s, str)
+    warnings.warn("Cannot decide shape for the following arguments (0s in shape means unknown "
+                  "dimensions). Consider providing them as input:\n\t" + "\n\t".join(lines),
+                  stacklevel=3)
+    return None, None, None
+
+
+def infer_type(symbol, args, kwargs, partial):
+    """MXNet's ``infer_type`` / ``infer_type_partial``; dtypes come back as numpy type classes."""
+    given = _given_values(symbol, args, kwargs, TypeKind, _type_value)
+    table = infer_graph(symbol, given, TypeKind)
+    present = lambda v: None if v is None else v.type
+    if partial or _complete(symbol, table, TypeKind):
+        return _results(symbol, table, present)
+    arg_types, _, _ = _results(symbol, table, present)
+    lines = _unknown_lines(symbol.list_arguments(), arg_types, lambda t: t is None, str)
+    warnings.warn("Cannot decide type for the following arguments. Consider providing them as "
+                  "input:\n\t" + "\n\t".join(lines), stacklevel=3)
+    return None, None, None

@@ -1,0 +1,272 @@
+"""The Symbol: a list of output entries of an immutable graph, and what you can ask of it."""
+import json
+
+from ..base import MXNetValueError, NotImplementedForSymbol
+from ..graph import topo_order
+
+__all__ = ["Symbol", "HIDDEN_KEYS", "attr_key"]
+
+# Attribute names MXNet stores as __key__ but also shows without underscores (c_api_symbolic.cc).
+HIDDEN_KEYS = ("ctx_group", "lr_mult", "wd_mult", "force_mirroring", "mirror_stage",
+               "profiler_scope")
+
+
+def attr_key(key):
+    """The stored form of an attribute name: ``lr_mult`` -> ``__lr_mult__``."""
+    return f"__{key}__" if key in HIDDEN_KEYS else key
+
+
+def _with_aliases(attrs):
+    """A node's attributes as MXNet lists them: hidden keys twice, with and without dunders."""
+    listed = {}
+    for key, value in attrs.items():
+        listed[key] = value
+        if key.startswith("__") and key.endswith("__") and key[2:-2] in HIDDEN_KEYS:
+            listed[key[2:-2]] = value
+    return listed
+
+
+class Symbol:
+    """Outputs of a graph: ``fc = mx.sym.FullyConnected(data, num_hidden=10)`` is one."""
+
+    __slots__ = ("_outputs", "_order", "__weakref__")
+
+    def __init__(self, outputs):
+        self._outputs = tuple(outputs)  # ((node, output_index), ...): visible outputs only
+        self._order = None
+
+    # --- the graph -------------------------------------------------------------------------
+    @property
+    def outputs(self):
+        """The ``(node, index)`` entries this symbol stands for."""
+        return self._outputs
+
+    def topo_order(self):
+        """Every node reachable from the outputs, in DFS post-order (computed once)."""
+        if self._order is None:
+            heads = [node for node, _ in self._outputs]
+            object.__setattr__(self, "_order", tuple(topo_order(heads)))
+        return self._order
+
+    def _head_node(self):
+        """The node behind every output, or None when outputs come from several nodes."""
+        nodes = {id(node) for node, _ in self._outputs}
+        return self._outputs[0][0] if len(nodes) == 1 else None
+
+    def _aux_variable_ids(self):
+        """ids of variable nodes used as auxiliary states (mutable inputs) anywhere."""
+        aux = set()
+        for node in self.topo_order():
+            if node.op is not None:
+                first_aux = len(node.op.list_arguments())
+                aux.update(id(src) for src, _ in node.inputs[first_aux:])
+        return aux
+
+    # --- names and lists -----------------------------------------------------------------------
+    @property
+    def name(self):
+        """The head node's name; None for a group of several nodes."""
+        head = self._head_node()
+        return None if head is None else head.name
+
+    def list_inputs(self):
+        """All variable names (arguments and auxiliary states) in DFS order."""
+        return [node.name for node in self.topo_order() if node.is_variable]
+
+    def list_arguments(self):
+        """Argument names in DFS order: the order of ``arg_arrays``, ``infer_shape`` and bind."""
+        aux = self._aux_variable_ids()
+        return [n.name for n in self.topo_order() if n.is_variable and id(n) not in aux]
+
+    def list_auxiliary_states(self):
+        """Auxiliary state names (BatchNorm's moving stats) in DFS order."""
+        aux = self._aux_variable_ids()
+        return [n.name for n in self.topo_order() if n.is_variable and id(n) in aux]
+
+    def list_outputs(self):
+        """Output names: ``fc1_output`` for operators, the plain name for variables."""
+        names = []
+        for node, index in self._outputs:
+            if node.is_variable:
+                names.append(node.name)
+            else:
+                names.append(f"{node.name}_{node.op.list_outputs()[index]}")
+        return names
+
+    def __len__(self):
+        return len(self._outputs)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __getitem__(self, index):
+        """Output ``index`` (int or output name) as a Symbol; a slice gives a Group."""
+        if isinstance(index, slice):
+            return Symbol(self._outputs[index])
+        if isinstance(index, str):
+            matches = [i for i, name in enumerate(self.list_outputs()) if name == index]
+            if len(matches) > 1:
+                raise ValueError(f'There are multiple outputs with name "{index}"')
+            if not matches:
+                raise ValueError(f'Cannot find output that matches name "{index}"; the outputs '
+                                 f"are {self.list_outputs()}")
+            index = matches[0]
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise TypeError(f"Symbol only support integer index to fetch i-th output; got "
+                            f"{type(index).__name__} (use an int, an output name or a slice)")
+        if not 0 <= index < len(self._outputs):
+            raise IndexError(f"output index {index} is out of range: this symbol has "
+                             f"{len(self._outputs)} output(s) {self.list_outputs()}")
+        return Symbol([self._outputs[index]])
+
+    def get_internals(self):
+        """A Group of every node's visible outputs, in DFS order (variables included)."""
+        entries = []
+        for node in self.topo_order():
+            entries.extend((node, i) for i in range(node.num_visible_outputs))
+        return Symbol(entries)
+
+    def get_children(self):
+        """A Group of the head node's inputs, or None for a variable."""
+        head = self._outputs[0][0]
+        if not head.inputs:
+            return None
+        return Symbol(head.inputs)
+
+    # --- attributes ----------------------------------------------------------------------------
+    def attr(self, key):
+        """The attribute ``key`` of the head node as a string, or None."""
+        head = self._head_node()
+        if head is None:
+            return None
+        if key == "name":
+            return head.name
+        return head.attrs.get(key, head.attrs.get(attr_key(key)))
+
+    def list_attr(self, recursive=False):
+        """The head node's attributes (hidden keys also without dunders)."""
+        if recursive:
+            raise DeprecationWarning("Symbol.list_attr with recursive=True has been deprecated. "
+                                     "Please use attr_dict instead.")
+        head = self._head_node()
+        return {} if head is None else _with_aliases(head.attrs)
+
+    def attr_dict(self):
+        """{node name: attributes} for every node that has attributes."""
+        return {n.name: _with_aliases(n.attrs) for n in self.topo_order() if n.attrs}
+
+    def _set_attr(self, **kwargs):
+        """Symbols are immutable here; setting attributes after creation is not supported."""
+        raise NotImplementedError("minisym symbols are immutable: give attributes when you create "
+                                  "them (attr={...} or mx.AttrScope)")
+
+    # --- inference -------------------------------------------------------------------------------
+    def infer_shape(self, *args, **kwargs):
+        """(arg_shapes, out_shapes, aux_shapes) from known shapes, e.g. ``data=(32, 784)``.
+
+        Returns ``(None, None, None)`` and warns when some shapes cannot be decided.
+        """
+        from .infer import infer_shape
+        return infer_shape(self, args, kwargs, partial=False)
+
+    def infer_shape_partial(self, *args, **kwargs):
+        """Like infer_shape, but unknown shapes come back as ``()`` (0s for unknown dims)."""
+        from .infer import infer_shape
+        return infer_shape(self, args, kwargs, partial=True)
+
+    def infer_type(self, *args, **kwargs):
+        """(arg_types, out_types, aux_types) as numpy type classes, e.g. ``data='float32'``."""
+        from .infer import infer_type
+        return infer_type(self, args, kwargs, partial=False)
+
+    def infer_type_partial(self, *args, **kwargs):
+        """Like infer_type, but unknown types come back as None."""
+        from .infer import infer_type
+        return infer_type(self, args, kwargs, partial=True)
+
+    # --- composition ---------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        """A copy with free variables replaced: ``net2(fc3_data=net1)``."""
+        from .creation import compose
+        return compose(self, *args, **kwargs)
+
+    # --- serialization -----------------------------------------------------------------------
+    def tojson(self):
+        """The graph as MXNet 1.9.1's JSON text (byte-identical to MXNet's)."""
+        from .json_io import graph_to_json
+        return graph_to_json(self)
+
+    def save(self, fname):
+        """Write ``tojson()`` to ``fname``."""
+        if not isinstance(fname, str):
+            raise TypeError("fname needs to be string")
+        with open(fname, "w", encoding="utf-8") as fout:
+            fout.write(self.tojson())
+
+    def __getstate__(self):
+        return {"handle": self.tojson()}
+
+    def __setstate__(self, state):
+        from .json_io import graph_from_json
+        loaded = graph_from_json(state["handle"])
+        object.__setattr__(self, "_outputs", loaded._outputs)
+        object.__setattr__(self, "_order", None)
+
+    def __reduce__(self):
+        return (_new_empty_symbol, (), self.__getstate__())
+
+    def __copy__(self):
+        return Symbol(self._outputs)
+
+    def __deepcopy__(self, memo):
+        from .json_io import graph_from_json
+        return graph_from_json(self.tojson())
+
+    def __repr__(self):
+        name = self.name
+        if name is None:
+            return "<Symbol group [" + ", ".join(s.name for s in self) + "]>"
+        return f"<Symbol {name}>"
+
+    def __bool__(self):
+        raise NotImplementedForSymbol(self.__bool__, "bool")
+
+    __nonzero__ = __bool__
+
+    def __hash__(self):
+        return id(self)
+
+    def debug_str(self):
+        """A text listing of the graph: one line per node with its inputs."""
+        lines = []
+        for node in self.topo_order():
+            if node.is_variable:
+                lines.append(f"Variable:{node.name}")
+                continue
+            lines.append("-" * 40)
+            lines.append(f"Op:{node.op_name}, Name={node.name}")
+            lines.append("Inputs:")
+            for i, (src, index) in enumerate(node.inputs):
+                lines.append(f"\targ[{i}]={src.name}({index})")
+            if node.attrs:
+                lines.append("Attrs:")
+                lines.extend(f"\t{k}={v}" for k, v in sorted(node.attrs.items()))
+        return "\n".join(lines) + "\n"
+
+
+def _new_empty_symbol():
+    return Symbol.__new__(Symbol)
+
+
+def json_text_of(symbol):
+    """Parsed JSON of ``symbol`` (a convenience for viz and widgets)."""
+    return json.loads(symbol.tojson())
+
+
+def check_single_output(symbol, where, slot):
+    """``symbol``'s one entry; a teaching error when it has several outputs."""
+    if len(symbol._outputs) != 1:
+        raise MXNetValueError(
+            f"{where}: input {slot} is a symbol with {len(symbol)} outputs "
+            f"{symbol.list_outputs()}; pick one, e.g. sym[0] or sym['{symbol.list_outputs()[0]}']")
+    return symbol._outputs[0]

@@ -1,0 +1,1 @@
+"""Teaching widgets for the minisym course (import name: minisym_widgets)."""
