@@ -5,7 +5,7 @@
     fc = mx.sym.FullyConnected(data, num_hidden=10, name='fc1')
     fc.list_arguments()            # ['data', 'fc1_weight', 'fc1_bias']
 """
-from . import attribute, base, name
+from . import attribute, base, name, random
 from . import symbol
 from .attribute import AttrScope
 from .base import MXNetError
@@ -15,5 +15,5 @@ sym = symbol
 
 __version__ = "0.1.0"
 
-__all__ = ["sym", "symbol", "name", "attribute", "base", "AttrScope", "MXNetError", "Context",
+__all__ = ["sym", "symbol", "name", "attribute", "base", "random", "AttrScope", "MXNetError", "Context",
            "cpu", "gpu", "current_context"]

@@ -51,6 +51,16 @@ class Node:
         names = self.op.list_outputs()[: self.num_visible_outputs]
         return [f"{self.name}_{out}" for out in names]
 
+    def _set_missing_attr(self, key, value):
+        """Add attribute ``key`` if absent: only for MXNet's compose-time hook that gives a
+        BatchNorm's moving-stat variables their ``__init__`` (``FSetInputVarAttrOnCompose``)."""
+        if self.op is not None:
+            raise AttributeError("only variables get attributes at composition")
+        if key not in self.attrs:
+            new_attrs = dict(self.attrs)
+            new_attrs[key] = value
+            object.__setattr__(self, "attrs", MappingProxyType(new_attrs))
+
     def __copy__(self):
         return self
 

@@ -30,6 +30,10 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
         attrs["__init__"] = init if isinstance(init, str) else init.dumps()
     if stype is not None:
         attrs["__storage_type__"] = str(_STORAGE_TYPES[stype])
+    bad = [k for k, v in attrs.items() if not isinstance(v, str)]
+    if bad:
+        raise ValueError(f"Set Attr only accepts string values: attr {bad[0]}="
+                         f"{attrs[bad[0]]!r} should be {str(attrs[bad[0]])!r}")
     for key, value in kwargs.items():
         if not (key.startswith("__") and key.endswith("__")):
             raise ValueError(f"Attribute name={key} is not supported. Additional attributes must "
@@ -121,7 +125,11 @@ def _op_outputs(op, node_name, attrs, input_names, positional, sym_kwargs):
             var_attrs.update(op.input_var_attrs(index))
             inputs.append((variable_node(f"{node_name}_{slot}", var_attrs), 0))
         else:
-            inputs.append(check_single_output(symbol, op.where, f"{index} ({slot!r})"))
+            entry = check_single_output(symbol, op.where, f"{index} ({slot!r})")
+            if entry[0].is_variable:  # MXNet sets e.g. __init__ on moving stats you pass in
+                for key, value in op.input_var_attrs(index).items():
+                    entry[0]._set_missing_attr(key, value)
+            inputs.append(entry)
     node = Node(op, node_name, attrs, inputs)
     return [(node, i) for i in range(op.num_visible_outputs())]
 

@@ -127,11 +127,13 @@ class Symbol:
         return Symbol(entries)
 
     def get_children(self):
-        """A Group of the head node's inputs, or None for a variable."""
-        head = self._outputs[0][0]
-        if not head.inputs:
-            return None
-        return Symbol(head.inputs)
+        """A Group of the inputs of every output's node (each node once); None if there are none."""
+        entries, seen = [], set()
+        for node, _ in self._outputs:
+            if id(node) not in seen:
+                seen.add(id(node))
+                entries.extend(node.inputs)
+        return Symbol(entries) if entries else None
 
     # --- attributes ----------------------------------------------------------------------------
     def attr(self, key):
@@ -144,12 +146,11 @@ class Symbol:
         return head.attrs.get(key, head.attrs.get(attr_key(key)))
 
     def list_attr(self, recursive=False):
-        """The head node's attributes (hidden keys also without dunders)."""
+        """The first output's node's attributes (hidden keys also without dunders)."""
         if recursive:
             raise DeprecationWarning("Symbol.list_attr with recursive=True has been deprecated. "
                                      "Please use attr_dict instead.")
-        head = self._head_node()
-        return {} if head is None else _with_aliases(head.attrs)
+        return _with_aliases(self._outputs[0][0].attrs)
 
     def attr_dict(self):
         """{node name: attributes} for every node that has attributes."""

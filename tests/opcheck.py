@@ -1,0 +1,120 @@
+"""Checking one operator outside any graph: run its forward/backward on NumPy arrays, compare
+with finite differences, and check that it honours ``req``.
+
+    op = make_op("FullyConnected", num_hidden=3)
+    check_gradients(op, [x, w, b])          # float64 central differences
+    check_req(op, [x, w, b])                # null leaves buffers, add accumulates
+"""
+import numpy as np
+
+from minisym.ops import get_op
+
+__all__ = ["make_op", "output_shapes", "run_forward", "run_backward", "numeric_gradient",
+           "check_gradients", "check_req", "random_inputs"]
+
+
+def make_op(op_name, node_name="op", **params):
+    """An operator instance with ``params`` given as MXNet would store them (strings)."""
+    return get_op(op_name)({k: str(v) for k, v in params.items()}, node_name)
+
+
+def output_shapes(op, in_shapes):
+    """(out_shapes, aux_shapes) from the operator's shape rule."""
+    _, outs, aux = op.infer_shape(list(in_shapes), [None] * len(op.list_outputs()))
+    return outs, aux
+
+
+def random_inputs(op, in_shapes, dtype=np.float64, seed=0):
+    """Random inputs for ``op`` with ``in_shapes``, plus zeroed / unit aux states."""
+    rng = np.random.default_rng(seed)
+    ins = [rng.standard_normal(s).astype(dtype) for s in in_shapes]
+    _, aux_shapes = output_shapes(op, in_shapes)
+    aux = [np.zeros(s, dtype) if "mean" in n else np.ones(s, dtype)
+           for n, s in zip(op.list_auxiliary_states(), aux_shapes)]
+    return ins, aux
+
+
+def run_forward(op, ins, aux=(), is_train=True, req="write", outs=None):
+    """Allocate outputs (every output, hidden ones too) and run ``op.forward``."""
+    out_shapes, _ = output_shapes(op, [x.shape for x in ins])
+    if outs is None:
+        outs = [np.zeros(s, ins[0].dtype) for s in out_shapes]
+    op.forward(is_train, [req] * len(outs), list(ins), outs, list(aux))
+    return outs
+
+
+def run_backward(op, ins, outs, out_grads, aux=(), req="write", in_grads=None):
+    """Run ``op.backward`` into fresh (or given) input-gradient buffers."""
+    if in_grads is None:
+        in_grads = [np.zeros_like(x) for x in ins]
+    reqs = req if isinstance(req, list) else [req] * len(ins)
+    op.backward(reqs, list(out_grads), list(ins), list(outs), in_grads, list(aux))
+    return in_grads
+
+
+def _objective(op, ins, aux, heads, is_train):
+    outs = run_forward(op, ins, [a.copy() for a in aux], is_train)
+    return sum(float(np.sum(o * h)) for o, h in zip(outs, heads))
+
+
+def numeric_gradient(op, ins, index, heads, aux=(), eps=1e-6, is_train=True):
+    """d sum(out_j * head_j) / d ins[index] by central differences (float64)."""
+    x = ins[index]
+    grad = np.zeros_like(x)
+    flat, gflat = x.reshape(-1), grad.reshape(-1)
+    for i in range(flat.size):
+        saved = flat[i]
+        flat[i] = saved + eps
+        plus = _objective(op, ins, aux, heads, is_train)
+        flat[i] = saved - eps
+        minus = _objective(op, ins, aux, heads, is_train)
+        flat[i] = saved
+        gflat[i] = (plus - minus) / (2 * eps)
+    return grad
+
+
+def check_gradients(op, ins, aux=(), check=None, is_train=True, seed=1, rtol=1e-4, atol=1e-6):
+    """Analytic gradients of ``op`` equal central differences for the inputs in ``check``.
+
+    The head gradients are random for visible outputs and zero for hidden ones. Returns the
+    analytic gradients.
+    """
+    ins = [np.asarray(x, np.float64) for x in ins]
+    aux = [np.asarray(a, np.float64) for a in aux]
+    rng = np.random.default_rng(seed)
+    outs = run_forward(op, ins, [a.copy() for a in aux], is_train)
+    visible = op.num_visible_outputs()
+    heads = [rng.standard_normal(o.shape) if j < visible else np.zeros_like(o)
+             for j, o in enumerate(outs)]
+    grads = run_backward(op, ins, outs, heads, [a.copy() for a in aux])
+    for index in (range(len(ins)) if check is None else check):
+        numeric = numeric_gradient(op, ins, index, heads, aux, is_train=is_train)
+        np.testing.assert_allclose(
+            grads[index], numeric, rtol=rtol, atol=atol,
+            err_msg=f"{op.where}: gradient of input {index} '{op.list_arguments()[index]}'")
+    return grads
+
+
+def check_req(op, ins, aux=(), is_train=True, seed=2):
+    """``null`` leaves every buffer untouched, ``write`` overwrites, ``add`` accumulates.
+
+    Covers forward outputs and backward input gradients; returns nothing, asserts.
+    """
+    ins = [np.asarray(x) for x in ins]
+    rng = np.random.default_rng(seed)
+    reference = run_forward(op, ins, [np.array(a) for a in aux], is_train)
+    heads = [rng.standard_normal(o.shape).astype(o.dtype) for o in reference]
+    grads = run_backward(op, ins, reference, heads, [np.array(a) for a in aux])
+    for req, start, expect in (("null", 7.0, lambda r: 7.0 + 0 * r), ("write", 7.0, lambda r: r),
+                               ("add", 7.0, lambda r: 7.0 + r)):
+        outs = [np.full_like(o, start) for o in reference]
+        run_forward(op, ins, [np.array(a) for a in aux], is_train, req=req, outs=outs)
+        for j in range(op.num_visible_outputs()):
+            np.testing.assert_allclose(outs[j], expect(reference[j]), rtol=1e-5, atol=1e-6,
+                                       err_msg=f"{op.where}: forward req={req} output {j}")
+        in_grads = [np.full_like(g, start) for g in grads]
+        run_backward(op, ins, reference, heads, [np.array(a) for a in aux], req=req,
+                     in_grads=in_grads)
+        for i, g in enumerate(grads):
+            np.testing.assert_allclose(in_grads[i], expect(g), rtol=1e-5, atol=1e-6,
+                                       err_msg=f"{op.where}: backward req={req} in_grad {i}")

@@ -1,0 +1,60 @@
+"""The deliberate differences from MXNet at the graph layer (README, "Differences from MXNet",
+items 1, 3, 8 and 9): each one pinned down so that it cannot drift."""
+import pytest
+
+import minisym as mx
+from minisym.base import MXNetError
+
+data = mx.sym.Variable("data")
+
+
+def test_positional_infer_shape_works_as_documented():
+    fc = mx.sym.FullyConnected(data, num_hidden=4, name="fc")
+    by_position = fc.infer_shape((2, 3), None, None)
+    assert by_position == fc.infer_shape(data=(2, 3)) == ([(2, 3), (4, 3), (4,)], [(2, 4)], [])
+    assert fc.infer_type("float64")[0][1].__name__ == "float64"
+
+
+def test_reshape_with_the_wrong_size_raises():
+    with pytest.raises(ValueError, match="120 values"):
+        mx.sym.Reshape(data, shape=(-3, 0), name="r").infer_shape(data=(2, 3, 4, 5))
+
+
+@pytest.mark.parametrize("given", [dict(bn_gamma=(3,)), dict(bn_beta=(5,))])
+def test_batchnorm_parameter_of_the_wrong_shape_raises(given):
+    bn = mx.sym.BatchNorm(data, axis=2, name="bn")
+    with pytest.raises(MXNetError, match=r"needs \(4,\)"):
+        bn.infer_shape(data=(2, 3, 4, 5), **given)
+
+
+def test_prelu_gamma_must_be_one_or_per_channel():
+    prelu = mx.sym.LeakyReLU(data, act_type="prelu", name="p")
+    assert prelu.infer_shape(data=(2, 3, 4, 4), p_gamma=(1,))[0][1] == (1,)
+    assert prelu.infer_shape(data=(2, 3, 4, 4), p_gamma=(3,))[0][1] == (3,)
+    with pytest.raises(MXNetError, match="p_gamma"):
+        prelu.infer_shape(data=(2, 3, 4, 4), p_gamma=(4,))
+
+
+def test_softmax_axis_out_of_range_raises():
+    with pytest.raises(MXNetError, match="axis=3"):
+        mx.sym.softmax(data, axis=3, name="s").infer_shape(data=(2, 3))
+
+
+def test_concat_fills_one_unknown_input_from_its_output():
+    a, b, c, o = (mx.sym.Variable(n) for n in "abco")
+    cat = mx.sym.Concat(a, b, c, dim=0, name="cat") + o
+    args, outs, _ = cat.infer_shape(a=(1, 3), b=(2, 3), c=(0, 3), o=(7, 3))
+    assert args == [(1, 3), (2, 3), (4, 3), (7, 3)] and outs == [(7, 3)]
+    partial = mx.sym.Concat(a, b, c, dim=0).infer_shape_partial(a=(1, 3), b=(2, 3))
+    assert partial[1] == [(0, 3)]  # unknown, not MXNet's (3, 3)
+
+
+def test_transpose_infers_its_input_from_its_output():
+    a, b = mx.sym.Variable("a"), mx.sym.Variable("b")
+    args, _, _ = (mx.sym.transpose(a, axes=(1, 2, 0)) + b).infer_shape(b=(3, 4, 2))
+    assert args == [(2, 3, 4), (3, 4, 2)]
+
+
+def test_every_parameter_is_checked_when_the_symbol_is_created():
+    with pytest.raises(ValueError, match="grad_scale='x'"):
+        mx.sym.LinearRegressionOutput(data, grad_scale="x", name="lro")
