@@ -47,7 +47,8 @@ def run_backward(op, ins, outs, out_grads, aux=(), req="write", in_grads=None):
     """Run ``op.backward`` into fresh (or given) input-gradient buffers."""
     if in_grads is None:
         in_grads = [np.zeros_like(x) for x in ins]
-    reqs = req if isinstance(req, list) else [req] * len(ins)
+    reqs = req if isinstance(req, list) else [
+        "null" if name in op.no_gradient_inputs else req for name in op.list_arguments()]
     op.backward(reqs, list(out_grads), list(ins), list(outs), in_grads, list(aux))
     return in_grads
 
@@ -87,7 +88,9 @@ def check_gradients(op, ins, aux=(), check=None, is_train=True, seed=1, rtol=1e-
     heads = [rng.standard_normal(o.shape) if j < visible else np.zeros_like(o)
              for j, o in enumerate(outs)]
     grads = run_backward(op, ins, outs, heads, [a.copy() for a in aux])
-    for index in (range(len(ins)) if check is None else check):
+    names = op.list_arguments()
+    default = [i for i in range(len(ins)) if names[i] not in op.no_gradient_inputs]
+    for index in (default if check is None else check):
         numeric = numeric_gradient(op, ins, index, heads, aux, is_train=is_train)
         np.testing.assert_allclose(
             grads[index], numeric, rtol=rtol, atol=atol,
@@ -116,5 +119,32 @@ def check_req(op, ins, aux=(), is_train=True, seed=2):
         run_backward(op, ins, reference, heads, [np.array(a) for a in aux], req=req,
                      in_grads=in_grads)
         for i, g in enumerate(grads):
+            if op.list_arguments()[i] in op.no_gradient_inputs:
+                np.testing.assert_array_equal(in_grads[i], start)  # always 'null'
+                continue
             np.testing.assert_allclose(in_grads[i], expect(g), rtol=1e-5, atol=1e-6,
                                        err_msg=f"{op.where}: backward req={req} in_grad {i}")
+
+
+def check_backward_dependency(op, ins, aux=(), is_train=True, seed=3):
+    """Backward gives the same gradients when every array it did NOT declare it reads
+    (``declare_backward_dependency``) is replaced by NaNs: the declaration is truthful, so the
+    memory plan may reuse those buffers."""
+    ins = [np.asarray(x, np.float64) for x in ins]
+    aux = [np.asarray(a, np.float64) for a in aux]
+    rng = np.random.default_rng(seed)
+    outs = run_forward(op, ins, [a.copy() for a in aux], is_train)
+    heads = [rng.standard_normal(o.shape) for o in outs]
+    expected = run_backward(op, ins, outs, heads, [a.copy() for a in aux])
+    n_out, n_in = len(outs), len(ins)
+    deps = set(op.declare_backward_dependency(list(range(n_out)),
+                                              list(range(n_out, n_out + n_in)),
+                                              list(range(n_out + n_in, 2 * n_out + n_in))))
+    hide = lambda arrays, first: [a if first + i in deps else np.full_like(a, np.nan)
+                                  for i, a in enumerate(arrays)]
+    got = run_backward(op, hide(ins, n_out), hide(outs, n_out + n_in), hide(heads, 0),
+                       [a.copy() for a in aux])
+    for i, (g, e) in enumerate(zip(got, expected)):
+        np.testing.assert_allclose(g, e, rtol=1e-12, atol=1e-12, err_msg=(
+            f"{op.where}: backward reads an array it did not declare (in_grad {i} changed when "
+            f"undeclared arrays were NaN; declared ids {sorted(deps)})"))

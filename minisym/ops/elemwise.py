@@ -1,6 +1,14 @@
 """Elementwise operators: Symbol (x) Symbol with equal shapes, broadcast_*, Symbol (x) scalar,
-comparisons, and the unary math functions."""
+comparisons, and the unary math functions.
+
+Every operator here is generated from a table row holding its value function and its
+derivative, so "what is the gradient of _rdiv_scalar" is answered by one row of
+``_SCALAR_OPS``. A derivative of ``None`` means the input gets a zero gradient (comparisons).
+"""
+import numpy as np
+
 from ..base import MXNetValueError
+from .assign import assign
 from .params import Param, boolean
 from .registry import Operator, add_function, register
 from .rules import fmt, same_shape
@@ -8,9 +16,52 @@ from .rules import fmt, same_shape
 __all__ = []
 
 
-class _Binary(Operator):
-    """lhs (x) rhs with identical shapes."""
+def _floor_mod(a, b):
+    """a mod b with the sign of b (Python's %), and 0 where b == 0 (as MXNet does)."""
+    return np.where(np.equal(b, 0), 0, np.mod(a, b))
 
+
+def _head_times(grad, derivative, *args):
+    """grad * derivative(*args): the chain rule for one input; zeros when derivative is None."""
+    if derivative is None:
+        return np.zeros_like(grad)
+    return grad * derivative(*args)
+
+
+def _sum_to_shape(grad, shape):
+    """Sum ``grad`` over the axes that broadcasting added or stretched, giving ``shape``."""
+    lead = grad.ndim - len(shape)
+    stretched = tuple(lead + i for i, d in enumerate(shape) if d == 1 and grad.shape[lead + i] != 1)
+    return np.sum(grad, axis=tuple(range(lead)) + stretched, keepdims=True).reshape(shape)
+
+
+# --- Symbol (x) Symbol --------------------------------------------------------------------------
+# One row per math function, shared by elemwise_* (equal shapes) and broadcast_*:
+# name: (value f(lhs, rhs), df/dlhs(lhs, rhs), df/drhs(lhs, rhs)).
+_BINARY_MATH = {
+    "add": (np.add, lambda l, r: 1, lambda l, r: 1),
+    "sub": (np.subtract, lambda l, r: 1, lambda l, r: -1),
+    "mul": (np.multiply, lambda l, r: r, lambda l, r: l),
+    "div": (np.divide, lambda l, r: 1 / r, lambda l, r: -l / (r * r)),
+    "power": (np.power, lambda l, r: r * l ** (r - 1), lambda l, r: l ** r * np.log(l)),
+    # MXNet: d(l mod r)/dr = -floor(l / r) (inf/nan where r == 0), d/dl = 1 everywhere.
+    "mod": (_floor_mod, lambda l, r: 1, lambda l, r: -np.floor(l / r)),
+    # On ties the lhs gets the gradient, the rhs none (observed in MXNet).
+    "maximum": (np.maximum, lambda l, r: l >= r, lambda l, r: l < r),
+    "minimum": (np.minimum, lambda l, r: l <= r, lambda l, r: l > r),
+    "equal": (np.equal, None, None),
+    "not_equal": (np.not_equal, None, None),
+    "greater": (np.greater, None, None),
+    "greater_equal": (np.greater_equal, None, None),
+    "lesser": (np.less, None, None),
+    "lesser_equal": (np.less_equal, None, None),
+}
+
+
+class _Binary(Operator):
+    """lhs (x) rhs with identical shapes; ``math`` names its row of ``_BINARY_MATH``."""
+
+    math = None
     backward_needs = ("out_grad", "in_data")
 
     def list_arguments(self):
@@ -20,20 +71,38 @@ class _Binary(Operator):
         return same_shape(self, in_shape, out_shape,
                           fix=f"Use broadcast_{self.op_name.split('_')[-1]} to broadcast.")
 
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """lhs, rhs (same or broadcastable shapes) -> f(lhs, rhs) (1.0/0.0 for comparisons)."""
+        lhs, rhs = in_data
+        value = _BINARY_MATH[self.math][0]
+        with np.errstate(all="ignore"):  # MXNet returns inf / nan silently
+            assign(out_data[0], req[0], value(lhs, rhs))
 
-def _binary(op_name, doc, needs=("out_grad", "in_data")):
-    cls = type(op_name, (_Binary,), {"__doc__": doc, "backward_needs": needs})
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """grad_lhs = out_grad * df/dlhs, grad_rhs = out_grad * df/drhs (summed to each shape)."""
+        lhs, rhs = in_data
+        _, d_lhs, d_rhs = _BINARY_MATH[self.math]
+        with np.errstate(all="ignore"):
+            for i, (x, derivative) in enumerate(((lhs, d_lhs), (rhs, d_rhs))):
+                if req[i] != "null":
+                    grad = _head_times(out_grad[0], derivative, lhs, rhs)
+                    assign(in_grad[i], req[i], _sum_to_shape(grad, x.shape))
+
+
+def _binary(op_name, math, doc, needs=("out_grad", "in_data")):
+    cls = type(op_name, (_Binary,), {"__doc__": doc, "math": math, "backward_needs": needs})
     return register(op_name)(cls)
 
 
-_binary("elemwise_add", "lhs + rhs (equal shapes).", ("out_grad",))
-_binary("elemwise_sub", "lhs - rhs (equal shapes).", ("out_grad",))
-_binary("elemwise_mul", "lhs * rhs (equal shapes).")
-_binary("elemwise_div", "lhs / rhs (equal shapes).")
-_binary("_power", "lhs ** rhs (equal shapes).", ("out_grad", "in_data", "out_data"))
-_binary("_mod", "lhs % rhs (equal shapes).")
+_binary("elemwise_add", "add", "lhs + rhs (equal shapes).", ("out_grad",))
+_binary("elemwise_sub", "sub", "lhs - rhs (equal shapes).", ("out_grad",))
+_binary("elemwise_mul", "mul", "lhs * rhs (equal shapes).")
+_binary("elemwise_div", "div", "lhs / rhs (equal shapes).")
+_binary("_power", "power", "lhs ** rhs (equal shapes).", ("out_grad", "in_data", "out_data"))
+_binary("_mod", "mod", "lhs % rhs (equal shapes).")
 for _cmp in ("_equal", "_not_equal", "_greater", "_greater_equal", "_lesser", "_lesser_equal"):
-    _binary(_cmp, f"1 where {_cmp[1:].replace('_', ' ')} holds, else 0 (equal shapes).", ())
+    _binary(_cmp, _cmp[1:], f"1 where {_cmp[1:].replace('_', ' ')} holds, else 0 (equal shapes).",
+            ())
 
 for _fn, _op in (("_Plus", "elemwise_add"), ("_plus", "elemwise_add"), ("_add", "elemwise_add"),
                  ("_Minus", "elemwise_sub"), ("_minus", "elemwise_sub"), ("_sub", "elemwise_sub"),
@@ -63,13 +132,8 @@ def broadcast_shape(op, lhs, rhs):
     return tuple(out)
 
 
-class _Broadcast(Operator):
-    """lhs (x) rhs with numpy broadcasting."""
-
-    backward_needs = ("out_grad", "in_data")
-
-    def list_arguments(self):
-        return ["lhs", "rhs"]
+class _Broadcast(_Binary):
+    """lhs (x) rhs with numpy broadcasting; each gradient is summed back to its input's shape."""
 
     def infer_shape(self, in_shape, out_shape):
         out = broadcast_shape(self, in_shape[0], in_shape[1])
@@ -79,12 +143,43 @@ class _Broadcast(Operator):
 for _name, _alias in (("broadcast_add", "broadcast_plus"), ("broadcast_sub", "broadcast_minus"),
                       ("broadcast_mul", None), ("broadcast_div", None), ("broadcast_power", None),
                       ("broadcast_maximum", None), ("broadcast_minimum", None)):
-    _cls = type(_name, (_Broadcast,), {"__doc__": f"{_name}: lhs, rhs broadcast together."})
+    _cls = type(_name, (_Broadcast,), {"__doc__": f"{_name}: lhs, rhs broadcast together.",
+                                       "math": _name.split("_", 1)[1]})
     register(_name, *([_alias] if _alias else []))(_cls)
 
 
+# --- Symbol (x) scalar --------------------------------------------------------------------------
+# name: (Python function alias, doc, value f(x, s), derivative df/dx(x, s)); s is self.scalar.
+_SCALAR_OPS = {
+    "_plus_scalar": ("_PlusScalar", "data + scalar", lambda x, s: x + s, lambda x, s: 1),
+    "_minus_scalar": ("_MinusScalar", "data - scalar", lambda x, s: x - s, lambda x, s: 1),
+    "_rminus_scalar": ("_RMinusScalar", "scalar - data", lambda x, s: s - x, lambda x, s: -1),
+    "_mul_scalar": ("_MulScalar", "data * scalar", lambda x, s: x * s, lambda x, s: s),
+    "_div_scalar": ("_DivScalar", "data / scalar", lambda x, s: x / s, lambda x, s: 1 / s),
+    "_rdiv_scalar": ("_RDivScalar", "scalar / data", lambda x, s: s / x,
+                     lambda x, s: -s / (x * x)),
+    "_power_scalar": ("_PowerScalar", "data ** scalar", lambda x, s: x ** s,
+                      lambda x, s: s * x ** (s - 1)),
+    "_rpower_scalar": (None, "scalar ** data", lambda x, s: s ** x,
+                       lambda x, s: s ** x * np.log(s)),
+    "_mod_scalar": ("_ModScalar", "data % scalar", lambda x, s: _floor_mod(x, s),
+                    lambda x, s: 1),
+    "_rmod_scalar": ("_RModScalar", "scalar % data", lambda x, s: _floor_mod(s, x),
+                     lambda x, s: -np.floor(s / x)),
+    # On ties (data == scalar) the data gets the gradient (observed in MXNet).
+    "_maximum_scalar": (None, "max(data, scalar)", np.maximum, lambda x, s: x >= s),
+    "_minimum_scalar": (None, "min(data, scalar)", np.minimum, lambda x, s: x <= s),
+    "_equal_scalar": (None, "data == scalar", np.equal, None),
+    "_not_equal_scalar": (None, "data != scalar", np.not_equal, None),
+    "_greater_scalar": (None, "data > scalar", np.greater, None),
+    "_greater_equal_scalar": (None, "data >= scalar", np.greater_equal, None),
+    "_lesser_scalar": (None, "data < scalar", np.less, None),
+    "_lesser_equal_scalar": (None, "data <= scalar", np.less_equal, None),
+}
+
+
 class _Scalar(Operator):
-    """data (x) scalar, elementwise."""
+    """data (x) scalar, elementwise; its row of ``_SCALAR_OPS`` holds f and df/dx."""
 
     params = {"scalar": Param(float, 1.0), "is_int": Param(boolean, True)}
     backward_needs = ("out_grad", "in_data")
@@ -92,39 +187,71 @@ class _Scalar(Operator):
     def infer_shape(self, in_shape, out_shape):
         return same_shape(self, in_shape, out_shape)
 
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data (any shape) -> f(data, scalar), same shape."""
+        data, = in_data
+        value = _SCALAR_OPS[self.op_name][2]
+        with np.errstate(all="ignore"):  # MXNet returns inf / nan silently
+            assign(out_data[0], req[0], value(data, self.scalar))
 
-_SCALAR_OPS = {
-    "_plus_scalar": ("_PlusScalar", "data + scalar"), "_minus_scalar": ("_MinusScalar", "data - scalar"),
-    "_rminus_scalar": ("_RMinusScalar", "scalar - data"), "_mul_scalar": ("_MulScalar", "data * scalar"),
-    "_div_scalar": ("_DivScalar", "data / scalar"), "_rdiv_scalar": ("_RDivScalar", "scalar / data"),
-    "_power_scalar": ("_PowerScalar", "data ** scalar"), "_rpower_scalar": (None, "scalar ** data"),
-    "_mod_scalar": ("_ModScalar", "data % scalar"), "_rmod_scalar": ("_RModScalar", "scalar % data"),
-    "_maximum_scalar": (None, "max(data, scalar)"), "_minimum_scalar": (None, "min(data, scalar)"),
-    "_equal_scalar": (None, "data == scalar"), "_not_equal_scalar": (None, "data != scalar"),
-    "_greater_scalar": (None, "data > scalar"), "_greater_equal_scalar": (None, "data >= scalar"),
-    "_lesser_scalar": (None, "data < scalar"), "_lesser_equal_scalar": (None, "data <= scalar"),
-}
-for _op, (_fn, _doc) in _SCALAR_OPS.items():
-    register(_op)(type(_op, (_Scalar,), {"__doc__": _doc + ", elementwise."}))
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """grad_data = out_grad * df/dx(data, scalar)."""
+        data, = in_data
+        derivative = _SCALAR_OPS[self.op_name][3]
+        with np.errstate(all="ignore"):
+            assign(in_grad[0], req[0], _head_times(out_grad[0], derivative, data, self.scalar))
+
+
+for _op, (_fn, _doc, _f, _df) in _SCALAR_OPS.items():
+    # A comparison reads nothing in backward, so as a head it needs no head gradient (as MXNet).
+    _needs = _Scalar.backward_needs if _df is not None else ()
+    register(_op)(type(_op, (_Scalar,), {"__doc__": _doc + ", elementwise.",
+                                         "backward_needs": _needs}))
     if _fn:
         add_function(_fn, _op)
 
 
+# --- f(Symbol) ----------------------------------------------------------------------------------
+# name: (doc, value f(x), derivative df/dx(x, y), what backward reads), where x is the input and
+# y = f(x) the output; each derivative reads only what its last column declares, because an
+# executor may reuse the other buffer.
+_UNARY_OPS = {
+    "exp": ("e**x", np.exp, lambda x, y: y, ("out_grad", "out_data")),
+    "log": ("ln x", np.log, lambda x, y: 1 / x, ("out_grad", "in_data")),
+    "sqrt": ("sqrt(x)", np.sqrt, lambda x, y: 0.5 / y, ("out_grad", "out_data")),
+    "square": ("x**2", np.square, lambda x, y: 2 * x, ("out_grad", "in_data")),
+    # MXNet: the gradient of |x| at 0 is sign(0) = 0, of relu at 0 is 0 (observed).
+    "abs": ("|x|", np.abs, lambda x, y: np.sign(x), ("out_grad", "in_data")),
+    "negative": ("-x", np.negative, lambda x, y: -1, ("out_grad",)),
+    "relu": ("max(x, 0)", lambda x: np.maximum(x, 0), lambda x, y: y > 0,
+             ("out_grad", "out_data")),
+    "sigmoid": ("1 / (1 + e**-x)", lambda x: 1 / (1 + np.exp(-x)), lambda x, y: y * (1 - y),
+                ("out_grad", "out_data")),
+    "tanh": ("tanh(x)", np.tanh, lambda x, y: 1 - y * y, ("out_grad", "out_data")),
+}
+
+
 class _Unary(Operator):
-    """f(data), elementwise."""
+    """f(data), elementwise; its row of ``_UNARY_OPS`` holds f and df/dx."""
 
     def infer_shape(self, in_shape, out_shape):
         return same_shape(self, in_shape, out_shape)
 
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data (any shape) -> f(data), same shape."""
+        data, = in_data
+        value = _UNARY_OPS[self.op_name][1]
+        with np.errstate(all="ignore"):  # MXNet returns inf / nan silently (log 0, sqrt -1)
+            assign(out_data[0], req[0], value(data))
 
-_UNARY_OPS = {  # name: (formula, what backward reads)
-    "exp": ("e**x", ("out_grad", "out_data")), "log": ("ln x", ("out_grad", "in_data")),
-    "sqrt": ("sqrt(x)", ("out_grad", "out_data")), "square": ("x**2", ("out_grad", "in_data")),
-    "abs": ("|x|", ("out_grad", "in_data")), "negative": ("-x", ("out_grad",)),
-    "relu": ("max(x, 0)", ("out_grad", "out_data")),
-    "sigmoid": ("1 / (1 + e**-x)", ("out_grad", "out_data")),
-    "tanh": ("tanh(x)", ("out_grad", "out_data")),
-}
-for _op, (_doc, _needs) in _UNARY_OPS.items():
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """grad_data = out_grad * df/dx(data, output)."""
+        data, = in_data
+        derivative = _UNARY_OPS[self.op_name][2]
+        with np.errstate(all="ignore"):
+            assign(in_grad[0], req[0], _head_times(out_grad[0], derivative, data, out_data[0]))
+
+
+for _op, (_doc, _f, _df, _needs) in _UNARY_OPS.items():
     register(_op)(type(_op, (_Unary,), {"__doc__": f"{_doc}, elementwise.",
                                         "backward_needs": _needs}))

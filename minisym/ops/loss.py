@@ -3,11 +3,80 @@ the softmax family. A loss head's backward ignores the head gradient: it makes i
 import numpy as np
 
 from ..base import MXNetValueError
+from .assign import assign
 from .params import Param, boolean, dtype_str, optional
 from .registry import Operator, register
 from .rules import fmt, known, prod, same_shape
 
 __all__ = []
+
+
+def _softmax(x, axis):
+    """softmax of ``x`` along ``axis`` (the max is subtracted first); same shape and dtype."""
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _log_softmax(x, axis):
+    """log(softmax(x)) along ``axis``, computed as shifted - log(sum(exp(shifted)))."""
+    shifted = x - x.max(axis=axis, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+
+
+def _softmax_backward(y, dy, axis):
+    """dL/dx of y = softmax(x) along ``axis``: y * (dy - sum(dy * y))."""
+    return y * (dy - (dy * y).sum(axis=axis, keepdims=True))
+
+
+def _masked_softmax(x, axis, length):
+    """softmax over the first ``length`` entries along ``axis`` (length: x's shape without axis);
+    the entries past the length, and whole rows of length 0, are 0."""
+    position = np.arange(x.shape[axis]).reshape([-1 if a == axis else 1 for a in range(x.ndim)])
+    keep = position < np.expand_dims(length.astype(np.int64), axis)
+    shifted = np.where(keep, x, -np.inf)
+    top = shifted.max(axis=axis, keepdims=True)
+    e = np.where(keep, np.exp(shifted - np.where(np.isfinite(top), top, 0)), 0).astype(x.dtype)
+    total = e.sum(axis=axis, keepdims=True)
+    return np.divide(e, total, out=np.zeros_like(e), where=total > 0)
+
+
+def _f32_scale(scale, *divisors):
+    """scale / d1 / d2 ... in 32-bit floats: MXNet stores grad_scale as a float32 and forms its
+    gradient factors in float32 arithmetic (visible in float64 results from the 8th digit)."""
+    value = np.float32(scale)
+    for divisor in divisors:
+        value = np.float32(value / np.float32(divisor))
+    return float(value)
+
+
+def _sigmoid(x):
+    """1 / (1 + exp(-x)) without overflow for large |x|."""
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype)
+
+
+# --- SoftmaxOutput ---------------------------------------------------------------------------
+def _class_index(values):
+    """MXNet reads a float label (or ignore_label) as an int, truncating toward zero."""
+    return np.trunc(values).astype(np.int64)
+
+
+def _target_minus(prob, label, smooth_alpha):
+    """prob (N, C, S) minus the (smoothed) one-hot of the labels (N, S); an out-of-range label
+    (e.g. -1) has no one-hot entry."""
+    classes = prob.shape[1]
+    onehot = np.arange(classes)[None, :, None] == _class_index(label)[:, None, :]
+    if not smooth_alpha:
+        return prob - onehot
+    # Label smoothing: the true class gets 1 - alpha, every other class alpha / (C - 1).
+    target = np.where(onehot, 1.0 - _f32_scale(smooth_alpha),
+                      _f32_scale(smooth_alpha, max(classes - 1, 1)))
+    return prob - target.astype(prob.dtype)
+
+
+def _count_valid(label, ignore_label):
+    """How many labels differ from ignore_label (as ints), at least 1: the 'valid' divisor."""
+    return max(1, int(np.count_nonzero(_class_index(label) != int(ignore_label))))
 
 
 @register("SoftmaxOutput", "Softmax")
@@ -41,7 +110,7 @@ class SoftmaxOutput(Operator):
             keep = data[:1] + spatial
             chan1 = data[:1] + (1,) + spatial
             if label is None:
-                label = keep
+                label = flat if flat is not None else keep
             elif label not in (flat, keep, chan1):
                 raise MXNetValueError(
                     f"{self.where}: label {fmt(label)} does not fit data {fmt(data)} with "
@@ -49,7 +118,69 @@ class SoftmaxOutput(Operator):
             return [data, label], [data], []
         return [data, data[:-1]], [data], []
 
+    def _softmax_view(self, shape):
+        """The 3-D shape (N, C, S) whose axis 1 the softmax runs along."""
+        if self.multi_output:
+            return (shape[0], shape[1], prod(shape[2:]))
+        if self.preserve_shape:
+            return (prod(shape[:-1]), shape[-1], 1)
+        # QUIRK (MXNet): by default every axis after the first is one softmax: (N, rest).
+        return (shape[0], prod(shape[1:]), 1)
 
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data (N, C, ...) -> softmax (same shape); train and test alike."""
+        data, label = in_data
+        view = data.reshape(self._softmax_view(data.shape))
+        assign(out_data[0], req[0], _softmax(view, axis=1).reshape(data.shape))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """dL/ddata from softmax and label (the head gradient is not read); label gets 0."""
+        data, label = in_data
+        out = out_data[0]
+        if label.shape == out.shape:  # a probability label: never normalized
+            grad = (out - label) * _f32_scale(self.grad_scale)
+        else:
+            grad = self._label_gradient(out, label)
+        if self.out_grad:
+            # QUIRK (MXNet 1.9.1): the backward node never receives the head gradient; it
+            # multiplies by its first input, the softmax output itself.
+            grad = grad * out
+        assign(in_grad[0], req[0], grad)
+        assign(in_grad[1], req[1], 0)
+
+    def _label_gradient(self, out, label):
+        """grad_scale * (softmax - onehot) / divisor for class-index labels; shape of out."""
+        n, classes, spatial = self._softmax_view(out.shape)
+        prob = out.reshape(n, classes, spatial)
+        if self.multi_output:
+            labels = label.reshape(n, spatial)
+            smooth = 0.0  # MXNet applies smooth_alpha only without multi_output
+        else:
+            # QUIRK (MXNet): row i uses label.flat[i]; with the default (N, rest) view of
+            # >=3-D data only the first N labels are read.
+            labels = label.reshape(-1)[:n].reshape(n, 1)
+            smooth = self.smooth_alpha
+        grad = _target_minus(prob, labels, smooth)
+        if self.use_ignore:
+            grad = grad * (_class_index(labels) != int(self.ignore_label))[:, None, :]
+        scale = _f32_scale(self.grad_scale, *self._divisors(label, n, spatial))
+        return (grad * scale).reshape(out.shape)
+
+    def _divisors(self, label, n, spatial):
+        """What grad_scale is divided by under ``normalization`` (MXNet's exact counts)."""
+        if self.normalization == "valid":
+            count = _count_valid(label, self.ignore_label)
+        elif self.normalization == "batch":
+            count = n if self.multi_output else label.size
+        else:
+            count = 1
+        if self.multi_output and self.normalization != "valid":
+            # QUIRK (MXNet): with multi_output even 'null' divides by the spatial size.
+            return (spatial, count)
+        return (count,)
+
+
+# --- regression heads ------------------------------------------------------------------------
 class _Regression(Operator):
     """Forward: identity (Logistic: sigmoid). Backward: grad_scale/num_output * f(out - label)."""
 
@@ -72,13 +203,52 @@ class _Regression(Operator):
                 f"values per sample as data {fmt(data)}")
         return [data, label], [data], []
 
+    def link(self, data):
+        """The forward map: identity (LogisticRegressionOutput overrides with the sigmoid)."""
+        return data
 
-for _name, _doc in (("LinearRegressionOutput", "Squared-error head: grad = out - label."),
-                    ("LogisticRegressionOutput", "Sigmoid head: grad = sigmoid(x) - label."),
-                    ("MAERegressionOutput", "Absolute-error head: grad = sign(out - label).")):
-    register(_name)(type(_name, (_Regression,), {"__doc__": _doc}))
+    def loss_grad(self, diff):
+        """d loss / d out as a function of out - label (squared error: the difference)."""
+        return diff
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data (N, ...) -> out (same shape), train and test alike."""
+        data, label = in_data
+        assign(out_data[0], req[0], self.link(data))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """dL/ddata = f(out - label) * grad_scale / num_output; the label gets a zero gradient."""
+        data, label = in_data
+        out = out_data[0]
+        num_output = label.size // label.shape[0]
+        diff = out - label.reshape(out.shape)  # label may be (N,) for data (N, 1)
+        assign(in_grad[0], req[0], self.loss_grad(diff) * _f32_scale(self.grad_scale, num_output))
+        assign(in_grad[1], req[1], 0)
 
 
+@register("LinearRegressionOutput")
+class LinearRegressionOutput(_Regression):
+    """Squared-error head: grad = out - label."""
+
+
+@register("LogisticRegressionOutput")
+class LogisticRegressionOutput(_Regression):
+    """Sigmoid head: out = sigmoid(x), grad = out - label."""
+
+    def link(self, data):
+        return _sigmoid(data)
+
+
+@register("MAERegressionOutput")
+class MAERegressionOutput(_Regression):
+    """Absolute-error head: grad = sign(out - label), with sign(0) = -1."""
+
+    def loss_grad(self, diff):
+        # QUIRK (MXNet minus_sign): a difference of exactly 0 gives -1, not 0.
+        return np.where(diff > 0, 1, -1).astype(diff.dtype)
+
+
+# --- MakeLoss, make_loss, BlockGrad ----------------------------------------------------------
 @register("MakeLoss")
 class MakeLoss(Operator):
     """Forward: identity. Backward: grad_scale (normalized) whatever the head gradient."""
@@ -88,13 +258,40 @@ class MakeLoss(Operator):
     backward_needs = ("out_data",)
 
     def infer_shape(self, in_shape, out_shape):
-        return same_shape(self, in_shape, out_shape)
+        return list(in_shape), [in_shape[0]], []
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data -> out (same shape): the identity."""
+        data, = in_data
+        assign(out_data[0], req[0], data)
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """dL/ddata = grad_scale / divisor everywhere (the head gradient is not read)."""
+        out = out_data[0]
+        assign(in_grad[0], req[0], np.full(out.shape, self._value(out), dtype=out.dtype))
+
+    def _value(self, out):
+        """grad_scale, divided by the rows of the (rest, last) view (batch) or by the count of
+        outputs > valid_thresh (valid)."""
+        if self.normalization == "valid":
+            # MXNet divides in the data's dtype here, not in float32.
+            valid = max(1, int(np.count_nonzero(out > self.valid_thresh)))
+            return out.dtype.type(_f32_scale(self.grad_scale)) / out.dtype.type(valid)
+        if self.normalization == "batch":
+            # QUIRK (MXNet): 'batch' divides by prod(shape[:-1]), the rows of the 2-D view
+            # (shape[0] only for 2-D data; 1 for 1-D data).
+            return _f32_scale(self.grad_scale, prod(out.shape[:-1]))
+        return _f32_scale(self.grad_scale)
 
 
 @register("make_loss")
 class MakeLossNew(Operator):
     """Forward: identity; its output is ``loss``. Backward: ones, whatever the head gradient."""
 
+    # MXNet 1.9.1 accepts MakeLoss's grad_scale and normalization here and ignores them: the
+    # gradient stays ones (observed: grad_scale=2, normalization='batch' still gives 1).
+    params = {"grad_scale": Param(float, 1.0),
+              "normalization": Param(str, "null", choices=("batch", "null", "valid"))}
     backward_needs = ()
 
     def list_outputs(self):
@@ -102,6 +299,15 @@ class MakeLossNew(Operator):
 
     def infer_shape(self, in_shape, out_shape):
         return same_shape(self, in_shape, out_shape)
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data -> loss (same shape): the identity."""
+        data, = in_data
+        assign(out_data[0], req[0], data)
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """dL/ddata = 1 everywhere (the head gradient is not read)."""
+        assign(in_grad[0], req[0], 1)
 
 
 @register("BlockGrad", "stop_gradient")
@@ -113,7 +319,17 @@ class BlockGrad(Operator):
     def infer_shape(self, in_shape, out_shape):
         return same_shape(self, in_shape, out_shape)
 
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data -> out (same shape): the identity."""
+        data, = in_data
+        assign(out_data[0], req[0], data)
 
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """dL/ddata = 0."""
+        assign(in_grad[0], req[0], 0)
+
+
+# --- softmax family --------------------------------------------------------------------------
 class _SoftmaxFamily(Operator):
     """softmax(data / temperature) along ``axis``; an ordinary op (needs a head gradient)."""
 
@@ -127,7 +343,7 @@ class _SoftmaxFamily(Operator):
 
     def infer_shape(self, in_shape, out_shape):
         data = in_shape[0] if in_shape[0] is not None else out_shape[0]
-        if data is not None and not -len(data) <= self.axis < len(data):
+        if data is not None and not -len(data) <= self.axis < len(data):  # MXNet does not check
             raise MXNetValueError(f"{self.where}: axis={self.axis} is out of range for data "
                                   f"{fmt(data)}")
         ins = [data]
@@ -140,15 +356,67 @@ class _SoftmaxFamily(Operator):
         out = np.dtype(self.dtype) if self.dtype else in_type[0]
         return list(in_type), [out], []
 
+    def _scaled(self, data):
+        """data / temperature (data itself without a temperature)."""
+        return data if self.temperature is None else data / self.temperature
 
-register("softmax")(type("softmax", (_SoftmaxFamily,), {"__doc__": _SoftmaxFamily.__doc__}))
-register("log_softmax")(type("log_softmax", (_SoftmaxFamily,),
-                             {"__doc__": "log(softmax(data / temperature)) along axis."}))
+    def _unscale(self, grad):
+        """The chain rule through data / temperature."""
+        return grad if self.temperature is None else grad / self.temperature
+
+
+@register("softmax")
+class softmax(_SoftmaxFamily):  # noqa: N801 (named as the MXNet operator)
+    """softmax(data / temperature) along axis; with use_length only the first length entries."""
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data (..., K, ...) -> softmax along axis (same shape); length: data without axis."""
+        data, *rest = in_data
+        x = self._scaled(data)
+        if self.use_length:
+            y = _masked_softmax(x, self.axis % data.ndim, rest[0])
+        else:
+            y = _softmax(x, self.axis)
+        assign(out_data[0], req[0], y)
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """dL/ddata = y * (dy - sum(dy * y)) / temperature; the length gets 0."""
+        dtype = in_grad[0].dtype  # the output may have another dtype (the dtype parameter)
+        y, dy = out_data[0].astype(dtype), out_grad[0].astype(dtype)
+        assign(in_grad[0], req[0], self._unscale(_softmax_backward(y, dy, self.axis)))
+        if self.use_length:
+            assign(in_grad[1], req[1], 0)
+
+
+@register("log_softmax")
+class log_softmax(_SoftmaxFamily):  # noqa: N801 (named as the MXNet operator)
+    """log(softmax(data / temperature)) along axis."""
+
+    def _check_no_length(self):
+        """use_length is not supported (MXNet 1.9.1 cannot bind log_softmax with it either)."""
+        if self.use_length:
+            raise NotImplementedError(
+                f"{self.where}: use_length=True is not supported by log_softmax (MXNet 1.9.1 "
+                f"fails to bind it too); mask with softmax(use_length=True) and take the log")
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data (..., K, ...) -> log softmax along axis (same shape)."""
+        self._check_no_length()
+        data, = in_data
+        assign(out_data[0], req[0], _log_softmax(self._scaled(data), self.axis))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """dL/ddata = (dy - exp(y) * sum(dy)) / temperature."""
+        self._check_no_length()
+        dtype = in_grad[0].dtype  # the output may have another dtype (the dtype parameter)
+        y, dy = out_data[0].astype(dtype), out_grad[0].astype(dtype)
+        grad = dy - np.exp(y) * dy.sum(axis=self.axis, keepdims=True)
+        assign(in_grad[0], req[0], self._unscale(grad))
 
 
 @register("SoftmaxActivation")
 class SoftmaxActivation(Operator):
-    """Deprecated softmax: mode='instance' per row, 'channel' over axis 1 at each position."""
+    """Deprecated softmax: mode='instance' over the last axis, 'channel' over axis 1."""
 
     params = {"mode": Param(str, "instance", choices=("channel", "instance"))}
     backward_needs = ("out_grad", "out_data")
@@ -158,4 +426,21 @@ class SoftmaxActivation(Operator):
         if self.mode == "channel" and data is not None and len(data) < 3:
             raise MXNetValueError(f"{self.where}: mode='channel' needs data with at least 3 "
                                   f"dimensions (N, C, ...); got {fmt(data)}")
-        return same_shape(self, in_shape, out_shape)
+        return list(in_shape), [data], []
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data (N, ...) -> softmax over the last axis (instance) or axis 1 (channel)."""
+        data, = in_data
+        # MXNet's 'instance' views data as (rest, last): a softmax over the last axis only.
+        axis = 1 if self.mode == "channel" else -1
+        assign(out_data[0], req[0], _softmax(data, axis))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """dL/ddata = y * (dy - sum over axis 1 of dy * y), in both modes."""
+        y, dy = out_data[0], out_grad[0]
+        if y.ndim < 2:
+            raise MXNetValueError(f"{self.where}: backward needs data with at least 2 "
+                                  f"dimensions (N, C, ...); got {fmt(y.shape)}")
+        # QUIRK (MXNet): backward always sums over axis 1, so for 'instance' mode on >=3-D data
+        # it is not the derivative of the forward (which normalizes over the last axis).
+        assign(in_grad[0], req[0], _softmax_backward(y, dy, axis=1))

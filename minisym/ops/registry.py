@@ -32,6 +32,7 @@ class Operator:
     params = {}                # parameter name -> Param, with MXNet's defaults
     key_var_num_args = None    # "num_args" for operators taking any number of inputs
     backward_needs = ("out_grad", "in_data", "out_data")  # what backward reads (memory plan)
+    no_gradient_inputs = ()    # inputs that have no gradient: backward needs req 'null' there
 
     def __init__(self, attrs=None, node_name=None):
         self.attrs = dict(attrs or {})
@@ -84,6 +85,11 @@ class Operator:
         return [i for slot in self.backward_needs for i in slots[slot]]
 
     # --- what the operator computes (the CustomOp half) ---------------------------------------
+    def create_runner(self, ctx, in_shapes, in_dtypes):
+        """What an executor calls forward/backward on: the operator itself (a Custom operator
+        returns its CustomOp, created once per executor)."""
+        return self
+
     def forward(self, is_train, req, in_data, out_data, aux):
         """Compute ``out_data`` from ``in_data`` (and ``aux``), honouring ``req``."""
         raise NotImplementedError(f"{self.op_name} cannot run yet")

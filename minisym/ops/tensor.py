@@ -1,6 +1,9 @@
 """Shape-changing operators: Flatten, Reshape, Concat, transpose, expand_dims, slice_axis,
 SliceChannel (split) and the reductions sum / mean / max / min."""
+import numpy as np
+
 from ..base import MXNetValueError
+from .assign import assign
 from .params import Param, boolean, optional, shape_tuple
 from .registry import Operator, register
 from .rules import fmt, known, merge_known_shape, prod
@@ -20,6 +23,16 @@ class Flatten(Operator):
             return [None], [out_shape[0]], []
         rest = prod(data[1:]) if known(data[1:]) else 0
         return [data], [(data[0], rest)], []
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """(N, d1, d2, ...) -> (N, d1*d2*...)."""
+        data, = in_data
+        assign(out_data[0], req[0], data.reshape(out_data[0].shape))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """The head gradient reshaped back to the data's shape."""
+        data, = in_data
+        assign(in_grad[0], req[0], out_grad[0].reshape(data.shape))
 
 
 def reshape_codes(codes, dshape, where):
@@ -114,6 +127,9 @@ class Reshape(Operator):
         data = in_shape[0]
         if data is None:
             return [None], [out_shape[0]], []
+        if data.count(0) == 1 and known(out_shape[0]):  # one unknown input dim, from the output
+            rest = prod(d for d in data if d)
+            data = tuple(prod(out_shape[0]) // rest if d == 0 else d for d in data)
         out = self._target(data)
         if known(data) and known(out) and prod(data) != prod(out):
             raise MXNetValueError(
@@ -121,6 +137,16 @@ class Reshape(Operator):
                 f"{fmt(out)} ({prod(out)} values) with shape={self.shape or self.target_shape}. "
                 "(MXNet accepts this symbolically and fails later; minisym stops here.)")
         return [data], [out], []
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data -> the same values in the inferred output shape (row-major order)."""
+        data, = in_data
+        assign(out_data[0], req[0], data.reshape(out_data[0].shape))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """The head gradient reshaped back to the data's shape."""
+        data, = in_data
+        assign(in_grad[0], req[0], out_grad[0].reshape(data.shape))
 
 
 @register("Concat", "concat")
@@ -168,13 +194,24 @@ class Concat(Operator):
         ins = [others[:axis] + (d,) + others[axis + 1:] for d in sizes]
         return ins, [others[:axis] + (out,) + others[axis + 1:]], []
 
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """arg0 (..., a0, ...), arg1 (..., a1, ...), ... -> (..., a0+a1+..., ...) along dim."""
+        assign(out_data[0], req[0], np.concatenate(in_data, axis=self.dim))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """The head gradient cut back into one piece per input along dim."""
+        axis = self.dim % out_grad[0].ndim
+        ends = np.cumsum([x.shape[axis] for x in in_data])[:-1]
+        for i, piece in enumerate(np.split(out_grad[0], ends, axis=axis)):
+            assign(in_grad[i], req[i], piece)
+
 
 @register("transpose")
 class Transpose(Operator):
     """Permute axes; ``axes=()`` reverses them."""
 
     params = {"axes": Param(shape_tuple, ())}
-    backward_needs = ()
+    backward_needs = ("out_grad",)
 
     def _axes(self, ndim):
         axes = self.axes or tuple(range(ndim - 1, -1, -1))
@@ -196,6 +233,16 @@ class Transpose(Operator):
             return [tuple(data)], [out], []
         return [None], [None], []
 
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data with axes permuted: out.shape[i] = data.shape[axes[i]]."""
+        data, = in_data
+        assign(out_data[0], req[0], np.transpose(data, self._axes(data.ndim)))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """The head gradient permuted back by the inverse permutation."""
+        grad = out_grad[0]
+        assign(in_grad[0], req[0], np.transpose(grad, np.argsort(self._axes(grad.ndim))))
+
 
 @register("expand_dims")
 class ExpandDims(Operator):
@@ -205,14 +252,27 @@ class ExpandDims(Operator):
     backward_needs = ("out_grad",)
 
     def infer_shape(self, in_shape, out_shape):
-        data = in_shape[0]
-        if data is None:
-            return [None], [out_shape[0]], []
+        data, out = in_shape[0], out_shape[0]
+        if data is None and out is None:
+            return [None], [None], []
+        if data is None:  # infer the input by dropping the inserted axis
+            axis = self.axis + len(out) if self.axis < 0 else self.axis
+            return [out[:axis] + out[axis + 1:]], [out], []
         axis = self.axis + len(data) + 1 if self.axis < 0 else self.axis
         if not 0 <= axis <= len(data):
             raise MXNetValueError(f"{self.where}: axis={self.axis} is out of range for data "
                                   f"{fmt(data)}; use -{len(data) + 1}..{len(data)}")
         return [data], [data[:axis] + (1,) + data[axis:]], []
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data (d0, ..., dn) -> the same values with a size-1 axis inserted."""
+        data, = in_data
+        assign(out_data[0], req[0], data.reshape(out_data[0].shape))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """The head gradient with the inserted axis dropped."""
+        data, = in_data
+        assign(in_grad[0], req[0], out_grad[0].reshape(data.shape))
 
 
 @register("slice_axis")
@@ -220,7 +280,18 @@ class SliceAxis(Operator):
     """data[..., begin:end, ...] along ``axis`` (end=None means to the end)."""
 
     params = {"axis": Param(int), "begin": Param(int), "end": Param(optional(int))}
-    backward_needs = ()
+    backward_needs = ("out_grad",)
+
+    def _bounds(self, size):
+        """(begin, end) as non-negative positions along an axis of ``size``."""
+        begin = self.begin + size if self.begin < 0 else self.begin
+        end = size if self.end is None else (self.end + size if self.end < 0 else self.end)
+        return begin, end
+
+    def _index(self, ndim, size):
+        """The NumPy index selecting the slice from an array with ``ndim`` axes."""
+        begin, end = self._bounds(size)
+        return (slice(None),) * (self.axis % ndim) + (slice(begin, end),)
 
     def infer_shape(self, in_shape, out_shape):
         data = in_shape[0]
@@ -233,12 +304,24 @@ class SliceAxis(Operator):
         size = data[axis]
         if not size:
             return [data], [data[:axis] + (0,) + data[axis + 1:]], []
-        begin = self.begin + size if self.begin < 0 else self.begin
-        end = size if self.end is None else (self.end + size if self.end < 0 else self.end)
+        begin, end = self._bounds(size)
         if not 0 <= begin < end <= size:
             raise MXNetValueError(f"{self.where}: begin={self.begin}, end={self.end} is not a "
                                   f"non-empty range inside axis {self.axis} of size {size}")
         return [data], [data[:axis] + (end - begin,) + data[axis + 1:]], []
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data (..., n, ...) -> data[..., begin:end, ...] along axis."""
+        data, = in_data
+        index = self._index(data.ndim, data.shape[self.axis % data.ndim])
+        assign(out_data[0], req[0], data[index])
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """The head gradient placed in the sliced window, zeros elsewhere."""
+        data, = in_data
+        grad = np.zeros(data.shape, out_grad[0].dtype)
+        grad[self._index(data.ndim, data.shape[self.axis % data.ndim])] = out_grad[0]
+        assign(in_grad[0], req[0], grad)
 
 
 @register("SliceChannel", "split")
@@ -273,6 +356,21 @@ class SliceChannel(Operator):
             part = data[:axis] + data[axis + 1:]
         return [data], [part] * n, []
 
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data (..., n*k, ...) -> num_outputs arrays (..., k, ...) (squeezed when k == 1)."""
+        data, = in_data
+        parts = np.split(data, self.num_outputs, axis=self.axis % data.ndim)
+        for j, part in enumerate(parts):
+            assign(out_data[j], req[j], part.reshape(out_data[j].shape))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """The head gradients of every part joined back along axis."""
+        data, = in_data
+        axis = self.axis % data.ndim
+        part = data.shape[:axis] + (data.shape[axis] // self.num_outputs,) + data.shape[axis + 1:]
+        grads = [g.reshape(part) for g in out_grad]
+        assign(in_grad[0], req[0], np.concatenate(grads, axis=axis))
+
 
 class _Reduce(Operator):
     """Reduce over ``axis`` (all when None); ``keepdims`` keeps size-1 axes; ``exclude`` inverts."""
@@ -306,24 +404,62 @@ class _Reduce(Operator):
             out = tuple(d for i, d in enumerate(data) if i not in axes) or (1,)
         return [data], [out], []
 
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data -> reduce(data) over the reduced axes, in the inferred output shape."""
+        data, = in_data
+        result = self.reduce(data, axis=self.reduced_axes(data.ndim), keepdims=True)
+        assign(out_data[0], req[0], result.reshape(out_data[0].shape))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """The head gradient spread back over the reduced axes, times d reduce / d data."""
+        data, = in_data
+        kept = _keepdims_shape(data.shape, self.reduced_axes(data.ndim))
+        grad = np.broadcast_to(out_grad[0].reshape(kept), data.shape)
+        assign(in_grad[0], req[0], self.local_gradient(grad, data, out_data[0].reshape(kept)))
+
+
+def _keepdims_shape(shape, axes):
+    """``shape`` with every axis in ``axes`` set to 1 (the keepdims=True output shape)."""
+    return tuple(1 if i in axes else d for i, d in enumerate(shape))
+
 
 @register("sum", "sum_axis")
 class Sum(_Reduce):
     """Sum over axes."""
     backward_needs = ("out_grad",)
+    reduce = staticmethod(np.sum)
+
+    def local_gradient(self, grad, data, out):
+        """Every summed value gets the head gradient unchanged."""
+        return grad
 
 
 @register("mean")
 class Mean(_Reduce):
     """Mean over axes."""
     backward_needs = ("out_grad",)
+    reduce = staticmethod(np.mean)
+
+    def local_gradient(self, grad, data, out):
+        """Every averaged value gets the head gradient divided by how many were averaged."""
+        return grad / (data.size // out.size)
 
 
 @register("max", "max_axis")
 class Max(_Reduce):
     """Maximum over axes (the gradient goes to every position equal to the maximum)."""
+    reduce = staticmethod(np.max)
+
+    def local_gradient(self, grad, data, out):
+        """MXNet sends the full head gradient to EVERY tied maximum, not only the first."""
+        return grad * (data == out)
 
 
 @register("min", "min_axis")
 class Min(_Reduce):
-    """Minimum over axes."""
+    """Minimum over axes (the gradient goes to every position equal to the minimum)."""
+    reduce = staticmethod(np.min)
+
+    def local_gradient(self, grad, data, out):
+        """MXNet sends the full head gradient to EVERY tied minimum, not only the first."""
+        return grad * (data == out)

@@ -1,11 +1,12 @@
 """``mx.sym`` / ``mx.symbol``: Variable, Group, load, and one function per operator."""
 from .. import ops as _ops
-from .creation import Group, Variable, make_function, var
+from .creation import Group, Variable, create_op, make_function, var
 from .json_io import load, load_json
 from .overload import install_operators
-from .symbol import Symbol
+from .symbol import Symbol, _install_binding
 
 install_operators()
+_install_binding()
 
 
 def _install_functions(namespace):

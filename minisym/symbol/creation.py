@@ -89,6 +89,9 @@ def create_op(fn, args, kwargs):
     op = op_cls(attrs, node_name)
     input_names = op.list_arguments() + op.list_auxiliary_states()
     if not variadic:
+        if getattr(op_cls, "inputs_by_position_or_name", False) and args and sym_kwargs:
+            raise TypeError("Operators with variable length input can only accept input Symbols "
+                            "either as positional or keyword arguments, not both")
         if len(args) > len(input_names):
             raise TypeError(f"{op.where}: takes at most {len(input_names)} input symbols "
                             f"{input_names}, got {len(args)} positional arguments")

@@ -271,3 +271,24 @@ def check_single_output(symbol, where, slot):
             f"{where}: input {slot} is a symbol with {len(symbol)} outputs "
             f"{symbol.list_outputs()}; pick one, e.g. sym[0] or sym['{symbol.list_outputs()[0]}']")
     return symbol._outputs[0]
+
+
+def _install_binding():
+    """Give Symbol its bind / simple_bind methods (kept in minisym.bind)."""
+    from .. import bind as binding
+
+    def bind(self, ctx, args, args_grad=None, grad_req="write", aux_states=None,
+             group2ctx=None, shared_exec=None):
+        """An Executor that uses your NDArrays in place (see minisym.bind.bind)."""
+        return binding.bind(self, ctx, args, args_grad, grad_req, aux_states, group2ctx,
+                            shared_exec)
+
+    def simple_bind(self, ctx, grad_req="write", type_dict=None, stype_dict=None,
+                    group2ctx=None, shared_arg_names=None, shared_exec=None, shared_buffer=None,
+                    **kwargs):
+        """An Executor with zero-filled arrays for the shapes you give, e.g. data=(32, 784)."""
+        return binding.simple_bind(self, ctx, grad_req, type_dict, stype_dict, group2ctx,
+                                   shared_arg_names, shared_exec, shared_buffer, **kwargs)
+
+    Symbol.bind = bind
+    Symbol.simple_bind = simple_bind

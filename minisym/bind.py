@@ -1,0 +1,203 @@
+"""``Symbol.bind`` and ``Symbol.simple_bind``: check what you pass, infer every shape and dtype,
+and build the Executor."""
+import numpy as np
+
+from .base import DTYPE_NP_TO_MX, MXNetError, MXNetValueError
+from .context import Context
+from .executor import Executor
+from .ndarray import NDArray
+from .ops.rules import fmt
+from .symbol.infer import ShapeKind, TypeKind, infer_graph
+
+__all__ = ["bind", "simple_bind", "reshape_executor"]
+
+GRAD_REQS = ("null", "write", "add")
+
+
+def _arrays(names, given, what, required=True):
+    """A list in ``names`` order from a list or dict of NDArrays (None where allowed)."""
+    if given is None:
+        return [None] * len(names)
+    if isinstance(given, dict):
+        missing = [n for n in names if n not in given]
+        if missing and required:
+            raise ValueError(f"key `{missing[0]}` is missing in `{what}`; it needs "
+                             f"{names}")
+        arrays = [given.get(n) for n in names]
+    elif isinstance(given, (list, tuple)):
+        if len(given) != len(names):
+            raise ValueError(f"Length of {what} does not match the number of arguments: got "
+                             f"{len(given)}, the symbol has {len(names)} {names}")
+        arrays = list(given)
+    else:
+        raise TypeError(f"Only accept list of NDArrays or dict of str to NDArray ({what} is "
+                        f"{type(given).__name__})")
+    for name, array in zip(names, arrays):
+        if array is None and not required:
+            continue
+        if not isinstance(array, NDArray):
+            raise TypeError(f"Only accept list of NDArrays or dict of str to NDArray: {what} "
+                            f"'{name}' is {type(array).__name__}; wrap it with mx.nd.array(...)")
+    return arrays
+
+
+def grad_req_list(names, grad_req):
+    """grad_req as one str per argument; a dict leaves unnamed arguments at 'null'."""
+    if isinstance(grad_req, str):
+        reqs = [grad_req] * len(names)
+    elif isinstance(grad_req, dict):
+        reqs = [grad_req.get(n, "null") for n in names]
+    elif isinstance(grad_req, (list, tuple)):
+        if len(grad_req) != len(names):
+            raise ValueError(f"grad_req has {len(grad_req)} entries but there are "
+                             f"{len(names)} arguments {names}")
+        reqs = list(grad_req)
+    else:
+        raise TypeError("grad_req must be a str, a list or a dict")
+    for req in reqs:
+        if req not in GRAD_REQS:
+            raise ValueError(f"grad_req must be in {set(GRAD_REQS)}, got {req!r}")
+    return reqs
+
+
+def _entry_tables(symbol, arrays_by_name):
+    """Inferred (shapes, dtypes) of every entry, checked against the bound arrays."""
+    given_shapes = {n: a.shape for n, a in arrays_by_name.items()}
+    given_types = {n: np.dtype(a.dtype) for n, a in arrays_by_name.items()}
+    shapes = infer_graph(symbol, given_shapes, ShapeKind)
+    dtypes = infer_graph(symbol, given_types, TypeKind)
+    return shapes, dtypes
+
+
+def _check_complete(symbol, shapes, dtypes):
+    for node in symbol.topo_order():
+        for j in range(node.num_outputs):
+            shape = shapes.get((id(node), j))
+            if shape is None or 0 in shape or dtypes.get((id(node), j)) is None:
+                raise MXNetValueError(f"bind: cannot decide the shape of {node.name} output {j} "
+                                      f"({fmt(shape)})")
+
+
+def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None,
+         group2ctx=None, shared_exec=None):
+    """An Executor using your NDArrays in place: args (list or dict), args_grad, aux_states."""
+    if not isinstance(ctx, Context):
+        raise TypeError(f"Context type error: ctx must be mx.cpu() or mx.gpu(), got "
+                        f"{type(ctx).__name__}")
+    arg_names = symbol.list_arguments()
+    aux_names = symbol.list_auxiliary_states()
+    _no_duplicates(arg_names + aux_names)
+    arg_arrays = _arrays(arg_names, args, "args")
+    grad_arrays = _arrays(arg_names, args_grad, "args_grad", required=False)
+    aux_arrays = _arrays(aux_names, aux_states if aux_names else aux_states or [], "aux_states")
+    reqs = grad_req_list(arg_names, grad_req)
+    reqs = [r if g is not None else "null" for r, g in zip(reqs, grad_arrays)]
+    named = dict(zip(arg_names, arg_arrays))
+    named.update(zip(aux_names, aux_arrays))
+    shapes, dtypes = _entry_tables(symbol, named)
+    _check_complete(symbol, shapes, dtypes)
+    for name, grad, array in zip(arg_names, grad_arrays, arg_arrays):
+        if grad is not None and grad.shape != array.shape:
+            raise MXNetValueError(f"bind: gradient array of '{name}' has shape {grad.shape} "
+                                  f"but the argument has {array.shape}")
+    return Executor(symbol, ctx, arg_arrays, grad_arrays, reqs, aux_arrays, shapes, dtypes)
+
+
+def _no_duplicates(names):
+    seen = set()
+    for name in names:
+        if name in seen:
+            raise MXNetValueError(
+                f"Two different variables are both named '{name}': give them different names "
+                "(mx.sym.Variable('a1'), mx.sym.Variable('a2')); the executor finds arrays by "
+                "name.")
+        seen.add(name)
+
+
+def simple_bind(symbol, ctx, grad_req="write", type_dict=None, stype_dict=None, group2ctx=None,
+                shared_arg_names=None, shared_exec=None, shared_buffer=None, **kwargs):
+    """An Executor with zero-filled arrays allocated from the shapes you give (float32 unless
+    ``type_dict`` says otherwise)."""
+    try:
+        return _simple_bind(symbol, ctx, grad_req, type_dict, kwargs)
+    except MXNetError as exc:
+        lines = "".join(f"{k}: {v}\n" for k, v in kwargs.items())
+        raise RuntimeError(f"simple_bind error. Arguments:\n{lines}{exc}") from exc
+
+
+def _simple_bind(symbol, ctx, grad_req, type_dict, shapes_given):
+    arg_names = symbol.list_arguments()
+    aux_names = symbol.list_auxiliary_states()
+    _no_duplicates(arg_names + aux_names)
+    if isinstance(grad_req, (list, dict)) and not grad_req:
+        raise MXNetValueError("simple_bind: grad_req is empty; give 'write', 'add' or 'null' "
+                              "(or a non-empty list / dict)")
+    reqs = grad_req_list(arg_names, grad_req)
+    shapes = infer_graph(symbol, {k: tuple(v) for k, v in shapes_given.items()}, ShapeKind)
+    missing = [(n, shapes.get((id(v), 0))) for n, v in _variable_nodes(symbol)
+               if shapes.get((id(v), 0)) is None or 0 in shapes.get((id(v), 0))]
+    if missing:
+        listed = ", ".join(f"{n}: {s if s is not None else 'None'}" for n, s in missing)
+        raise MXNetValueError(
+            "InferShape pass cannot decide shapes for the following arguments (-1 means unknown "
+            f"dimensions). Please consider providing them as inputs:\n{listed}")
+    given_types = {n: np.dtype(t) for n, t in (type_dict or {}).items()}
+    if not type_dict:
+        given_types = {n: np.dtype(np.float32) for n in arg_names}
+    dtypes = infer_graph(symbol, given_types, TypeKind)
+    undecided = [n for n, v in _variable_nodes(symbol) if dtypes.get((id(v), 0)) is None]
+    if undecided:
+        raise MXNetValueError("InferType pass cannot decide dtypes for the following arguments "
+                              "(-1 means unknown dtype). Please consider providing them as "
+                              "inputs:\n" + ", ".join(f"{n}: -1" for n in undecided))
+    nodes = dict(_variable_nodes(symbol))
+    array = lambda n: NDArray(np.zeros(shapes[(id(nodes[n]), 0)],
+                                       dtypes[(id(nodes[n]), 0)]), ctx)
+    arg_arrays = [array(n) for n in arg_names]
+    grad_arrays = [array(n) if r != "null" else None for n, r in zip(arg_names, reqs)]
+    aux_arrays = [array(n) for n in aux_names]
+    return Executor(symbol, ctx, arg_arrays, grad_arrays, reqs, aux_arrays, shapes, dtypes)
+
+
+def _variable_nodes(symbol):
+    return [(n.name, n) for n in symbol.topo_order() if n.is_variable]
+
+
+def reshape_executor(executor, partial_shaping, allow_up_sizing, new_shapes):
+    """A new Executor for ``new_shapes``; arrays keep their memory where shapes do not change."""
+    symbol = executor._symbol
+    shapes = infer_graph(symbol, {k: tuple(v) for k, v in new_shapes.items()}, ShapeKind)
+    nodes = dict(_variable_nodes(symbol))
+    arrays = {}
+    for names, current in ((symbol.list_arguments(), executor.arg_arrays),
+                           (symbol.list_auxiliary_states(), executor.aux_arrays)):
+        for name, old in zip(names, current):
+            new_shape = shapes[(id(nodes[name]), 0)]
+            arrays[name] = _reshaped(name, old, new_shape, name in new_shapes, partial_shaping,
+                                     allow_up_sizing)
+    grads = {}
+    for name, old in zip(symbol.list_arguments(), executor.grad_arrays):
+        grads[name] = None if old is None else _reshaped(
+            name, old, arrays[name].shape, True, True, allow_up_sizing)
+    return bind(symbol, executor._ctx, {n: arrays[n] for n in symbol.list_arguments()},
+                args_grad=grads, grad_req=dict(zip(symbol.list_arguments(), executor._grad_req)),
+                aux_states={n: arrays[n] for n in symbol.list_auxiliary_states()})
+
+
+def _reshaped(name, old, new_shape, specified, partial_shaping, allow_up_sizing):
+    if new_shape == old.shape:
+        return old
+    if not specified and not partial_shaping:
+        raise AssertionError(f"Shape of unspecified array arg:{name} changed. This can cause the "
+                             "new executor to not share parameters with the old one. Please "
+                             "check for error in network. If this is intended, set "
+                             "partial_shaping=True to suppress this warning.")
+    size = int(np.prod(new_shape))
+    if size > old.size and not allow_up_sizing:
+        raise AssertionError(f"New shape of arg: {name} is larger than original. First making "
+                             "a big executor and then down sizing it is more efficient than the "
+                             "reverse. If you really want to up size, set allow_up_sizing=True "
+                             "to enable allocation of new arrays.")
+    if size <= old.size:
+        return NDArray(old._data.reshape(-1)[:size].reshape(new_shape), old.context)
+    return NDArray(np.zeros(new_shape, old._data.dtype), old.context)

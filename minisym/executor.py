@@ -1,0 +1,342 @@
+"""The Executor: a bound symbol that runs forward and backward over its nodes in order.
+
+Every operator is called the same way, built-in or custom:
+``op.forward(is_train, req, in_data, out_data, aux)`` over the graph's topological order, then
+``op.backward(req, out_grad, in_data, out_data, in_grad, aux)`` in reverse. Gradients of an
+array used several times are computed separately and summed, then written into your gradient
+array as its ``grad_req`` says ('write', 'add' or 'null').
+"""
+import os
+import time
+
+import numpy as np
+
+from .base import MXNetError, MXNetValueError
+from .ndarray import NDArray
+from .ops.assign import assign
+from .memory_plan import plan_buffers
+from .trace import Trace, slot_names
+
+__all__ = ["Executor"]
+
+HEAD_GRAD_ERROR = (
+    "Check failed: i < head_grads.size() && !head_grads[i].is_none(): Because the last operator "
+    "is not Loss function, head_gradient is required when calling backward. If you are "
+    "attempting to minimize the output as an objective, please modify your network and pass it "
+    "through the make_loss symbol.")
+
+
+def _key(node, index):
+    return (id(node), index)
+
+
+def memory_plan_enabled():
+    """Buffers are shared between operator outputs unless MINISYM_MEMORY_PLAN=0."""
+    return os.environ.get("MINISYM_MEMORY_PLAN", "1") != "0"
+
+
+class Executor:
+    """Runs a bound symbol; ``outputs``, ``arg_dict``, ``grad_dict`` ... hold its arrays."""
+
+    def __init__(self, symbol, ctx, arg_arrays, grad_arrays, grad_reqs, aux_arrays,
+                 shapes, dtypes):
+        self._symbol = symbol
+        self._ctx = ctx
+        self.arg_arrays = list(arg_arrays)
+        self.grad_arrays = list(grad_arrays)
+        self.aux_arrays = list(aux_arrays)
+        self._grad_req = list(grad_reqs)
+        self._order = symbol.topo_order()
+        self._ops = [n for n in self._order if not n.is_variable]
+        self._monitor = None
+        self._trace = None
+        self._plan_backward()
+        self._data = self._allocate(shapes, dtypes)
+        self.outputs = [NDArray(self._data[_key(n, i)], ctx) for n, i in symbol.outputs]
+        self._runners = {id(n): self._runner(n) for n in self._ops}
+
+    def _runner(self, node):
+        """What forward/backward is called on for ``node`` (a CustomOp gets created here)."""
+        ins = [self._data[_key(s, i)] for s, i in node.inputs]
+        return node.op.create_runner(self._ctx, [a.shape for a in ins], [a.dtype for a in ins])
+
+    # --- memory --------------------------------------------------------------------------------
+    def _variables(self):
+        aux_ids = self._symbol._aux_variable_ids()
+        variables = [n for n in self._order if n.is_variable]
+        return ([n for n in variables if id(n) not in aux_ids],
+                [n for n in variables if id(n) in aux_ids])
+
+    def _allocate(self, shapes, dtypes):
+        """{entry: numpy array}: your arrays for variables, new buffers for operator outputs."""
+        data = {}
+        arg_nodes, aux_nodes = self._variables()
+        for node, array in zip(arg_nodes, self.arg_arrays):
+            data[_key(node, 0)] = array._data
+        for node, array in zip(aux_nodes, self.aux_arrays):
+            data[_key(node, 0)] = array._data
+        pinned = {_key(n, i) for n, i in self._symbol.outputs}
+        buffers, self.memory_stats = plan_buffers(self._ops, shapes, dtypes, self._runs, pinned,
+                                                  share=memory_plan_enabled())
+        data.update(buffers)
+        return data
+
+    # --- the backward plan -----------------------------------------------------------------------
+    def _plan_backward(self):
+        """Which nodes run backward, and where each gradient goes (decided once, at bind)."""
+        arg_nodes, _ = self._variables()
+        self._arg_req = {id(n): r for n, r in zip(arg_nodes, self._grad_req)}
+        self._arg_grad = {id(n): g for n, g in zip(arg_nodes, self.grad_arrays)}
+        needs = {}
+        for node, req in zip(arg_nodes, self._grad_req):
+            needs[id(node)] = req != "null"
+        self._runs = set()
+        for node in self._ops:
+            n_args = len(node.op.list_arguments())
+            if any(needs.get(id(src), False) for src, _ in node.inputs[:n_args]):
+                self._runs.add(id(node))
+                needs[id(node)] = True
+        self._needs = needs
+        self._uses = {}
+        for node in self._ops:
+            n_args = len(node.op.list_arguments())
+            for src, idx in node.inputs[:n_args]:
+                self._uses[_key(src, idx)] = self._uses.get(_key(src, idx), 0) + 1
+        for node, idx in self._symbol.outputs:
+            self._uses[_key(node, idx)] = self._uses.get(_key(node, idx), 0) + 1
+
+    # --- running ---------------------------------------------------------------------------------
+    def forward(self, is_train=False, **kwargs):
+        """Run every operator forward; returns ``outputs``. kwargs copy arrays in by name."""
+        self._copy_inputs(kwargs)
+        for node in self._ops:
+            self._forward_node(node, is_train)
+        return self.outputs
+
+    def _copy_inputs(self, kwargs):
+        arg_dict = self.arg_dict
+        for name, value in kwargs.items():
+            if name not in arg_dict:
+                raise TypeError(f"Unknown argument {name}; the arguments are "
+                                f"{list(arg_dict)}")
+            if not isinstance(value, (NDArray, np.ndarray)):
+                raise ValueError("only accept keyword argument of NDArrays and numpy.ndarray; "
+                                 f"{name} is {type(value).__name__}")
+            if tuple(value.shape) != arg_dict[name].shape:
+                raise ValueError(f"Shape not match! Argument {name}, need: "
+                                 f"{arg_dict[name].shape}, received: {tuple(value.shape)}")
+            arg_dict[name][:] = value
+
+    def _forward_node(self, node, is_train):
+        op = node.op
+        n_args = len(op.list_arguments())
+        in_data = [self._data[_key(s, i)] for s, i in node.inputs[:n_args]]
+        aux = [self._data[_key(s, i)] for s, i in node.inputs[n_args:]]
+        out_data = [self._data[_key(node, j)] for j in range(node.num_outputs)]
+        req = ["write"] * len(out_data)
+        start = time.perf_counter()
+        _call(op, node, "forward", self._runners[id(node)].forward, is_train, req, in_data,
+              out_data, aux)
+        if self._trace is not None:
+            self._record(node, "forward", is_train, start, in_data=in_data, out_data=out_data,
+                         aux=aux, req_out=req)
+        if self._monitor is not None:
+            self._monitor.after_forward(node, in_data, out_data)
+
+    def backward(self, out_grads=None, is_train=True):
+        """Run every needed operator backward; gradients land in ``grad_arrays`` per grad_req."""
+        heads = self._head_gradients(out_grads)
+        pending = {}  # entry -> list of gradient contributions still to be summed
+        for key, grad in heads.items():
+            pending.setdefault(key, []).append(grad)
+        for node in reversed(self._ops):
+            if id(node) in self._runs:
+                self._backward_node(node, pending, is_train)
+        self._finish_arguments(pending)
+
+    def _head_gradients(self, out_grads):
+        """{head entry: array} from ``out_grads`` (None, one array, a list or a dict)."""
+        names = self._symbol.list_outputs()
+        if out_grads is None:
+            given = [None] * len(names)
+        elif isinstance(out_grads, (NDArray, np.ndarray)):
+            given = [out_grads]
+        elif isinstance(out_grads, dict):
+            given = [out_grads.get(n) for n in names]
+        else:
+            given = list(out_grads)
+        heads = {}
+        for j, (node, idx) in enumerate(self._symbol.outputs):
+            grad = given[j] if j < len(given) else None
+            if node.is_variable or not self._reads_out_grad(node):
+                continue  # loss heads make their own gradient and ignore any given one
+            if id(node) not in self._runs:
+                continue
+            if grad is None:
+                raise MXNetValueError(
+                    f"{HEAD_GRAD_ERROR}\nOutput {j} '{names[j]}' of {node.op.where} needs a head "
+                    f"gradient: call backward(out_grads=mx.nd.ones({self.outputs[j].shape})) or "
+                    "end the network in a loss (SoftmaxOutput, make_loss, ...).")
+            heads[_key(node, idx)] = np.asarray(grad._data if isinstance(grad, NDArray) else grad,
+                                                self.outputs[j].dtype)
+        return heads
+
+    @staticmethod
+    def _reads_out_grad(node):
+        op = node.op
+        n_out, n_in = len(op.list_outputs()), len(op.list_arguments())
+        deps = op.declare_backward_dependency(list(range(n_out)), list(range(n_out, n_out + n_in)),
+                                              list(range(n_out + n_in, 2 * n_out + n_in)))
+        return any(d < n_out for d in deps)
+
+    def _backward_node(self, node, pending, is_train):
+        op = node.op
+        n_args = len(op.list_arguments())
+        in_data = [self._data[_key(s, i)] for s, i in node.inputs[:n_args]]
+        aux = [self._data[_key(s, i)] for s, i in node.inputs[n_args:]]
+        out_data = [self._data[_key(node, j)] for j in range(node.num_outputs)]
+        out_grad = [_summed(pending.pop(_key(node, j), None), out_data[j])
+                    for j in range(node.num_outputs)]
+        in_grad, req, direct = self._gradient_targets(node, in_data)
+        start = time.perf_counter()
+        _call(op, node, "backward", self._runners[id(node)].backward, req, out_grad, in_data,
+              out_data, in_grad, aux)
+        if self._trace is not None:
+            self._record(node, "backward", is_train, start, in_data=in_data, out_data=out_data,
+                         aux=aux, in_grad=in_grad, out_grad=out_grad, req_in=req)
+        for i, (src, idx) in enumerate(node.inputs[:n_args]):
+            if req[i] != "null" and not direct[i]:
+                pending.setdefault(_key(src, idx), []).append(in_grad[i])
+
+    def _gradient_targets(self, node, in_data):
+        """(in_grad arrays, req per input, written-directly flags) for ``node``'s backward."""
+        in_grad, req, direct = [], [], []
+        for (src, idx), data in zip(node.inputs, in_data):
+            key = _key(src, idx)
+            single = self._uses.get(key, 0) == 1
+            if not self._needs.get(id(src), False):
+                in_grad.append(np.zeros_like(data))
+                req.append("null")
+                direct.append(False)
+            elif src.is_variable and single:
+                in_grad.append(self._arg_grad[id(src)]._data)
+                req.append(self._arg_req[id(src)])
+                direct.append(True)
+            else:
+                in_grad.append(np.zeros_like(data))
+                req.append("write")
+                direct.append(False)
+        return in_grad, req, direct
+
+    def _finish_arguments(self, pending):
+        """Sum the gradients of arguments used several times into their grad arrays."""
+        arg_nodes, _ = self._variables()
+        for node in arg_nodes:
+            parts = pending.pop(_key(node, 0), None)
+            if parts:
+                assign(self._arg_grad[id(node)]._data, self._arg_req[id(node)],
+                       _summed(parts, self._data[_key(node, 0)]))
+
+    # --- the trace and the monitor ------------------------------------------------------------
+    def enable_trace(self, preview_size=6):
+        """Start recording every operator call; returns the Trace (``executor.trace``)."""
+        self._trace = Trace(preview_size=preview_size)
+        return self._trace
+
+    def disable_trace(self):
+        self._trace = None
+
+    @property
+    def trace(self):
+        """The Trace being recorded, or None when tracing is off."""
+        return self._trace
+
+    def _record(self, node, phase, is_train, start, req_out=None, req_in=None, **arrays):
+        names = slot_names(node)
+        lists = {}
+        for role in ("in_data", "out_data", "aux", "in_grad", "out_grad"):
+            if role not in arrays:
+                continue
+            reqs = req_out if role == "out_data" else req_in if role == "in_grad" else None
+            lists[role] = [(name, entry, arr, reqs[i] if reqs else None)
+                           for i, ((name, entry), arr) in enumerate(zip(names[role], arrays[role]))]
+        self._trace.record(phase, node, is_train, lists, time.perf_counter() - start)
+
+    def set_monitor_callback(self, callback, monitor_all=False):
+        """Call ``callback(name, array)`` for every operator output (and input if monitor_all)."""
+        from .monitor import MonitorHook
+        self._monitor = MonitorHook(callback, monitor_all, self._ctx)
+
+    # --- dictionaries ------------------------------------------------------------------------------
+    @staticmethod
+    def _dict(names, arrays):
+        if len(set(names)) != len(names):
+            raise ValueError(f"Duplicate names detected, {names}")
+        return dict(zip(names, arrays))
+
+    @property
+    def arg_dict(self):
+        """{argument name: its NDArray} (the very arrays the executor reads)."""
+        return self._dict(self._symbol.list_arguments(), self.arg_arrays)
+
+    @property
+    def grad_dict(self):
+        """{argument name: its gradient NDArray, or None when grad_req is 'null'}."""
+        return self._dict(self._symbol.list_arguments(), self.grad_arrays)
+
+    @property
+    def aux_dict(self):
+        """{auxiliary state name: its NDArray}."""
+        return self._dict(self._symbol.list_auxiliary_states(), self.aux_arrays)
+
+    @property
+    def output_dict(self):
+        """{output name: its NDArray}."""
+        return self._dict(self._symbol.list_outputs(), self.outputs)
+
+    def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
+        """Copy values in from {name: NDArray} dicts (converted to each array's dtype)."""
+        for name, array in arg_params.items():
+            if name in self.arg_dict:
+                target = self.arg_dict[name]
+                target[:] = np.asarray(array).astype(target.dtype)
+            elif not allow_extra_params:
+                raise ValueError(f'Find name "{name}" that is not in the arguments')
+        for name, array in (aux_params or {}).items():
+            if name in self.aux_dict:
+                target = self.aux_dict[name]
+                target[:] = np.asarray(array).astype(target.dtype)
+            elif not allow_extra_params:
+                raise ValueError(f"Find name {name} that is not in the auxiliary states")
+
+    def reshape(self, partial_shaping=False, allow_up_sizing=False, **kwargs):
+        """A new Executor for new input shapes, sharing the arrays whose shapes stay."""
+        from .bind import reshape_executor
+        return reshape_executor(self, partial_shaping, allow_up_sizing, kwargs)
+
+    def debug_str(self):
+        """The symbol's node listing."""
+        return self._symbol.debug_str()
+
+
+def _summed(parts, like):
+    """The sum of gradient contributions, or zeros shaped like ``like`` when there are none."""
+    if not parts:
+        return np.zeros_like(like)
+    if len(parts) == 1:
+        return parts[0]
+    total = parts[0].copy()
+    for part in parts[1:]:
+        total += part
+    return total
+
+
+def _call(op, node, phase, method, *args):
+    """Call an operator's forward/backward; errors name the operator and the node."""
+    try:
+        method(*args)
+    except NotImplementedError as exc:
+        raise MXNetError(f"{op.where}: {phase} is not available: {exc}") from exc
+    except Exception as exc:
+        exc.add_note(f"(raised in {phase} of {op.where})")
+        raise

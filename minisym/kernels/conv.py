@@ -1,0 +1,126 @@
+"""2-D convolution as im2col + one GEMM per group; 1x1 stride-1 convolutions skip im2col.
+
+Layouts: x (N, C, H, W); weight (F, C/g, kh, kw); columns (C*kh*kw, N*OH*OW), so that one
+matrix product ``weight (F, K) @ cols (K, N*OH*OW)`` computes a whole group for the batch.
+"""
+import numpy as np
+from numba import njit, prange
+
+__all__ = ["conv2d_forward", "conv2d_backward", "im2col", "col2im"]
+
+
+@njit(cache=True, parallel=True)
+def _im2col(x, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, cols):
+    """x (N, C, H, W) -> cols (C*kh*kw, N*oh*ow); padding reads as 0."""
+    n_img, channels, height, width = x.shape
+    for c in prange(channels):
+        for i in range(kh):
+            for j in range(kw):
+                row = (c * kh + i) * kw + j
+                for n in range(n_img):
+                    base = n * oh * ow
+                    for y in range(oh):
+                        iy = y * sh - ph + i * dh
+                        for xx in range(ow):
+                            ix = xx * sw - pw + j * dw
+                            inside = 0 <= iy < height and 0 <= ix < width
+                            cols[row, base + y * ow + xx] = x[n, c, iy, ix] if inside else 0
+
+
+@njit(cache=True, parallel=True)
+def _col2im(cols, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, dx):
+    """Add cols (C*kh*kw, N*oh*ow) back into dx (N, C, H, W) where im2col read them."""
+    n_img, channels, height, width = dx.shape
+    for c in prange(channels):
+        for i in range(kh):
+            for j in range(kw):
+                row = (c * kh + i) * kw + j
+                for n in range(n_img):
+                    base = n * oh * ow
+                    for y in range(oh):
+                        iy = y * sh - ph + i * dh
+                        if iy < 0 or iy >= height:
+                            continue
+                        for xx in range(ow):
+                            ix = xx * sw - pw + j * dw
+                            if 0 <= ix < width:
+                                dx[n, c, iy, ix] += cols[row, base + y * ow + xx]
+
+
+def im2col(x, kernel, stride, pad, dilate, out_hw):
+    """x (N, C, H, W) -> columns (C*kh*kw, N*OH*OW)."""
+    (kh, kw), (oh, ow) = kernel, out_hw
+    n, c = x.shape[:2]
+    cols = np.empty((c * kh * kw, n * oh * ow), x.dtype)
+    _im2col(np.ascontiguousarray(x), kh, kw, stride[0], stride[1], pad[0], pad[1], dilate[0],
+            dilate[1], oh, ow, cols)
+    return cols
+
+
+def col2im(cols, x_shape, kernel, stride, pad, dilate, out_hw):
+    """Columns (C*kh*kw, N*OH*OW) -> dx (N, C, H, W), summing overlapping taps."""
+    dx = np.zeros(x_shape, cols.dtype)
+    _col2im(cols, kernel[0], kernel[1], stride[0], stride[1], pad[0], pad[1], dilate[0],
+            dilate[1], out_hw[0], out_hw[1], dx)
+    return dx
+
+
+def _is_pointwise(kernel, stride, pad):
+    return tuple(kernel) == (1, 1) and tuple(stride) == (1, 1) and tuple(pad) == (0, 0)
+
+
+def _columns(x, kernel, stride, pad, dilate, out_hw):
+    """(C*kh*kw, N*OH*OW) columns of x; a free reshape for 1x1 stride-1 on one image."""
+    if _is_pointwise(kernel, stride, pad):
+        n, c = x.shape[:2]
+        if n == 1:
+            return x.reshape(c, -1)
+        return np.ascontiguousarray(x.reshape(n, c, -1).transpose(1, 0, 2)).reshape(c, -1)
+    return im2col(x, kernel, stride, pad, dilate, out_hw)
+
+
+def _to_nchw(flat, n, f, out_hw):
+    """(F, N*OH*OW) GEMM result -> (N, F, OH, OW)."""
+    return flat.reshape(f, n, *out_hw).transpose(1, 0, 2, 3)
+
+
+def conv2d_forward(x, weight, bias, stride, pad, dilate, groups):
+    """x (N, C, H, W), weight (F, C/g, kh, kw), bias (F,) or None -> y (N, F, OH, OW)."""
+    n, c, h, w = x.shape
+    f, cg, kh, kw = weight.shape
+    oh = (h + 2 * pad[0] - dilate[0] * (kh - 1) - 1) // stride[0] + 1
+    ow = (w + 2 * pad[1] - dilate[1] * (kw - 1) - 1) // stride[1] + 1
+    fg = f // groups
+    y = np.empty((n, f, oh, ow), x.dtype)
+    for g in range(groups):
+        cols = _columns(x[:, g * cg:(g + 1) * cg], (kh, kw), stride, pad, dilate, (oh, ow))
+        flat = weight[g * fg:(g + 1) * fg].reshape(fg, -1) @ cols
+        y[:, g * fg:(g + 1) * fg] = _to_nchw(flat, n, fg, (oh, ow))
+    if bias is not None:
+        y += bias.reshape(1, f, 1, 1)
+    return y
+
+
+def conv2d_backward(dy, x, weight, stride, pad, dilate, groups, need_dx=True, need_dw=True):
+    """(dx or None, dweight or None, dbias) for y = conv2d_forward(x, weight, ...)."""
+    n, c, h, w = x.shape
+    f, cg, kh, kw = weight.shape
+    oh, ow = dy.shape[2:]
+    fg = f // groups
+    dx = np.zeros_like(x) if need_dx else None
+    dw = np.empty_like(weight) if need_dw else None
+    for g in range(groups):
+        dy_g = np.ascontiguousarray(dy[:, g * fg:(g + 1) * fg].transpose(1, 0, 2, 3)).reshape(fg, -1)
+        x_g = x[:, g * cg:(g + 1) * cg]
+        if need_dw:
+            cols = _columns(x_g, (kh, kw), stride, pad, dilate, (oh, ow))
+            dw[g * fg:(g + 1) * fg] = (dy_g @ cols.T).reshape(fg, cg, kh, kw)
+        if need_dx:
+            dcols = weight[g * fg:(g + 1) * fg].reshape(fg, -1).T @ dy_g
+            if _is_pointwise((kh, kw), stride, pad):
+                dx[:, g * cg:(g + 1) * cg] = dcols.reshape(cg, n, h, w).transpose(1, 0, 2, 3)
+            else:
+                dx[:, g * cg:(g + 1) * cg] = col2im(dcols, x_g.shape, (kh, kw), stride, pad,
+                                                    dilate, (oh, ow))
+    db = dy.sum(axis=(0, 2, 3))
+    return dx, dw, db

@@ -1,0 +1,5 @@
+"""``mx.mod``: the Module API that trains and runs a symbol (one device)."""
+from .base_module import BaseModule, BatchEndParam
+from .module import Module
+
+__all__ = ["BaseModule", "Module", "BatchEndParam"]

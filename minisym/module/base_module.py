@@ -1,0 +1,171 @@
+"""What every Module can do once it can forward and backward: score, predict, fit."""
+import logging
+import time
+from collections import namedtuple
+
+import numpy as np
+
+__all__ = ["BaseModule", "BatchEndParam"]
+
+BatchEndParam = namedtuple("BatchEndParams", ["epoch", "nbatch", "eval_metric", "locals"])
+
+
+def _as_list(obj):
+    return obj if isinstance(obj, list) else [obj]
+
+
+def _progress(iterable, enabled, total, desc):
+    """A tqdm progress bar (terminal or notebook) when enabled, else the iterable itself."""
+    if not enabled:
+        return iterable
+    from tqdm.auto import tqdm
+    return tqdm(iterable, total=total, desc=desc, leave=False)
+
+
+class BaseModule:
+    """The training loop (``fit``), evaluation (``score``) and inference (``predict``)."""
+
+    def __init__(self, logger=logging):
+        self.logger = logger
+        self.binded = False
+        self.for_training = False
+        self.inputs_need_grad = False
+        self.params_initialized = False
+        self.optimizer_initialized = False
+        self._symbol = None
+        self._total_exec_bytes = 0
+
+    def forward_backward(self, data_batch):
+        """forward(is_train=True) then backward()."""
+        self.forward(data_batch, is_train=True)
+        self.backward()
+
+    def score(self, eval_data, eval_metric, num_batch=None, batch_end_callback=None,
+              score_end_callback=None, reset=True, epoch=0, sparse_row_id_fn=None):
+        """Run ``eval_data`` forward (is_train=False); the metric's ``[(name, value)]``."""
+        from .. import metric
+        assert self.binded and self.params_initialized
+        if reset:
+            eval_data.reset()
+        if not isinstance(eval_metric, metric.EvalMetric):
+            eval_metric = metric.create(eval_metric)
+        eval_metric.reset()
+        actual_num_batch = 0
+        for nbatch, eval_batch in enumerate(eval_data):
+            if num_batch is not None and nbatch == num_batch:
+                break
+            self.forward(eval_batch, is_train=False)
+            self.update_metric(eval_metric, eval_batch.label)
+            params = BatchEndParam(epoch, nbatch, eval_metric, locals())
+            for callback in _as_list(batch_end_callback or []):
+                callback(params)
+            actual_num_batch += 1
+        if score_end_callback:
+            params = BatchEndParam(epoch, actual_num_batch, eval_metric, locals())
+            for callback in _as_list(score_end_callback):
+                callback(params)
+        return eval_metric.get_name_value()
+
+    def iter_predict(self, eval_data, num_batch=None, reset=True, sparse_row_id_fn=None):
+        """Yield ``(outputs without padding, nbatch, batch)`` for each batch."""
+        assert self.binded and self.params_initialized
+        if reset:
+            eval_data.reset()
+        for nbatch, eval_batch in enumerate(eval_data):
+            if num_batch is not None and nbatch == num_batch:
+                break
+            self.forward(eval_batch, is_train=False)
+            pad = eval_batch.pad or 0
+            yield ([out[0:out.shape[0] - pad] for out in self.get_outputs()], nbatch,
+                   eval_batch)
+
+    def predict(self, eval_data, num_batch=None, merge_batches=True, reset=True,
+                always_output_list=False, sparse_row_id_fn=None):
+        """Outputs for every batch of ``eval_data`` (padding removed), concatenated."""
+        from ..io import DataBatch, DataIter
+        from ..ndarray import NDArray, array, concat
+        assert self.binded and self.params_initialized
+        if isinstance(eval_data, (NDArray, np.ndarray)):
+            if isinstance(eval_data, np.ndarray):
+                eval_data = array(eval_data)
+            self.forward(DataBatch([eval_data]))
+            return self.get_outputs()[0]
+        if not isinstance(eval_data, DataIter):
+            raise ValueError("eval_data must be of type NDArray or DataIter")
+        output_list = [[out.copy() for out in outputs]
+                       for outputs, _, _ in self.iter_predict(eval_data, num_batch, reset)]
+        if not output_list or not merge_batches:
+            return output_list
+        merged = [concat(*[out[i] for out in output_list], dim=0)
+                  for i in range(len(output_list[0]))]
+        return merged[0] if len(merged) == 1 and not always_output_list else merged
+
+    def fit(self, train_data, eval_data=None, eval_metric="acc", epoch_end_callback=None,
+            batch_end_callback=None, kvstore="local", optimizer="sgd",
+            optimizer_params=(("learning_rate", 0.01),), eval_end_callback=None,
+            eval_batch_end_callback=None, initializer=None, arg_params=None, aux_params=None,
+            allow_missing=False, force_rebind=False, force_init=False, begin_epoch=0,
+            num_epoch=None, validation_metric=None, monitor=None, sparse_row_id_fn=None,
+            progress_bar=True):
+        """Train for ``num_epoch`` epochs: bind, init_params, init_optimizer, then per batch
+        forward_backward, update, update_metric (``progress_bar`` shows tqdm bars)."""
+        from .. import metric
+        from ..initializer import Uniform
+        assert num_epoch is not None, "please specify number of epochs"
+        self.bind(data_shapes=train_data.provide_data, label_shapes=train_data.provide_label,
+                  for_training=True, force_rebind=force_rebind)
+        if monitor is not None:
+            self.install_monitor(monitor)
+        self.init_params(initializer=initializer if initializer is not None else Uniform(0.01),
+                         arg_params=arg_params, aux_params=aux_params,
+                         allow_missing=allow_missing, force_init=force_init)
+        self.init_optimizer(kvstore=kvstore, optimizer=optimizer,
+                            optimizer_params=optimizer_params)
+        validation_metric = validation_metric if validation_metric is not None else eval_metric
+        if not isinstance(eval_metric, metric.EvalMetric):
+            eval_metric = metric.create(eval_metric)
+        epochs = _progress(range(begin_epoch, num_epoch), progress_bar, num_epoch - begin_epoch,
+                           "epochs")
+        for epoch in epochs:
+            self._fit_epoch(epoch, train_data, eval_metric, batch_end_callback, monitor,
+                            progress_bar)
+            self._end_epoch(epoch, epoch_end_callback, eval_data, validation_metric,
+                            eval_end_callback, eval_batch_end_callback)
+            train_data.reset()
+
+    def _fit_epoch(self, epoch, train_data, eval_metric, batch_end_callback, monitor,
+                   progress_bar):
+        tic = time.time()
+        eval_metric.reset()
+        batches = _progress(train_data, progress_bar, None, f"epoch {epoch}")
+        for nbatch, data_batch in enumerate(batches):
+            if monitor is not None:
+                monitor.tic()
+            self.forward_backward(data_batch)
+            self.update()
+            self.update_metric(eval_metric, data_batch.label)
+            if monitor is not None:
+                monitor.toc_print()
+            params = BatchEndParam(epoch, nbatch, eval_metric, locals())
+            for callback in _as_list(batch_end_callback or []):
+                callback(params)
+        for name, val in eval_metric.get_name_value():
+            self.logger.info("Epoch[%d] Train-%s=%f", epoch, name, val)
+        self.logger.info("Epoch[%d] Time cost=%.3f", epoch, time.time() - tic)
+
+    def _end_epoch(self, epoch, epoch_end_callback, eval_data, validation_metric,
+                   eval_end_callback, eval_batch_end_callback):
+        arg_params, aux_params = self.get_params()
+        self.set_params(arg_params, aux_params)
+        for callback in _as_list(epoch_end_callback or []):
+            callback(epoch, self.symbol, arg_params, aux_params)
+        if eval_data is not None:
+            res = self.score(eval_data, validation_metric, score_end_callback=eval_end_callback,
+                             batch_end_callback=eval_batch_end_callback, epoch=epoch)
+            for name, val in res:
+                self.logger.info("Epoch[%d] Validation-%s=%f", epoch, name, val)
+
+    @property
+    def symbol(self):
+        """The symbol this module runs."""
+        return self._symbol

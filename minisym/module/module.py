@@ -1,0 +1,342 @@
+"""``mx.mod.Module``: a symbol bound to one executor, with parameters, an optimizer and data
+batches. Which arrays get gradients follows MXNet: parameters always (unless fixed), data only
+with ``inputs_need_grad``, labels never."""
+import logging
+import warnings
+
+import numpy as np
+
+from ..context import Context, cpu
+from .base_module import BaseModule
+
+__all__ = ["Module"]
+
+
+def _check_input_names(symbol, names, typename, throw):
+    """Every name in ``names`` must be an argument of ``symbol`` (labels only warn)."""
+    args = symbol.list_arguments()
+    for name in names:
+        if name in args:
+            continue
+        candidates = [a for a in args if not a.endswith(("_weight", "_bias", "_gamma", "_beta"))]
+        msg = (f"You created Module with Module(..., {typename}_names={list(names)}) but input "
+               f"with name '{name}' is not found in symbol.list_arguments(). Did you mean one "
+               f"of:\n\t" + "\n\t".join(candidates))
+        if throw:
+            raise ValueError(msg)
+        warnings.warn(msg, stacklevel=3)
+
+
+def _descs(names, shapes, kind):
+    """DataDesc list from ``[(name, shape)]`` or DataDesc, checked against ``names``."""
+    from ..io import DataDesc
+    if shapes is None:
+        return None
+    descs = [s if isinstance(s, DataDesc) else DataDesc(*s) for s in shapes]
+    given = [d.name for d in descs]
+    if sorted(given) != sorted(names):
+        raise ValueError(f"Data provided by {kind}_shapes don't match names specified by "
+                         f"{kind}_names ({given} vs. {list(names)})")
+    return descs
+
+
+class Module(BaseModule):
+    """Train and run ``symbol``: bind, init_params, init_optimizer, forward, backward, update."""
+
+    def __init__(self, symbol, data_names=("data",), label_names=("softmax_label",),
+                 logger=logging, context=None, work_load_list=None, fixed_param_names=None,
+                 state_names=None, group2ctxs=None, compression_params=None):
+        super().__init__(logger=logger)
+        context = context if context is not None else cpu()
+        self._context = context if isinstance(context, list) else [context]
+        if len(self._context) != 1 or not isinstance(self._context[0], Context):
+            raise ValueError("minisym's Module runs on one context: pass context=mx.cpu() "
+                             "(or mx.gpu(), which runs on the CPU)")
+        self._symbol = symbol
+        self._data_names = list(data_names or [])
+        self._label_names = list(label_names or [])
+        self._state_names = list(state_names or [])
+        self._fixed_param_names = list(fixed_param_names or [])
+        _check_input_names(symbol, self._data_names, "data", True)
+        _check_input_names(symbol, self._label_names, "label", False)
+        _check_input_names(symbol, self._state_names, "state", True)
+        _check_input_names(symbol, self._fixed_param_names, "fixed_param", True)
+        inputs = self._data_names + self._label_names + self._state_names
+        self._param_names = [a for a in symbol.list_arguments() if a not in inputs]
+        self._aux_names = symbol.list_auxiliary_states()
+        self._output_names = symbol.list_outputs()
+        self._arg_params = self._aux_params = None
+        self._params_dirty = False
+        self._optimizer = self._updater = None
+        self._exec = None
+        self._data_shapes = self._label_shapes = None
+        self._grad_req = None
+
+    # --- names and shapes ------------------------------------------------------------------
+    data_names = property(lambda self: self._data_names)
+    label_names = property(lambda self: self._label_names)
+    output_names = property(lambda self: self._output_names)
+
+    @property
+    def data_shapes(self):
+        assert self.binded
+        return self._data_shapes
+
+    @property
+    def label_shapes(self):
+        assert self.binded
+        return self._label_shapes
+
+    @property
+    def output_shapes(self):
+        """``[(output name, shape)]``."""
+        assert self.binded
+        return [(n, o.shape) for n, o in zip(self._output_names, self._exec.outputs)]
+
+    # --- binding -----------------------------------------------------------------------------
+    def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
+             force_rebind=False, shared_module=None, grad_req="write"):
+        """Allocate the executor for these data / label shapes."""
+        if force_rebind:
+            self.binded, self._exec = False, None
+        if self.binded:
+            self.logger.warning("Already bound, ignoring bind()")
+            return
+        if not for_training and inputs_need_grad:
+            raise AssertionError("inputs_need_grad=True needs for_training=True")
+        self.for_training = for_training
+        self.inputs_need_grad = inputs_need_grad
+        self._grad_req = grad_req
+        self._data_shapes = _descs(self._data_names, data_shapes, "data")
+        self._label_shapes = _descs(self._label_names, label_shapes, "label")
+        self._exec = self._make_executor()
+        if self.params_initialized:
+            self._exec.copy_params_from(self._arg_params, self._aux_params)
+        else:
+            self._arg_params = {n: self._exec.arg_dict[n].copy() * 0 for n in self._param_names}
+            self._aux_params = {n: self._exec.aux_dict[n].copy() * 0 for n in self._aux_names}
+        self.binded = True
+
+    def _grad_reqs(self):
+        """grad_req per argument as Module decides it (executor_group.py)."""
+        reqs = {}
+        for name in self._symbol.list_arguments():
+            if not self.for_training:
+                reqs[name] = "null"
+            elif name in self._param_names:
+                reqs[name] = "null" if name in self._fixed_param_names else self._req_for(name)
+            elif name in self._data_names:
+                reqs[name] = self._req_for(name) if self.inputs_need_grad else "null"
+            else:
+                reqs[name] = "null"
+        return reqs
+
+    def _req_for(self, name):
+        return self._grad_req.get(name, "null") if isinstance(self._grad_req, dict) \
+            else self._grad_req
+
+    def _make_executor(self):
+        shapes = {d.name: d.shape for d in self._data_shapes + (self._label_shapes or [])}
+        types = {d.name: d.dtype for d in self._data_shapes + (self._label_shapes or [])}
+        return self._symbol.simple_bind(self._context[0], grad_req=self._grad_reqs(),
+                                        type_dict=types, **shapes)
+
+    def reshape(self, data_shapes, label_shapes=None):
+        """Rebind for new data shapes, keeping the parameters."""
+        assert self.binded
+        self._data_shapes = _descs(self._data_names, data_shapes, "data")
+        self._label_shapes = _descs(self._label_names, label_shapes, "label")
+        shapes = {d.name: d.shape for d in self._data_shapes + (self._label_shapes or [])}
+        self._exec = self._exec.reshape(partial_shaping=True, allow_up_sizing=True, **shapes)
+
+    # --- parameters ----------------------------------------------------------------------------
+    def init_params(self, initializer=None, arg_params=None, aux_params=None,
+                    allow_missing=False, force_init=False, allow_extra=False):
+        """Fill parameters with ``initializer`` (Uniform(0.01) by default) or given values."""
+        from ..initializer import InitDesc, Uniform
+        if self.params_initialized and not force_init:
+            warnings.warn("Parameters already initialized and force_init=False. "
+                          "init_params call ignored.", stacklevel=2)
+            return
+        assert self.binded, "call bind before initializing the parameters"
+        initializer = Uniform(0.01) if initializer is None else initializer
+        attrs = self._symbol.attr_dict()
+        for params, given in ((self._arg_params, arg_params), (self._aux_params, aux_params)):
+            for name, arr in sorted(params.items()):
+                desc = InitDesc(name, attrs.get(name, None))
+                self._init_one(desc, arr, given, initializer, allow_missing)
+        self.params_initialized = True
+        self._params_dirty = False
+        self._exec.copy_params_from(self._arg_params, self._aux_params,
+                                    allow_extra_params=allow_extra)
+
+    @staticmethod
+    def _init_one(name, arr, cache, initializer, allow_missing):
+        if cache is None:
+            initializer(name, arr)
+        elif name in cache:
+            if cache[name] is not arr:
+                arr[:] = np.asarray(cache[name]).astype(arr.dtype)
+        elif not allow_missing:
+            raise RuntimeError(f"{name} is not presented")
+        elif initializer is not None:
+            initializer(name, arr)
+
+    def set_params(self, arg_params, aux_params, allow_missing=False, force_init=True,
+                   allow_extra=False):
+        """Copy given parameter values in."""
+        if not allow_missing:
+            self.init_params(initializer=None, arg_params=arg_params, aux_params=aux_params,
+                             allow_missing=allow_missing, force_init=force_init,
+                             allow_extra=allow_extra)
+            return
+        if self.params_initialized and not force_init:
+            warnings.warn("Parameters already initialized and force_init=False. "
+                          "set_params call ignored.", stacklevel=2)
+            return
+        self._exec.copy_params_from(arg_params, aux_params, allow_extra_params=allow_extra)
+        self._params_dirty = True
+        self.params_initialized = True
+
+    def get_params(self):
+        """``(arg_params, aux_params)``: copies of the current values."""
+        assert self.params_initialized
+        if self._params_dirty:
+            self._sync_params_from_devices()
+        return self._arg_params, self._aux_params
+
+    def _sync_params_from_devices(self):
+        for name in self._param_names:
+            self._arg_params[name][:] = self._exec.arg_dict[name]
+        for name in self._aux_names:
+            self._aux_params[name][:] = self._exec.aux_dict[name]
+        self._params_dirty = False
+
+    def save_params(self, fname):
+        """Save ``arg:``/``aux:`` parameters in MXNet's .params format."""
+        from .. import ndarray as nd
+        arg_params, aux_params = self.get_params()
+        save = {f"arg:{k}": v for k, v in arg_params.items()}
+        save.update({f"aux:{k}": v for k, v in aux_params.items()})
+        nd.save(fname, save)
+
+    def load_params(self, fname):
+        """Load parameters saved by ``save_params`` (or by MXNet)."""
+        from .. import ndarray as nd
+        arg_params, aux_params = {}, {}
+        for key, value in nd.load(fname).items():
+            kind, name = key.split(":", 1)
+            (arg_params if kind == "arg" else aux_params)[name] = value
+        self.set_params(arg_params, aux_params)
+
+    def save_checkpoint(self, prefix, epoch, save_optimizer_states=False, remove_amp_cast=True):
+        """Write ``prefix-symbol.json`` and ``prefix-%04d.params``."""
+        self._symbol.save(f"{prefix}-symbol.json")
+        self.save_params(f"{prefix}-{epoch:04d}.params")
+
+    @staticmethod
+    def load(prefix, epoch, load_optimizer_states=False, **kwargs):
+        """A Module with the symbol and parameters of a checkpoint."""
+        from ..model import load_checkpoint
+        sym, args, auxs = load_checkpoint(prefix, epoch)
+        mod = Module(symbol=sym, **kwargs)
+        mod._arg_params, mod._aux_params = args, auxs
+        mod.params_initialized = True
+        return mod
+
+    # --- optimizer ---------------------------------------------------------------------------
+    def init_optimizer(self, kvstore="local", optimizer="sgd",
+                       optimizer_params=(("learning_rate", 0.01),), force_init=False):
+        """Create the optimizer; ``rescale_grad`` defaults to 1 / batch size, as in MXNet."""
+        from .. import optimizer as opt
+        assert self.binded and self.params_initialized
+        if self.optimizer_initialized and not force_init:
+            self.logger.warning("optimizer already initialized, ignoring...")
+            return
+        if self._params_dirty:
+            self._sync_params_from_devices()
+        rescale_grad = 1.0 / self._data_shapes[0].shape[0]
+        idx2name = dict(enumerate(self._param_names))
+        if isinstance(optimizer, str):
+            params = dict(optimizer_params)
+            params.setdefault("rescale_grad", rescale_grad)
+            optimizer = opt.create(optimizer, sym=self._symbol, param_idx2name=idx2name,
+                                   **params)
+        else:
+            if optimizer.rescale_grad != rescale_grad:
+                warnings.warn("Optimizer created manually outside Module but rescale_grad is "
+                              "not normalized to 1.0/batch_size/num_workers "
+                              f"({optimizer.rescale_grad} vs. {rescale_grad}). Is this "
+                              "intended?", stacklevel=2)
+            if not optimizer.idx2name:
+                optimizer.idx2name = idx2name.copy()
+        self._optimizer = optimizer
+        self._updater = opt.get_updater(optimizer)
+        self.optimizer_initialized = True
+
+    # --- running -------------------------------------------------------------------------------
+    def forward(self, data_batch, is_train=None):
+        """Copy the batch in (rebinding if its shapes changed) and run forward."""
+        assert self.binded and self.params_initialized
+        new_shapes = tuple(tuple(d.shape) for d in data_batch.data)
+        if new_shapes != tuple(tuple(d.shape) for d in self._data_shapes):
+            self._reshape_for(data_batch, new_shapes)
+        arg_dict = self._exec.arg_dict
+        for name, array in zip(self._data_names, data_batch.data):
+            arg_dict[name][:] = array
+        labels = getattr(data_batch, "label", None)
+        if labels and self._label_shapes:
+            for name, array in zip(self._label_names, labels):
+                arg_dict[name][:] = array
+        self._exec.forward(is_train=self.for_training if is_train is None else is_train)
+
+    def _reshape_for(self, data_batch, new_shapes):
+        from ..io import DataDesc
+        data = getattr(data_batch, "provide_data", None) or [
+            DataDesc(d.name, s, d.dtype, d.layout) for d, s in zip(self._data_shapes, new_shapes)]
+        label = getattr(data_batch, "provide_label", None)
+        if not label and getattr(data_batch, "label", None) and self._label_shapes:
+            label = [DataDesc(d.name, tuple(a.shape), d.dtype, d.layout)
+                     for d, a in zip(self._label_shapes, data_batch.label)]
+        self.reshape(data, label or self._label_shapes)
+
+    def backward(self, out_grads=None):
+        """Backward through the executor (head gradients only for non-loss outputs)."""
+        assert self.binded and self.params_initialized
+        if not self.for_training:
+            raise AssertionError("backward needs a module bound with for_training=True")
+        self._exec.backward(out_grads=out_grads)
+
+    def update(self):
+        """One optimizer step on every parameter that has a gradient."""
+        assert self.binded and self.params_initialized and self.optimizer_initialized
+        self._params_dirty = True
+        grads, args = self._exec.grad_dict, self._exec.arg_dict
+        for index, name in enumerate(self._param_names):
+            if grads[name] is not None:
+                self._updater(index, grads[name], args[name])
+
+    def get_outputs(self, merge_multi_context=True):
+        """The outputs of the last forward, as NDArrays."""
+        assert self.binded and self.params_initialized
+        return list(self._exec.outputs)
+
+    def get_input_grads(self, merge_multi_context=True):
+        """Gradients of the data inputs (needs ``inputs_need_grad=True`` at bind)."""
+        assert self.binded and self.params_initialized and self.inputs_need_grad
+        return [self._exec.grad_dict[n] for n in self._data_names]
+
+    def update_metric(self, eval_metric, labels, pre_sliced=False):
+        """Feed the last outputs and ``labels`` to ``eval_metric``."""
+        from collections import OrderedDict
+        label_dict = OrderedDict(zip(self._label_names, labels or []))
+        pred_dict = OrderedDict(zip(self._output_names, self._exec.outputs))
+        eval_metric.update_dict(label_dict, pred_dict)
+
+    def install_monitor(self, mon):
+        """Watch the executor with ``mon`` (an mx.mon.Monitor)."""
+        assert self.binded
+        mon.install(self._exec)
+
+    def prepare(self, data_batch, sparse_row_id_fn=None):
+        """Nothing to prepare on one device."""

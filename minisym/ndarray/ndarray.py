@@ -1,0 +1,219 @@
+"""NDArray: MXNet's array, here a thin wrapper around a NumPy array (often a view).
+
+An NDArray never copies unless asked (``copy``, ``asnumpy``): ``bind`` uses your arrays in
+place, slices are views, and ``x[:] = value`` writes into the same memory the executor reads.
+"""
+from numbers import Number
+
+import numpy as np
+
+from ..context import Context, current_context
+
+__all__ = ["NDArray", "to_numpy", "MX_REAL_T"]
+
+MX_REAL_T = np.float32
+
+
+def to_numpy(value):
+    """The NumPy array behind an NDArray, or ``value`` as an array."""
+    return value._data if isinstance(value, NDArray) else np.asarray(value)
+
+
+class NDArray:
+    """An n-dimensional array on a context: ``<NDArray 2x3 @cpu(0)>``."""
+
+    __slots__ = ("_data", "_ctx", "writable", "__weakref__")
+    __array_priority__ = 1000.0  # numpy defers to NDArray's operators
+
+    def __init__(self, data, ctx=None, writable=True):
+        self._data = data
+        self._ctx = ctx if ctx is not None else current_context()
+        self.writable = writable
+
+    # --- what it is ------------------------------------------------------------------------
+    @property
+    def shape(self):
+        """The shape as a tuple of ints."""
+        return tuple(self._data.shape)
+
+    @property
+    def dtype(self):
+        """The element type as a numpy type class (``numpy.float32``)."""
+        return self._data.dtype.type
+
+    @property
+    def size(self):
+        return int(self._data.size)
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    @property
+    def context(self):
+        """The device: ``cpu(0)``."""
+        return self._ctx
+
+    ctx = context
+
+    @property
+    def stype(self):
+        return "default"
+
+    @property
+    def T(self):
+        """The transpose (a copy, as in MXNet)."""
+        return NDArray(np.ascontiguousarray(self._data.T), self._ctx)
+
+    def __len__(self):
+        return self._data.shape[0]
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    # --- reading ---------------------------------------------------------------------------
+    def asnumpy(self):
+        """A NumPy copy of the values."""
+        return np.array(self._data, copy=True)
+
+    def asscalar(self):
+        """The one value of a size-1 array as a numpy scalar."""
+        if self.shape != (1,):
+            raise ValueError(f"The current array is not a scalar: shape {self.shape}; "
+                             "index it first, e.g. x[0].asscalar()")
+        return self._data.reshape(-1)[0]
+
+    def __array__(self, dtype=None, copy=None):
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def wait_to_read(self):
+        """Nothing to wait for: minisym computes synchronously."""
+
+    def __repr__(self):
+        shape_info = "x".join(str(d) for d in self.shape)
+        return f"\n{self._data}\n<{type(self).__name__} {shape_info} @{self._ctx}>"
+
+    def __bool__(self):
+        if self.size == 1:
+            return bool(self._data.reshape(-1)[0])
+        raise ValueError("The truth value of an NDArray with multiple elements is ambiguous.")
+
+    __hash__ = object.__hash__
+
+    # --- copies and views ------------------------------------------------------------------
+    def copy(self):
+        """A new NDArray with the same values."""
+        return NDArray(self._data.copy(), self._ctx)
+
+    def copyto(self, other):
+        """Copy into ``other`` (an NDArray of the same shape) or onto a Context."""
+        if isinstance(other, Context):
+            return NDArray(self._data.copy(), other)
+        if not isinstance(other, NDArray):
+            raise TypeError(f"copyto does not support type {type(other)}")
+        if other is self:
+            return other
+        if other.shape != self.shape:
+            raise ValueError(f"copyto: shape mismatch, {self.shape} into {other.shape}")
+        other._data[...] = self._data
+        return other
+
+    def as_in_context(self, context):
+        """This array on ``context`` (itself when already there)."""
+        return self if context == self._ctx else self.copyto(context)
+
+    def astype(self, dtype, copy=True):
+        """The values as ``dtype``."""
+        if not copy and np.dtype(dtype) == self._data.dtype:
+            return self
+        return NDArray(self._data.astype(dtype), self._ctx)
+
+    def reshape(self, *shape, **kwargs):
+        """A view with a new shape; MXNet's codes 0, -1, -2, -3, -4 and ``reverse`` work."""
+        from ..ops.tensor import reshape_codes
+        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+            shape = tuple(shape[0])
+        shape = tuple(kwargs.pop("shape", shape))
+        reverse = kwargs.pop("reverse", False)
+        if kwargs:
+            raise TypeError(f"reshape got unexpected keyword arguments {sorted(kwargs)}")
+        where = "NDArray.reshape"
+        target = (reshape_codes(shape[::-1], self.shape[::-1], where)[::-1] if reverse
+                  else reshape_codes(shape, self.shape, where))
+        if int(np.prod(target)) != self.size:
+            raise ValueError(f"cannot reshape array of shape {self.shape} ({self.size} values) "
+                             f"into {target}")
+        return NDArray(self._data.reshape(target), self._ctx)
+
+    def flatten(self):
+        return self.reshape((0, -1))
+
+    def expand_dims(self, axis):
+        return NDArray(np.expand_dims(self._data, axis), self._ctx)
+
+    # --- indexing --------------------------------------------------------------------------
+    def __getitem__(self, key):
+        key = _index(key)
+        result = self._data[key]
+        if isinstance(result, np.ndarray) and result.ndim == 0 or not isinstance(result, np.ndarray):
+            result = self._data[key].reshape(1) if isinstance(result, np.ndarray) else \
+                np.asarray(result).reshape(1)
+        return NDArray(result, self._ctx)
+
+    def __setitem__(self, key, value):
+        if not self.writable:
+            raise ValueError("Failed to assign to a readonly NDArray")
+        self._data[_index(key)] = to_numpy(value)
+
+    # --- arithmetic ----------------------------------------------------------------------------
+    def _binary(self, other, fn, reverse=False):
+        if isinstance(other, NDArray):
+            lhs, rhs = (other._data, self._data) if reverse else (self._data, other._data)
+            return NDArray(np.asarray(fn(lhs, rhs)).astype(self._data.dtype, copy=False), self._ctx)
+        if isinstance(other, Number):
+            scalar = np.asarray(other).astype(self._data.dtype)
+            lhs, rhs = (scalar, self._data) if reverse else (self._data, scalar)
+            return NDArray(np.asarray(fn(lhs, rhs)).astype(self._data.dtype, copy=False), self._ctx)
+        if isinstance(other, np.ndarray):
+            return self._binary(NDArray(other, self._ctx), fn, reverse)
+        raise TypeError(f"type {type(other)} not supported")
+
+    def _inplace(self, other, fn):
+        if not self.writable:
+            raise ValueError("trying to modify a readonly NDArray")
+        fn(self._data, to_numpy(other), out=self._data, casting="unsafe")
+        return self
+
+    def __neg__(self):
+        return NDArray(-self._data, self._ctx)
+
+    def __abs__(self):
+        return NDArray(np.abs(self._data), self._ctx)
+
+
+def _index(key):
+    """NDArray keys become the NumPy arrays behind them."""
+    if isinstance(key, NDArray):
+        return key._data.astype(np.int64)
+    if isinstance(key, tuple):
+        return tuple(_index(k) for k in key)
+    return key
+
+
+def _comparison(fn):
+    return lambda lhs, rhs: fn(lhs, rhs).astype(np.result_type(lhs))
+
+
+_BINARY = {
+    "add": np.add, "sub": np.subtract, "mul": np.multiply, "truediv": np.true_divide,
+    "mod": np.mod, "pow": np.power,
+}
+for _name, _fn in _BINARY.items():
+    setattr(NDArray, f"__{_name}__", lambda self, other, fn=_fn: self._binary(other, fn))
+    setattr(NDArray, f"__r{_name}__", lambda self, other, fn=_fn: self._binary(other, fn, True))
+    setattr(NDArray, f"__i{_name}__", lambda self, other, fn=_fn: self._inplace(other, fn))
+for _name, _fn in {"eq": np.equal, "ne": np.not_equal, "gt": np.greater,
+                   "ge": np.greater_equal, "lt": np.less, "le": np.less_equal}.items():
+    setattr(NDArray, f"__{_name}__",
+            lambda self, other, fn=_fn: self._binary(
+                other, lambda a, b: fn(a, b).astype(np.result_type(a))))

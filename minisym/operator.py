@@ -1,0 +1,99 @@
+"""``mx.operator``: write your own operator in Python, with MXNet's exact contract.
+
+A CustomOpProp *declares* the operator (its argument, output and auxiliary names, shapes,
+types, what backward needs); a CustomOp *computes* it. Built-in operators are the same two
+halves in one class (see ``minisym.ops.registry.Operator``), so what you learn here is how every
+layer works:
+
+    in_data[i], in_grad[i], backward req[i]   <->  list_arguments()[i]
+    out_data[j], out_grad[j], forward req[j]  <->  list_outputs()[j]
+    aux[k]                                    <->  list_auxiliary_states()[k]
+"""
+from .ops.assign import assign as _assign
+
+__all__ = ["CustomOp", "CustomOpProp", "register", "registered"]
+
+_PROPS = {}
+
+
+class CustomOp:
+    """Base class of what a custom operator computes."""
+
+    def __init__(self):
+        pass
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """Fill ``out_data`` (NDArrays) from ``in_data``; ``req[j]`` says how for output j."""
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """Fill ``in_grad`` from ``out_grad``; ``req[i]`` says how for argument i."""
+
+    def assign(self, dst, req, src):
+        """Write ``src`` into ``dst``: 'null' skips, 'write'/'inplace' overwrite, 'add' adds."""
+        _assign(dst, req, src)
+
+
+class CustomOpProp:
+    """Base class of what a custom operator declares. Keyword arguments of ``mx.sym.Custom``
+    reach ``__init__`` as strings."""
+
+    def __init__(self, need_top_grad=True):
+        self.need_top_grad_ = need_top_grad
+
+    def infer_shape(self, in_shape):
+        """(input shapes, output shapes, aux shapes) from ``in_shape`` (lists; [] = unknown)."""
+        return in_shape, (in_shape[0],) * len(self.list_outputs()), ()
+
+    def infer_type(self, in_type):
+        """(input types, output types, aux types) from ``in_type`` (numpy types; None = unknown)."""
+        return (in_type, [in_type[0]] * len(self.list_outputs()),
+                [in_type[0]] * len(self.list_auxiliary_states()))
+
+    def list_outputs(self):
+        return ["output"]
+
+    def list_arguments(self):
+        return ["data"]
+
+    def list_auxiliary_states(self):
+        return []
+
+    def declare_backward_dependency(self, out_grad, in_data, out_data):
+        """The ids of the arrays backward reads (the head gradient only if need_top_grad)."""
+        deps = []
+        if self.need_top_grad_:
+            deps.extend(out_grad)
+        deps.extend(in_data)
+        deps.extend(out_data)
+        return deps
+
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        """The CustomOp that computes; called once per executor at bind."""
+        return CustomOp()
+
+
+def register(reg_name):
+    """Decorator: ``@mx.operator.register("softmax")`` makes ``op_type='softmax'`` usable."""
+    def do_register(prop_cls):
+        if not (isinstance(prop_cls, type) and issubclass(prop_cls, CustomOpProp)):
+            raise TypeError(f"mx.operator.register('{reg_name}') decorates a subclass of "
+                            f"mx.operator.CustomOpProp, not {prop_cls!r}")
+        _PROPS[reg_name] = prop_cls
+        return prop_cls
+    return do_register
+
+
+def registered():
+    """{op_type: CustomOpProp subclass} of every registered custom operator."""
+    return dict(_PROPS)
+
+
+def get_prop_class(op_type):
+    """The Prop class registered as ``op_type``, or a KeyError listing the registered ones."""
+    try:
+        return _PROPS[op_type]
+    except KeyError:
+        known = ", ".join(repr(k) for k in sorted(_PROPS)) or "none yet"
+        raise KeyError(f"Cannot find custom operator {op_type}. Registered custom operators: "
+                       f"{known}. Register yours with @mx.operator.register('{op_type}') above "
+                       "its CustomOpProp class.") from None

@@ -1,0 +1,150 @@
+"""The ``Custom`` operator: a registered CustomOpProp / CustomOp pair inside the graph.
+
+It adapts a Prop to the built-in Operator interface, so custom and built-in operators go
+through the same inference, executor and trace: only the arrays differ (a CustomOp receives
+NDArrays, ``is_train`` as an int, and empty NDArrays for what it did not declare it needs).
+"""
+import inspect
+
+import numpy as np
+
+from ..base import DTYPE_NP_TO_MX, MXNetError, MXNetTypeError, MXNetValueError
+from .registry import Operator, register
+
+__all__ = ["Custom"]
+
+
+@register("Custom")
+class Custom(Operator):
+    """A Python operator: ``mx.sym.Custom(data, op_type='my_op', **kwargs)``."""
+
+    inputs_by_position_or_name = True  # like MXNet's variadic ops: not both at once
+
+    def __init__(self, attrs=None, node_name=None):
+        self.attrs = dict(attrs or {})
+        self.node_name = node_name
+        if "op_type" not in self.attrs:
+            raise MXNetValueError(f"Custom {node_name!r}: Required argument `op_type` is "
+                                  "missing; write mx.sym.Custom(..., op_type='your_op')")
+        self.op_type = self.attrs["op_type"]
+        self.prop = self._make_prop()
+
+    @property
+    def where(self):
+        return f"Custom {self.node_name!r} (op_type={self.op_type!r})"
+
+    def _make_prop(self):
+        from ..operator import get_prop_class
+        try:
+            prop_cls = get_prop_class(self.op_type)
+        except KeyError as exc:
+            raise MXNetValueError(f"{self.where}: {exc.args[0]}") from None
+        kwargs = {k: v for k, v in self.attrs.items()
+                  if k != "op_type" and not (k.startswith("__") and k.endswith("__"))}
+        try:
+            inspect.signature(prop_cls).bind(**kwargs)
+        except TypeError as exc:
+            params = ", ".join(inspect.signature(prop_cls).parameters) or "(none)"
+            raise MXNetTypeError(f"{self.where}: {prop_cls.__name__}.__init__ {exc} (it takes: "
+                                 f"{params}). Every keyword of mx.sym.Custom other than "
+                                 "op_type and name goes to the Prop, as a string.") from None
+        return prop_cls(**kwargs)
+
+    # --- declarations come from the Prop --------------------------------------------------------
+    def list_arguments(self):
+        return list(self.prop.list_arguments())
+
+    def list_outputs(self):
+        return list(self.prop.list_outputs())
+
+    def list_auxiliary_states(self):
+        return list(self.prop.list_auxiliary_states())
+
+    def declare_backward_dependency(self, out_grad, in_data, out_data):
+        return list(self.prop.declare_backward_dependency(out_grad, in_data, out_data))
+
+    def infer_shape(self, in_shape, out_shape):
+        """Ask the Prop with MXNet's conventions: lists of ints, ``[]`` for unknown."""
+        given = [[] if s is None else [int(d) for d in s] for s in in_shape]
+        try:
+            result = self.prop.infer_shape(given)
+        except Exception as exc:
+            if any(s is None for s in in_shape):
+                return list(in_shape), list(out_shape), [None] * len(self.list_auxiliary_states())
+            exc.add_note(f"(raised in {type(self.prop).__name__}.infer_shape of {self.where}, "
+                         f"called with in_shape={given})")
+            raise
+        ins, outs, aux = self._check_lengths(result, "infer_shape", "shapes")
+        as_shape = lambda s: tuple(int(d) for d in s) if s is not None and len(s) else None
+        return [as_shape(s) for s in ins], [as_shape(s) for s in outs], [as_shape(s) for s in aux]
+
+    def infer_type(self, in_type, out_type):
+        given = [None if t is None else np.dtype(t).type for t in in_type]
+        ins, outs, aux = self._check_lengths(self.prop.infer_type(given), "infer_type", "types")
+        as_type = lambda t: None if t is None else np.dtype(t)
+        return [as_type(t) for t in ins], [as_type(t) for t in outs], [as_type(t) for t in aux]
+
+    def _check_lengths(self, result, method, what):
+        """The 2 or 3 returned lists, each of the declared length, or a teaching error."""
+        prop = type(self.prop).__name__
+        if not isinstance(result, (list, tuple)) or len(result) not in (2, 3):
+            raise MXNetValueError(f"{self.where}: {prop}.{method} must return 2 or 3 lists "
+                                  f"(inputs, outputs[, aux]); it returned {result!r}")
+        ins, outs = result[0], result[1]
+        aux = result[2] if len(result) == 3 else []
+        for got, names, label in ((outs, self.list_outputs(), "output"),
+                                  (ins, self.list_arguments(), "input"),
+                                  (aux, self.list_auxiliary_states(), "aux state")):
+            if len(got) != len(names):
+                raise MXNetValueError(
+                    f"{self.where}: InferShape Error: expecting {len(names)} entries in "
+                    f"returned {label} {what}, got {len(got)}. {prop}.{method} must return one "
+                    f"{what[:-1]} per name in {names}.")
+        return list(ins), list(outs), list(aux)
+
+    # --- computing: one CustomOp per executor ------------------------------------------------
+    def create_runner(self, ctx, in_shapes, in_dtypes):
+        """The prop's CustomOp wrapped to take the executor's NumPy arrays."""
+        codes = [DTYPE_NP_TO_MX[np.dtype(t).type] for t in in_dtypes]
+        custom_op = self.prop.create_operator(ctx, [list(s) for s in in_shapes], codes)
+        if custom_op is None:
+            raise MXNetError(f"{self.where}: {type(self.prop).__name__}.create_operator returned "
+                             "None; return your CustomOp instance")
+        return CustomRunner(self, custom_op, ctx)
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        raise MXNetError(f"{self.where} runs inside an executor (bind it first)")
+
+    backward = forward
+
+
+class CustomRunner:
+    """Calls a CustomOp with NDArrays that alias the executor's buffers."""
+
+    def __init__(self, op, custom_op, ctx):
+        self.op = op
+        self.custom_op = custom_op
+        self.ctx = ctx
+        n_out, n_in = len(op.list_outputs()), len(op.list_arguments())
+        deps = set(op.declare_backward_dependency(
+            list(range(n_out)), list(range(n_out, n_out + n_in)),
+            list(range(n_out + n_in, 2 * n_out + n_in))))
+        self.needs = {"out_grad": [j in deps for j in range(n_out)],
+                      "in_data": [n_out + i in deps for i in range(n_in)],
+                      "out_data": [n_out + n_in + j in deps for j in range(n_out)]}
+
+    def _wrap(self, arrays, needed=None):
+        from ..ndarray import NDArray
+        empty = np.zeros((), np.float32)
+        return [NDArray(a if needed is None or needed[i] else empty, self.ctx)
+                for i, a in enumerate(arrays)]
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        self.custom_op.forward(int(bool(is_train)), list(req), self._wrap(in_data),
+                               self._wrap(out_data), self._wrap(aux))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        self.custom_op.backward(list(req), self._wrap(out_grad, self.needs["out_grad"]),
+                                self._wrap(in_data, self.needs["in_data"]),
+                                self._wrap(out_data, self.needs["out_data"]),
+                                self._wrap(in_grad), self._wrap(aux))

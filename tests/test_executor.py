@@ -1,0 +1,172 @@
+"""bind / simple_bind / Executor semantics: arrays in place, grad_req, fan-out, head
+gradients, the dict views, reshape, the monitor, and the trace the widgets read."""
+import numpy as np
+import pytest
+
+import minisym as mx
+from minisym.base import MXNetError
+
+x = mx.sym.Variable("x")
+
+
+def test_bind_uses_your_arrays_in_place():
+    a = mx.nd.array([1.0, 2.0])
+    ex = (x * 3).bind(mx.cpu(), {"x": a})
+    assert ex.forward()[0].asnumpy().tolist() == [3.0, 6.0]
+    a[:] = 10
+    ex.forward()
+    assert ex.outputs[0].asnumpy().tolist() == [30.0, 30.0]
+    assert ex.arg_dict["x"] is a
+
+
+def test_grad_req_add_accumulates_and_is_never_zeroed():
+    grad = mx.nd.ones(1)
+    ex = (x * 2).bind(mx.cpu(), {"x": mx.nd.ones(1)}, args_grad={"x": grad}, grad_req="add")
+    for _ in range(3):
+        ex.forward(is_train=True)
+        ex.backward(mx.nd.ones(1))
+    assert grad.asnumpy().tolist() == [7.0]
+
+
+@pytest.mark.parametrize("req, expected", [("write", 2.0), ("add", 5.0), ("null", 1.0)])
+def test_grad_req_per_argument(req, expected):
+    grad = mx.nd.ones(1)
+    ex = (x * 2).bind(mx.cpu(), {"x": mx.nd.ones(1)}, args_grad={"x": grad}, grad_req=req)
+    ex.forward(is_train=True)
+    ex.backward(mx.nd.ones(1))
+    ex.backward(mx.nd.ones(1))
+    assert grad.asnumpy()[0] == expected
+
+
+def test_fan_out_is_summed_whatever_the_req():
+    y = x * x + x * 3
+    ex = y.simple_bind(mx.cpu(), x=(2,), grad_req="write")
+    ex.arg_dict["x"][:] = np.array([1.0, 2.0])
+    ex.forward(is_train=True)
+    ex.backward(mx.nd.ones(2))
+    assert ex.grad_dict["x"].asnumpy().tolist() == [5.0, 7.0]  # 2x + 3
+
+
+def test_dict_grad_req_leaves_other_arguments_null():
+    w = mx.sym.Variable("w")
+    ex = (x * w).simple_bind(mx.cpu(), x=(2,), w=(2,), grad_req={"w": "write"})
+    assert ex.grad_dict["x"] is None and ex.grad_dict["w"].shape == (2,)
+
+
+def test_head_gradient_required_for_a_non_loss_output():
+    ex = (x * 2).simple_bind(mx.cpu(), x=(2,))
+    ex.forward(is_train=True)
+    with pytest.raises(MXNetError, match="head_gradient is required") as caught:
+        ex.backward()
+    assert "mx.nd.ones((2,))" in str(caught.value)
+
+
+def test_loss_head_ignores_a_given_head_gradient():
+    net = mx.sym.MakeLoss(x * 2, name="loss")
+    ex = net.simple_bind(mx.cpu(), x=(2,))
+    ex.forward(is_train=True)
+    ex.backward(mx.nd.array([100.0, 100.0]))
+    assert ex.grad_dict["x"].asnumpy().tolist() == [2.0, 2.0]
+
+
+def test_forward_keyword_arrays_are_checked():
+    ex = (x + 1).simple_bind(mx.cpu(), x=(2, 3))
+    assert ex.forward(x=np.ones((2, 3)))[0].asnumpy().sum() == 12
+    with pytest.raises(TypeError, match="Unknown argument y"):
+        ex.forward(y=np.ones((2, 3)))
+    with pytest.raises(ValueError, match=r"need: \(2, 3\), received: \(3, 3\)"):
+        ex.forward(x=np.ones((3, 3)))
+    with pytest.raises(ValueError, match="only accept keyword argument"):
+        ex.forward(x=[1, 2])
+
+
+@pytest.mark.parametrize("call, error, text", [
+    (lambda s: s.bind(mx.cpu(), [mx.nd.ones(2)] * 2), ValueError, "Length of args"),
+    (lambda s: s.bind(mx.cpu(), {}), ValueError, "key `x` is missing in `args`"),
+    (lambda s: s.bind(mx.cpu(), {"x": np.ones(2)}), TypeError, "mx.nd.array"),
+    (lambda s: s.bind("cpu", {"x": mx.nd.ones(2)}), TypeError, "Context type error"),
+    (lambda s: s.bind(mx.cpu(), {"x": mx.nd.ones(2)}, grad_req="sum"), ValueError,
+     "grad_req must be in"),
+    (lambda s: s.simple_bind(mx.cpu()), RuntimeError, "cannot decide shapes"),
+])
+def test_bind_mistakes(call, error, text):
+    with pytest.raises(error, match=text):
+        call(x + 1)
+
+
+def test_simple_bind_zero_fills_and_honours_type_dict():
+    net = mx.sym.FullyConnected(x, num_hidden=3, name="fc")
+    ex = net.simple_bind(mx.cpu(), x=(2, 4), type_dict={"x": "float64"})
+    assert ex.arg_dict["fc_weight"].dtype is np.float64
+    assert ex.outputs[0].shape == (2, 3) and ex.arg_dict["fc_weight"].asnumpy().sum() == 0
+
+
+def test_copy_params_from_and_its_error():
+    net = mx.sym.FullyConnected(x, num_hidden=3, name="fc")
+    ex = net.simple_bind(mx.cpu(), x=(2, 4))
+    ex.copy_params_from({"fc_bias": mx.nd.ones(3)})
+    assert ex.arg_dict["fc_bias"].asnumpy().tolist() == [1, 1, 1]
+    with pytest.raises(ValueError, match='Find name "extra"'):
+        ex.copy_params_from({"extra": mx.nd.ones(3)})
+
+
+def test_reshape_shares_parameters():
+    net = mx.sym.FullyConnected(x, num_hidden=3, name="fc")
+    ex = net.simple_bind(mx.cpu(), x=(4, 5))
+    small = ex.reshape(x=(2, 5))
+    assert small.arg_dict["fc_weight"] is ex.arg_dict["fc_weight"]
+    assert small.outputs[0].shape == (2, 3)
+    with pytest.raises(AssertionError, match="allow_up_sizing"):
+        ex.reshape(x=(8, 5))
+
+
+def test_monitor_sees_every_output():
+    net = mx.sym.Activation(mx.sym.FullyConnected(x, num_hidden=2, name="fc"), act_type="relu",
+                            name="act")
+    ex = net.simple_bind(mx.cpu(), x=(1, 3))
+    seen = []
+    ex.set_monitor_callback(lambda name, arr: seen.append((name, arr.shape)))
+    ex.forward()
+    assert seen == [("fc_output", (1, 2)), ("act_output", (1, 2))]
+    mon = mx.mon.Monitor(1, pattern="act.*")
+    mon.install(ex)
+    mon.tic()
+    ex.forward()
+    assert [name for _, name, _ in mon.toc()] == ["act_output"]
+
+
+def test_trace_names_every_index():
+    data = mx.sym.Variable("data")
+    net = mx.sym.BatchNorm(mx.sym.FullyConnected(data, num_hidden=2, name="fc1"), name="bn")
+    ex = net.simple_bind(mx.cpu(), data=(3, 4), grad_req={"fc1_weight": "add"})
+    assert ex.trace is None
+    trace = ex.enable_trace(preview_size=2)
+    ex.forward(is_train=True)
+    ex.backward(mx.nd.ones((3, 2)))
+    fwd = trace.find("fc1", "forward")[0]
+    assert [(s.label, s.name, s.entry) for s in fwd.slots if s.role == "in_data"] == [
+        ("in_data[0]", "data", "data"), ("in_data[1]", "weight", "fc1_weight"),
+        ("in_data[2]", "bias", "fc1_bias")]
+    assert fwd.slot("out_data[0]").req == "write" and fwd.slot("out_data[0]").shape == (3, 2)
+    bwd = trace.find("fc1", "backward")[0]
+    assert [bwd.slot(f"in_grad[{i}]").req for i in range(3)] == ["null", "add", "null"]
+    bn = trace.find("bn", "forward")[0]
+    assert [(s.label, s.entry) for s in bn.slots if s.role == "aux"] == [
+        ("aux[0]", "bn_moving_mean"), ("aux[1]", "bn_moving_var")]
+    assert bn.slot("out_data[2]").name == "var"
+    assert len(fwd.slot("in_data[0]").preview) == 2
+    assert [c.phase for c in trace.calls] == ["forward", "forward", "backward", "backward"]
+
+
+def test_exceptions_inside_operators_name_the_node():
+    net = mx.sym.FullyConnected(x, num_hidden=2, name="fc1")
+    ex = net.simple_bind(mx.cpu(), x=(1, 3))
+    node = net.outputs[0][0]
+
+    def broken_forward(*args):
+        raise ZeroDivisionError("a bug inside the operator")
+
+    node.op.forward = broken_forward  # an instance attribute shadows the class method
+    with pytest.raises(ZeroDivisionError) as caught:
+        ex.forward()
+    assert any("FullyConnected 'fc1'" in note for note in getattr(caught.value, "__notes__", []))

@@ -1,0 +1,126 @@
+"""The numba kernels against the plain-NumPy references in minisym.ops.nn_reference, in
+float32 and float64, with odd shapes, strides, padding, dilation and groups."""
+import numpy as np
+import pytest
+
+from minisym.kernels import batchnorm, conv, pool
+from minisym.ops import nn_reference as ref
+
+CONV_CASES = [  # (x shape, filters, kernel, stride, pad, dilate, groups)
+    ((1, 3, 7, 7), 4, (3, 3), (1, 1), (1, 1), (1, 1), 1),
+    ((2, 4, 9, 8), 6, (3, 2), (2, 1), (1, 0), (1, 1), 2),
+    ((3, 2, 6, 5), 3, (2, 2), (1, 2), (0, 1), (2, 1), 1),
+    ((2, 6, 5, 5), 4, (1, 1), (1, 1), (0, 0), (1, 1), 2),
+    ((2, 3, 6, 6), 5, (1, 1), (2, 2), (0, 0), (1, 1), 1),
+    ((1, 2, 1, 9), 2, (1, 3), (1, 2), (0, 1), (1, 2), 1),
+]
+
+
+def _reference_conv(x, w, stride, pad, dilate, groups):
+    n, c = x.shape[:2]
+    f, cg, kh, kw = w.shape
+    out = [(s + 2 * p - d * (k - 1) - 1) // st + 1
+           for s, p, d, k, st in zip(x.shape[2:], pad, dilate, (kh, kw), stride)]
+    cols = ref.im2col(x, (kh, kw), stride, dilate, pad, out)
+    fg = f // groups
+    parts = [np.einsum("nckloq,fckl->nfoq", cols[:, g * cg:(g + 1) * cg],
+                       w[g * fg:(g + 1) * fg]) for g in range(groups)]
+    return np.concatenate(parts, axis=1), cols, out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", CONV_CASES)
+def test_conv_forward_and_backward_match_reference(case, dtype):
+    shape, f, kernel, stride, pad, dilate, groups = case
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(shape).astype(dtype)
+    w = rng.standard_normal((f, shape[1] // groups) + kernel).astype(dtype)
+    b = rng.standard_normal(f).astype(dtype)
+    expected, cols, out = _reference_conv(x, w, stride, pad, dilate, groups)
+    y = conv.conv2d_forward(x, w, b, stride, pad, dilate, groups)
+    tol = dict(rtol=1e-4, atol=1e-4) if dtype == np.float32 else dict(rtol=1e-10, atol=1e-10)
+    assert y.dtype == dtype
+    np.testing.assert_allclose(y, expected + b.reshape(1, -1, 1, 1), **tol)
+    dy = rng.standard_normal(y.shape).astype(dtype)
+    dx, dw, db = conv.conv2d_backward(dy, x, w, stride, pad, dilate, groups)
+    fg, cg = f // groups, shape[1] // groups
+    dw_ref = np.concatenate([np.einsum("nfoq,nckloq->fckl", dy[:, g * fg:(g + 1) * fg],
+                                       cols[:, g * cg:(g + 1) * cg]) for g in range(groups)])
+    dcols = np.concatenate([np.einsum("nfoq,fckl->nckloq", dy[:, g * fg:(g + 1) * fg],
+                                      w[g * fg:(g + 1) * fg]) for g in range(groups)], axis=1)
+    dx_ref = ref.col2im(dcols, x.shape, kernel, stride, dilate, pad)
+    np.testing.assert_allclose(dw, dw_ref, **tol)
+    np.testing.assert_allclose(dx, dx_ref, **tol)
+    np.testing.assert_allclose(db, dy.sum(axis=(0, 2, 3)), **tol)
+
+
+POOL_CASES = [  # (x shape, kernel, stride, pad, convention)
+    ((2, 3, 7, 7), (3, 3), (2, 2), (1, 1), "valid"),
+    ((1, 2, 5, 6), (2, 2), (2, 2), (0, 0), "full"),
+    ((2, 1, 4, 4), (3, 3), (2, 2), (1, 1), "full"),
+    ((1, 2, 6, 5), (2, 3), (1, 2), (1, 1), "valid"),
+]
+
+
+def _out(shape, kernel, stride, pad, convention):
+    size = lambda x, k, s, p: ((x + 2 * p - k) // s + 1 if convention == "valid"
+                               else -(-(x + 2 * p - k) // s) + 1)
+    return [size(x, k, s, p) for x, k, s, p in zip(shape[2:], kernel, stride, pad)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("pool_type, include_pad", [("max", True), ("avg", True),
+                                                      ("avg", False), ("sum", True)])
+@pytest.mark.parametrize("case", POOL_CASES)
+def test_pooling_matches_reference(case, pool_type, include_pad, dtype):
+    shape, kernel, stride, pad, convention = case
+    rng = np.random.default_rng(1)
+    x = rng.integers(-3, 4, shape).astype(dtype)  # small integers: many ties for max
+    out = _out(shape, kernel, stride, pad, convention)
+    y = pool.pool2d_forward(x, pool_type, kernel, stride, pad, out, include_pad)
+    y_ref = ref.pool_forward(x, pool_type, kernel, stride, pad, out, include_pad)
+    np.testing.assert_allclose(y, y_ref, rtol=1e-6, atol=1e-6)
+    dy = rng.standard_normal(y.shape).astype(dtype)
+    dx = pool.pool2d_backward(dy, x, y, pool_type, kernel, stride, pad, include_pad)
+    dx_ref = ref.pool_backward(dy, x, y_ref, pool_type, kernel, stride, pad, include_pad)
+    np.testing.assert_allclose(dx, dx_ref, rtol=1e-5, atol=1e-5)
+
+
+def _reference_bn(x, gamma, beta, eps, axis):
+    axes = tuple(i for i in range(x.ndim) if i != axis)
+    mean, var = x.mean(axis=axes), x.var(axis=axes)
+    shape = [1] * x.ndim
+    shape[axis] = -1
+    xhat = (x - mean.reshape(shape)) / np.sqrt(var.reshape(shape) + eps)
+    return xhat * gamma.reshape(shape) + beta.reshape(shape), mean, var, xhat
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, axis", [((4, 3, 5, 5), 1), ((6, 4), 1), ((2, 3, 5), 2),
+                                         ((3, 5, 2, 2), 1)])
+@pytest.mark.parametrize("relu", [False, True])
+def test_batchnorm_train_matches_reference(shape, axis, dtype, relu):
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal(shape).astype(dtype) * 3 + 1
+    c = shape[axis]
+    gamma, beta = rng.standard_normal(c).astype(dtype), rng.standard_normal(c).astype(dtype)
+    y, mean, invstd, var = batchnorm.bn_forward_train(x, gamma, beta, 1e-3, axis, relu)
+    y_ref, mean_ref, var_ref, xhat = _reference_bn(x.astype(np.float64), gamma, beta, 1e-3, axis)
+    if relu:
+        y_ref = np.maximum(y_ref, 0)
+    tol = dict(rtol=1e-4, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(y, y_ref, **tol)
+    np.testing.assert_allclose(var, var_ref, **tol)
+    dy = rng.standard_normal(shape).astype(dtype)
+    dx, dgamma, dbeta = batchnorm.bn_backward(dy, x, mean, invstd, gamma, True, axis)
+    axes = tuple(i for i in range(x.ndim) if i != axis)
+    bshape = [1] * x.ndim
+    bshape[axis] = -1
+    m = x.size // c
+    dbeta_ref = dy.sum(axis=axes)
+    dgamma_ref = (dy * xhat).sum(axis=axes)
+    dx_ref = (gamma.reshape(bshape) / np.sqrt(var_ref.reshape(bshape) + 1e-3) / m
+              * (m * dy - dbeta_ref.reshape(bshape) - xhat * dgamma_ref.reshape(bshape)))
+    np.testing.assert_allclose(dbeta, dbeta_ref, **tol)
+    np.testing.assert_allclose(dgamma, dgamma_ref, **tol)
+    np.testing.assert_allclose(dx, dx_ref, **tol)

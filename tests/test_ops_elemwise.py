@@ -1,0 +1,274 @@
+"""Forward/backward of the elementwise operators (minisym/ops/elemwise.py)."""
+import math
+import operator
+
+import numpy as np
+import pytest
+
+from opcheck import check_gradients, check_req, make_op, output_shapes, run_backward, run_forward
+
+
+def _python_mod(a, b):
+    """MXNet's mod: the sign of the divisor, and 0 when dividing by 0."""
+    return 0.0 if b == 0 else math.fmod(a, b) + (b if math.fmod(a, b) * b < 0 else 0.0)
+
+
+# Per-element references written with Python's scalar maths (independent of NumPy).
+BINARY = {  # op name: (python reference, domain of lhs, domain of rhs)
+    "add": (operator.add, "any", "any"),
+    "sub": (operator.sub, "any", "any"),
+    "mul": (operator.mul, "any", "any"),
+    "div": (operator.truediv, "any", "nonzero"),
+    "power": (math.pow, "positive", "any"),
+    "mod": (_python_mod, "any", "nonzero"),
+    "maximum": (max, "any", "any"),
+    "minimum": (min, "any", "any"),
+    "equal": (lambda a, b: float(a == b), "any", "any"),
+    "not_equal": (lambda a, b: float(a != b), "any", "any"),
+    "greater": (lambda a, b: float(a > b), "any", "any"),
+    "greater_equal": (lambda a, b: float(a >= b), "any", "any"),
+    "lesser": (lambda a, b: float(a < b), "any", "any"),
+    "lesser_equal": (lambda a, b: float(a <= b), "any", "any"),
+}
+ELEMWISE = {"elemwise_add": "add", "elemwise_sub": "sub", "elemwise_mul": "mul",
+            "elemwise_div": "div", "_power": "power", "_mod": "mod", "_equal": "equal",
+            "_not_equal": "not_equal", "_greater": "greater", "_greater_equal": "greater_equal",
+            "_lesser": "lesser", "_lesser_equal": "lesser_equal"}
+BROADCAST = {f"broadcast_{m}": m for m in ("add", "sub", "mul", "div", "power", "maximum",
+                                             "minimum")}
+SCALAR = {  # op name: (python reference f(x, s), domain of x, scalars to try)
+    "_plus_scalar": (lambda x, s: x + s, "any", [2.5, -1.0]),
+    "_minus_scalar": (lambda x, s: x - s, "any", [2.5]),
+    "_rminus_scalar": (lambda x, s: s - x, "any", [2.5]),
+    "_mul_scalar": (lambda x, s: x * s, "any", [-1.5]),
+    "_div_scalar": (lambda x, s: x / s, "any", [-4.0]),
+    "_rdiv_scalar": (lambda x, s: s / x, "nonzero", [3.0]),
+    "_power_scalar": (lambda x, s: x ** s, "positive", [2.0, 0.5, -1.5]),
+    "_rpower_scalar": (lambda x, s: s ** x, "any", [2.0, 0.3]),
+    "_mod_scalar": (_python_mod, "any", [1.5, -0.7]),
+    "_rmod_scalar": (lambda x, s: _python_mod(s, x), "nonzero", [5.5, -2.0]),
+    "_maximum_scalar": (max, "any", [0.2]),
+    "_minimum_scalar": (min, "any", [0.2]),
+    "_equal_scalar": (lambda x, s: float(x == s), "any", [1.0]),
+    "_not_equal_scalar": (lambda x, s: float(x != s), "any", [1.0]),
+    "_greater_scalar": (lambda x, s: float(x > s), "any", [0.1]),
+    "_greater_equal_scalar": (lambda x, s: float(x >= s), "any", [0.1]),
+    "_lesser_scalar": (lambda x, s: float(x < s), "any", [0.1]),
+    "_lesser_equal_scalar": (lambda x, s: float(x <= s), "any", [0.1]),
+}
+UNARY = {  # op name: (python reference, domain)
+    "exp": (math.exp, "any"), "log": (math.log, "positive"), "sqrt": (math.sqrt, "positive"),
+    "square": (lambda x: x * x, "any"), "abs": (abs, "any"), "negative": (lambda x: -x, "any"),
+    "relu": (lambda x: max(x, 0.0), "any"), "sigmoid": (lambda x: 1 / (1 + math.exp(-x)), "any"),
+    "tanh": (math.tanh, "any"),
+}
+
+
+def _draw(shape, domain, seed, dtype=np.float64):
+    """Random values for a domain, away from kinks and poles."""
+    x = np.random.default_rng(seed).uniform(-2, 2, shape)
+    if domain == "positive":
+        x = np.abs(x) + 0.3
+    elif domain == "nonzero":
+        x = np.sign(x) * (np.abs(x) + 0.3)
+    return x.astype(dtype)
+
+
+def _case_inputs(name, shapes, dtype=np.float64):
+    if name in SCALAR:
+        return [_draw(shapes[0], SCALAR[name][1], 1, dtype)]
+    if name in UNARY:
+        return [_draw(shapes[0], UNARY[name][1], 1, dtype)]
+    _, lhs_domain, rhs_domain = BINARY[ELEMWISE.get(name) or BROADCAST[name]]
+    return [_draw(shapes[0], lhs_domain, 1, dtype), _draw(shapes[1], rhs_domain, 2, dtype)]
+
+
+# (op name, params, input shapes, expected output shape)
+CASES = (
+    [(name, {}, [(2, 3), (2, 3)], (2, 3)) for name in ELEMWISE]
+    + [(name, {}, shapes, out) for name in BROADCAST for shapes, out in [
+        ([(2, 3), (1, 3)], (2, 3)), ([(2, 1, 4), (3, 1)], (2, 3, 4)), ([(3,), (2, 3)], (2, 3))]]
+    + [(name, {"scalar": s}, [(2, 3)], (2, 3)) for name, (_, _, scalars) in SCALAR.items()
+       for s in scalars]
+    + [(name, {}, [(3, 4)], (3, 4)) for name in UNARY]
+)
+IDS = [f"{name}-{params.get('scalar', '')}-{shapes}" for name, params, shapes, _ in CASES]
+
+
+@pytest.mark.parametrize("name, params, in_shapes, out_shape", CASES, ids=IDS)
+def test_shape_rule(name, params, in_shapes, out_shape):
+    op = make_op(name, **params)
+    assert output_shapes(op, in_shapes)[0] == [out_shape]
+    out, = run_forward(op, _case_inputs(name, in_shapes))
+    assert out.shape == out_shape
+
+
+@pytest.mark.parametrize("name, params, in_shapes, out_shape", CASES, ids=IDS)
+def test_gradients(name, params, in_shapes, out_shape):
+    check_gradients(make_op(name, **params), _case_inputs(name, in_shapes))
+
+
+@pytest.mark.parametrize("name, params, in_shapes, out_shape", CASES, ids=IDS)
+def test_req(name, params, in_shapes, out_shape):
+    check_req(make_op(name, **params), _case_inputs(name, in_shapes))
+
+
+@pytest.mark.parametrize("name, params, in_shapes, out_shape", CASES, ids=IDS)
+def test_float32(name, params, in_shapes, out_shape):
+    op = make_op(name, **params)
+    ins64 = _case_inputs(name, in_shapes)
+    ins32 = [x.astype(np.float32) for x in ins64]
+    outs32, outs64 = run_forward(op, ins32), run_forward(op, ins64)
+    head = np.linspace(-1, 1, outs64[0].size).reshape(out_shape)
+    grads32 = run_backward(op, ins32, outs32, [head.astype(np.float32)])
+    grads64 = run_backward(op, ins64, outs64, [head])
+    for got, want in zip(outs32 + grads32, outs64 + grads64):
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("name, params, in_shapes, out_shape", CASES, ids=IDS)
+def test_forward_against_python_scalars(name, params, in_shapes, out_shape):
+    """Each output element equals Python's own maths on the (broadcast) input elements."""
+    ins = _case_inputs(name, in_shapes)
+    out, = run_forward(make_op(name, **params), ins)
+    if name in SCALAR:
+        want = [SCALAR[name][0](float(x), params["scalar"]) for x in ins[0].ravel()]
+    elif name in UNARY:
+        want = [UNARY[name][0](float(x)) for x in ins[0].ravel()]
+    else:
+        reference = BINARY[ELEMWISE.get(name) or BROADCAST[name]][0]
+        lhs, rhs = np.broadcast_arrays(*ins)
+        want = [reference(float(a), float(b)) for a, b in zip(lhs.ravel(), rhs.ravel())]
+    np.testing.assert_allclose(out.ravel(), want, rtol=1e-12, atol=1e-12)
+
+
+# --- hand examples observed in MXNet 1.9.1 -------------------------------------------------------
+
+def _run(name, ins, head=None, **params):
+    op = make_op(name, **params)
+    ins = [np.array(x, np.float64) for x in ins]
+    out, = run_forward(op, ins)
+    grads = run_backward(op, ins, [out], [np.ones_like(out) if head is None else np.array(head)])
+    return out, grads
+
+
+def test_mod_values_and_gradients():
+    """Python-style sign; d/dlhs = 1, d/drhs = -floor(lhs / rhs)."""
+    out, (g_lhs, g_rhs) = _run("_mod", [[5.5, -5.5, 7, 3, -7], [2, 2, -3, 3, -2]])
+    np.testing.assert_array_equal(out, [1.5, 0.5, -2, 0, -1])
+    np.testing.assert_array_equal(g_lhs, [1, 1, 1, 1, 1])
+    np.testing.assert_array_equal(g_rhs, [-2, 3, 3, -1, -3])
+
+
+def test_mod_by_zero():
+    out, (g_lhs, g_rhs) = _run("_mod", [[5.0, -5, 0], [0.0, 0, 0]])
+    np.testing.assert_array_equal(out, [0, 0, 0])
+    np.testing.assert_array_equal(g_lhs, [1, 1, 1])
+    np.testing.assert_array_equal(g_rhs, [-np.inf, np.inf, np.nan])
+    out, _ = _run("_mod_scalar", [[5.0, -5, 0]], scalar=0.0)
+    np.testing.assert_array_equal(out, [0, 0, 0])
+    out, (grad,) = _run("_rmod_scalar", [[0.0, 2]], scalar=3.0)
+    np.testing.assert_array_equal(out, [0, 1])
+    np.testing.assert_array_equal(grad, [-np.inf, -1])
+
+
+def test_mod_scalar_and_rmod_scalar():
+    out, (grad,) = _run("_mod_scalar", [[5.5, -5.5, 7, 3, -7]], scalar=-2.0)
+    np.testing.assert_array_equal(out, [-0.5, -1.5, -1, -1, -1])
+    np.testing.assert_array_equal(grad, [1, 1, 1, 1, 1])
+    out, (grad,) = _run("_rmod_scalar", [[2.0, 2, -3, 3, -2]], scalar=5.5)
+    np.testing.assert_array_equal(out, [1.5, 1.5, -0.5, 2.5, -0.5])
+    np.testing.assert_array_equal(grad, [-2, -2, 2, -1, 3])
+
+
+def test_abs_and_relu_gradient_at_zero_is_zero():
+    _, (grad,) = _run("abs", [[-1.0, 0, 2]])
+    np.testing.assert_array_equal(grad, [-1, 0, 1])
+    out, (grad,) = _run("relu", [[-1.0, 0, 2]])
+    np.testing.assert_array_equal(out, [0, 0, 2])
+    np.testing.assert_array_equal(grad, [0, 0, 1])
+
+
+def test_maximum_minimum_ties():
+    """On a tie the data / lhs takes the gradient."""
+    _, (grad,) = _run("_maximum_scalar", [[-1.0, 0, 2]], scalar=0.0)
+    np.testing.assert_array_equal(grad, [0, 1, 1])
+    _, (grad,) = _run("_minimum_scalar", [[-1.0, 0, 2]], scalar=0.0)
+    np.testing.assert_array_equal(grad, [1, 1, 0])
+    _, (g_lhs, g_rhs) = _run("broadcast_maximum", [[-1.0, 0, 2], [0.0, 0, 0]])
+    np.testing.assert_array_equal(g_lhs, [0, 1, 1])
+    np.testing.assert_array_equal(g_rhs, [1, 0, 0])
+    _, (g_lhs, g_rhs) = _run("broadcast_minimum", [[-1.0, 0, 2], [0.0, 0, 0]])
+    np.testing.assert_array_equal(g_lhs, [1, 1, 0])
+    np.testing.assert_array_equal(g_rhs, [0, 0, 1])
+
+
+def test_comparisons_output_ones_and_zeros_with_zero_gradient():
+    out, grads = _run("_greater", [[-1.0, 0, 2], [0.0, 0, 0]], head=[5.0, 5, 5])
+    np.testing.assert_array_equal(out, [0, 0, 1])
+    for grad in grads:
+        np.testing.assert_array_equal(grad, [0, 0, 0])
+    op = make_op("_greater_equal_scalar", scalar=0.0)
+    out, = run_forward(op, [np.array([-1.0, 0, 2], np.float32)])
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(out, [0, 1, 1])
+
+
+def test_power_gradients_edge_values():
+    _, (g_lhs, g_rhs) = _run("_power", [[2.0, -2, 0, 3], [3.0, 2, 2, 0.5]])
+    np.testing.assert_allclose(g_lhs, [12, -4, 0, 0.28867513], rtol=1e-7)
+    np.testing.assert_allclose(g_rhs, [5.5451774, np.nan, np.nan, 1.9028523], rtol=1e-7)
+    _, (grad,) = _run("_power_scalar", [[2.0, -2, 0]], scalar=0.0)
+    np.testing.assert_array_equal(grad, [0, 0, np.nan])
+    out, (grad,) = _run("_rpower_scalar", [[2.0, -2, 0]], scalar=2.0)
+    np.testing.assert_allclose(out, [4, 0.25, 1])
+    np.testing.assert_allclose(grad, [2.7725887, 0.1732868, 0.6931472], rtol=1e-7)
+
+
+def test_division_gradients():
+    _, (grad,) = _run("_rdiv_scalar", [[2.0, -2, 0.5]], scalar=2.0)
+    np.testing.assert_array_equal(grad, [-0.5, -0.5, -8])
+    out, (g_lhs, g_rhs) = _run("elemwise_div", [[5.0, -5, 0], [0.0, 0, 0]])
+    np.testing.assert_array_equal(out, [np.inf, -np.inf, np.nan])
+    np.testing.assert_array_equal(g_lhs, [np.inf, np.inf, np.inf])
+    np.testing.assert_array_equal(g_rhs, [-np.inf, np.inf, np.nan])
+
+
+def test_log_and_sqrt_at_the_edge():
+    out, (grad,) = _run("log", [[2.0, 0, -1]])
+    np.testing.assert_array_equal(out[1:], [-np.inf, np.nan])
+    np.testing.assert_array_equal(grad, [0.5, np.inf, -1])
+    _, (grad,) = _run("sqrt", [[0.0, 4]])
+    np.testing.assert_array_equal(grad, [np.inf, 0.25])
+
+
+def test_broadcast_gradients_sum_over_broadcast_axes():
+    out, (g_lhs, g_rhs) = _run("broadcast_mul", [np.arange(6.0).reshape(2, 3), [[1.0], [2.0]]])
+    np.testing.assert_array_equal(out, [[0, 1, 2], [6, 8, 10]])
+    np.testing.assert_array_equal(g_lhs, [[1, 1, 1], [2, 2, 2]])
+    np.testing.assert_array_equal(g_rhs, [[3], [12]])
+    _, (g_lhs, g_rhs) = _run("broadcast_power", [np.arange(1, 7.0).reshape(2, 3), [2.0, 3, 0.5]])
+    np.testing.assert_allclose(g_lhs, [[2, 12, 0.28867513], [8, 75, 0.20412415]], rtol=1e-7)
+    np.testing.assert_allclose(g_rhs, [22.18071, 206.72493, 6.291749], rtol=1e-6)
+    _, (g_lhs, g_rhs) = _run("broadcast_sub", [np.ones((2, 1, 4)), np.ones((3, 1))])
+    np.testing.assert_array_equal(g_lhs, np.full((2, 1, 4), 3.0))
+    np.testing.assert_array_equal(g_rhs, np.full((3, 1), -8.0))
+
+
+def test_sigmoid_and_tanh_values():
+    out, (grad,) = _run("sigmoid", [[0.0, 2]])
+    np.testing.assert_allclose(out, [0.5, 0.8807970779778823])
+    np.testing.assert_allclose(grad, [0.25, 0.8807970779778823 * 0.11920292202211769])
+    _, (grad,) = _run("tanh", [[0.0]])
+    np.testing.assert_array_equal(grad, [1.0])
+
+
+@pytest.mark.parametrize("name, params, in_shapes, out_shape", CASES, ids=IDS)
+def test_only_comparisons_need_no_head_gradient(name, params, in_shapes, out_shape):
+    """Observed in MXNet: `x > y` or `x > 0` as a head runs backward without a head gradient
+    (zero gradient); every other elementwise head needs one."""
+    op = make_op(name, **params)
+    deps = op.declare_backward_dependency([0], [1, 2][:len(in_shapes)], [3])
+    comparison = any(word in name for word in ("equal", "greater", "lesser"))
+    assert (0 in deps) == (not comparison)
