@@ -23,6 +23,7 @@ $(STAMP): pyproject.toml setup.py | $(VENV)/bin/python
 	touch $@
 
 lab: venv
+	$(VENV)/bin/python -m minisym.kernels.warmup
 	$(VENV)/bin/jupyter lab $(LAB_FLAGS) lessons/
 
 # First pass: everything, slow and browser tests included, with numba on.

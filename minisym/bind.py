@@ -56,7 +56,9 @@ def grad_req_list(names, grad_req):
         raise TypeError("grad_req must be a str, a list or a dict")
     for req in reqs:
         if req not in GRAD_REQS:
-            raise ValueError(f"grad_req must be in {set(GRAD_REQS)}, got {req!r}")
+            message = f"grad_req must be in {set(GRAD_REQS)}, got {req!r}"
+            # MXNet checks a str and looks up list / dict entries in a table (a KeyError).
+            raise ValueError(message) if isinstance(grad_req, str) else KeyError(message)
     return reqs
 
 
@@ -89,6 +91,9 @@ def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None,
     _no_duplicates(arg_names + aux_names)
     arg_arrays = _arrays(arg_names, args, "args")
     grad_arrays = _arrays(arg_names, args_grad, "args_grad", required=False)
+    if aux_names and aux_states is None:
+        raise ValueError(f"Length of aux_states does not match the number of auxiliary states: "
+                         f"give aux_states for {aux_names}")
     aux_arrays = _arrays(aux_names, aux_states if aux_names else aux_states or [], "aux_states")
     reqs = grad_req_list(arg_names, grad_req)
     reqs = [r if g is not None else "null" for r, g in zip(reqs, grad_arrays)]
@@ -100,7 +105,8 @@ def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None,
         if grad is not None and grad.shape != array.shape:
             raise MXNetValueError(f"bind: gradient array of '{name}' has shape {grad.shape} "
                                   f"but the argument has {array.shape}")
-    return Executor(symbol, ctx, arg_arrays, grad_arrays, reqs, aux_arrays, shapes, dtypes)
+    return Executor(symbol, ctx, arg_arrays, None if args_grad is None else grad_arrays, reqs,
+                    aux_arrays, shapes, dtypes)
 
 
 def _no_duplicates(names):
@@ -120,7 +126,7 @@ def simple_bind(symbol, ctx, grad_req="write", type_dict=None, stype_dict=None, 
     ``type_dict`` says otherwise)."""
     try:
         return _simple_bind(symbol, ctx, grad_req, type_dict, kwargs)
-    except MXNetError as exc:
+    except (MXNetError, ValueError, KeyError) as exc:  # MXNet reports these as RuntimeError
         lines = "".join(f"{k}: {v}\n" for k, v in kwargs.items())
         raise RuntimeError(f"simple_bind error. Arguments:\n{lines}{exc}") from exc
 

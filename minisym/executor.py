@@ -43,7 +43,7 @@ class Executor:
         self._symbol = symbol
         self._ctx = ctx
         self.arg_arrays = list(arg_arrays)
-        self.grad_arrays = list(grad_arrays)
+        self.grad_arrays = None if grad_arrays is None else list(grad_arrays)
         self.aux_arrays = list(aux_arrays)
         self._grad_req = list(grad_reqs)
         self._order = symbol.topo_order()
@@ -86,7 +86,7 @@ class Executor:
         """Which nodes run backward, and where each gradient goes (decided once, at bind)."""
         arg_nodes, _ = self._variables()
         self._arg_req = {id(n): r for n, r in zip(arg_nodes, self._grad_req)}
-        self._arg_grad = {id(n): g for n, g in zip(arg_nodes, self.grad_arrays)}
+        self._arg_grad = {id(n): g for n, g in zip(arg_nodes, self.grad_arrays or [])}
         needs = {}
         for node, req in zip(arg_nodes, self._grad_req):
             needs[id(node)] = req != "null"
@@ -104,6 +104,20 @@ class Executor:
                 self._uses[_key(src, idx)] = self._uses.get(_key(src, idx), 0) + 1
         for node, idx in self._symbol.outputs:
             self._uses[_key(node, idx)] = self._uses.get(_key(node, idx), 0) + 1
+        self._out_req = {id(n): self._output_reqs(n) for n in self._ops}
+
+    def _output_reqs(self, node):
+        """Forward req per output: 'write' when something reads it (a consumer, a head, or the
+        node's own backward), else 'null' -- as MXNet decides (BatchNorm's fix_gamma reads it)."""
+        reads = [False] * node.num_outputs
+        if id(node) in self._runs:
+            n_out, n_in = node.num_outputs, len(node.op.list_arguments())
+            deps = set(node.op.declare_backward_dependency(
+                list(range(n_out)), list(range(n_out, n_out + n_in)),
+                list(range(n_out + n_in, 2 * n_out + n_in))))
+            reads = [n_out + n_in + j in deps for j in range(n_out)]
+        return ["write" if reads[j] or self._uses.get(_key(node, j), 0) else "null"
+                for j in range(node.num_outputs)]
 
     # --- running ---------------------------------------------------------------------------------
     def forward(self, is_train=False, **kwargs):
@@ -133,7 +147,7 @@ class Executor:
         in_data = [self._data[_key(s, i)] for s, i in node.inputs[:n_args]]
         aux = [self._data[_key(s, i)] for s, i in node.inputs[n_args:]]
         out_data = [self._data[_key(node, j)] for j in range(node.num_outputs)]
-        req = ["write"] * len(out_data)
+        req = list(self._out_req[id(node)])
         start = time.perf_counter()
         _call(op, node, "forward", self._runners[id(node)].forward, is_train, req, in_data,
               out_data, aux)

@@ -325,7 +325,7 @@ class Orthogonal(Initializer):
 
 @register
 class Xavier(Initializer):
-    """Weights with scale sqrt(magnitude / factor), factor from the fans of shape (out, in, k...)."""
+    """Weights of shape (out, in, k...) with scale sqrt(magnitude / factor) (see xavier_factor)."""
 
     def __init__(self, rnd_type="uniform", factor_type="avg", magnitude=3):
         super().__init__(rnd_type=rnd_type, factor_type=factor_type, magnitude=magnitude)
@@ -345,7 +345,7 @@ class Xavier(Initializer):
 
 
 def xavier_factor(shape, factor_type, name=""):
-    """Xavier's divisor for ``shape``: (fan_in + fan_out) / 2 for 'avg', fan_in for 'in', fan_out for 'out'."""
+    """Xavier's divisor for ``shape``: (fan_in + fan_out) / 2 ("avg"), fan_in or fan_out."""
     if len(shape) < 2:
         raise ValueError(f"Xavier initializer cannot be applied to vector {name}. It requires at "
                          f"least 2D (got shape {tuple(shape)}); give it init=mx.init.Zero() or "

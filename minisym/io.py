@@ -249,7 +249,7 @@ class NDArrayIter(DataIter):
         if self.last_batch_handle == "roll_over" and -self.batch_size < self.cursor < 0:
             assert self._cache_data is not None or self._cache_label is not None, \
                 "next epoch should have cached data"
-            # data and labels share one cache slot order: data is read first, then labels
+            # getdata() takes the cached data first, then getlabel() finds only the labels left
             cached = self._cache_data if self._cache_data is not None else self._cache_label
             rest = self._rows(sources, end=self.cursor + self.batch_size)
             if self._cache_data is not None:

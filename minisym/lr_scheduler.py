@@ -79,7 +79,7 @@ class FactorScheduler(LRScheduler):
 
 
 class MultiFactorScheduler(LRScheduler):
-    """Multiply the rate by ``factor`` once ``num_update`` passes each entry of the list ``step``."""
+    """Multiply the rate by ``factor`` as ``num_update`` passes each entry of the list ``step``."""
 
     def __init__(self, step, factor=1, base_lr=0.01, warmup_steps=0, warmup_begin_lr=0,
                  warmup_mode="linear"):
@@ -137,7 +137,7 @@ class PolyScheduler(LRScheduler):
 
 
 class CosineScheduler(LRScheduler):
-    """final_lr + (base_lr - final_lr) * (1 + cos(pi * progress)) / 2, over ``max_update`` updates."""
+    """final_lr + (base_lr - final_lr) * (1 + cos(pi * progress)) / 2 over ``max_update``."""
 
     def __init__(self, max_update, base_lr=0.01, final_lr=0,
                  warmup_steps=0, warmup_begin_lr=0, warmup_mode="linear"):

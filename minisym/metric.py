@@ -31,7 +31,7 @@ __all__ = ["EvalMetric", "CompositeEvalMetric", "Accuracy", "TopKAccuracy", "F1"
 
 
 def check_label_shapes(labels, preds, wrap=False, shape=False):
-    """Raise ValueError unless ``labels`` and ``preds`` have equal lengths (or shapes); maybe wrap NDArrays in lists."""
+    """ValueError unless the lengths (or shapes) agree; ``wrap`` puts lone NDArrays in lists."""
     if shape:
         label_shape, pred_shape = labels.shape, preds.shape
     else:
@@ -82,6 +82,7 @@ class EvalMetric:
 
     def _add(self, value, count):
         """Add ``value`` over ``count`` instances to the local and the global sums."""
+        value, count = _plain(value), _plain(count)
         self.sum_metric += value
         self.global_sum_metric += value
         self.num_inst += count
@@ -122,6 +123,11 @@ class EvalMetric:
         if not self._has_global_stats:
             return self.get_name_value()
         return _pairs(*self.get_global())
+
+
+def _plain(value):
+    """A numpy scalar as a Python number (so values print as 0.75, not np.float64(0.75))."""
+    return value.item() if isinstance(value, numpy.generic) else value
 
 
 def _pairs(name, value):
@@ -184,7 +190,7 @@ def _create(*args, **kwargs):
 
 
 def create(metric, *args, **kwargs):
-    """A metric from a name (``'acc'``), a function (CustomMetric), a list (composite) or an instance."""
+    """A metric from a name (``'acc'``), a function, a list (composite) or an instance."""
     if callable(metric):
         return CustomMetric(metric, *args, **kwargs)
     if isinstance(metric, list):
@@ -312,11 +318,11 @@ class TopKAccuracy(EvalMetric):
             num_samples = ranked.shape[0]
             if ranked.ndim == 1:
                 # As in MXNet: a 1-d prediction adds to the local sum only, not the global one.
-                self.sum_metric += (ranked.flat == label.flat).sum()
+                self.sum_metric += _plain((ranked.flat == label.flat).sum())
             else:
                 num_classes = ranked.shape[1]
                 for j in range(min(num_classes, self.top_k)):
-                    correct = (ranked[:, num_classes - 1 - j].flat == label.flat).sum()
+                    correct = _plain((ranked[:, num_classes - 1 - j].flat == label.flat).sum())
                     self.sum_metric += correct
                     self.global_sum_metric += correct
             self.num_inst += num_samples
@@ -347,6 +353,7 @@ class _BinaryClassificationMetrics:
                   "false_negatives": (pred_false * label_true).sum(),
                   "true_negatives": (pred_false * label_false).sum()}
         for key, value in counts.items():
+            value = int(value)
             setattr(self, key, getattr(self, key) + value)
             setattr(self, "global_" + key, getattr(self, "global_" + key) + value)
 

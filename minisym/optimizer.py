@@ -81,7 +81,7 @@ class Optimizer:
 
     @staticmethod
     def create_optimizer(name, **kwargs):
-        """An optimizer from its (case-insensitive) name: ``create_optimizer('sgd', momentum=0.9)``."""
+        """An optimizer by (case-insensitive) name: ``create_optimizer('sgd', momentum=0.9)``."""
         if name.lower() in Optimizer.opt_registry:
             return Optimizer.opt_registry[name.lower()](**kwargs)
         raise ValueError(f"Cannot find optimizer {name} "
@@ -116,7 +116,7 @@ class Optimizer:
         self.lr_mult.update(args_lr_mult)
 
     def set_wd_mult(self, args_wd_mult):
-        """Per-parameter wd multipliers: 0 for names not ending in _weight/_gamma, then attrs, then these."""
+        """Per-parameter wd multipliers: 0 unless _weight/_gamma, then attrs, then these."""
         self.wd_mult = {}
         for name in self.idx2name.values():
             if not (name.endswith("_weight") or name.endswith("_gamma")):
@@ -139,7 +139,7 @@ class Optimizer:
         self._index_update_count = self._all_index_update_counts.setdefault(device_id, {})
 
     def _update_count(self, index):
-        """Count one more update of ``index`` (an int or a list); ``num_update`` is the max count."""
+        """Count one more update of ``index`` (int or list); ``num_update`` is the max count."""
         for idx in index if isinstance(index, (list, tuple)) else [index]:
             count = self._index_update_count.get(idx, self.begin_num_update) + 1
             self._index_update_count[idx] = count
@@ -178,7 +178,7 @@ class Optimizer:
         return None
 
     def create_state_multi_precision(self, index, weight):
-        """``create_state``, plus a float32 master copy for float16 weights under multi_precision."""
+        """``create_state``, plus a float32 master copy of a float16 weight (multi_precision)."""
         if self.multi_precision and weight.dtype == np.float16:
             master = weight.astype(np.float32)
             return (master,) + (self.create_state(index, master),)
@@ -227,7 +227,7 @@ def _rescaled(grad, rescale_grad, clip_gradient, weight=None, wd=0.0):
 
 @register
 class SGD(Optimizer):
-    """SGD with momentum: ``state = momentum*state - lr*(g + wd*w); w += state`` (state starts at 0)."""
+    """SGD: ``state = momentum*state - lr*(g + wd*w); w += state`` (state starts at 0)."""
 
     def __init__(self, momentum=0.0, lazy_update=True, **kwargs):
         super().__init__(**kwargs)
@@ -290,7 +290,7 @@ class SGD(Optimizer):
 
 @register
 class Adam(Optimizer):
-    """Adam with MXNet's bias correction folded into the rate: lr_t = lr * sqrt(1-beta2^t) / (1-beta1^t)."""
+    """Adam, bias correction folded into the rate: lr_t = lr * sqrt(1-beta2^t) / (1-beta1^t)."""
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
                  lazy_update=True, **kwargs):
@@ -330,7 +330,7 @@ class Updater:
         self.aggregate_updates = optimizer.aggregate_num > 0
 
     def __call__(self, index, grad, weight):
-        """Update ``weight`` (or lists of them) in place, creating each index's state on first use."""
+        """Update ``weight`` (or a list) in place, creating each index's state on first use."""
         if isinstance(index, (list, tuple)):
             indices, grads, weights = list(index), list(grad), list(weight)
         else:

@@ -103,7 +103,7 @@ class _SummaryTable:
     """MXNet's print_summary lines for parsed ``tojson()`` ``conf``.
 
     ``shape_dict`` maps output names to shapes; a None value is a shape that is not known, which
-    makes the counts that depend on it ``?``. An empty ``shape_dict`` is MXNet without shapes.
+    makes the counts that depend on it ``?``.
     """
 
     def __init__(self, conf, shape_dict, positions, line_length):
@@ -185,9 +185,7 @@ class _SummaryTable:
             hidden = int(attrs["num_hidden"])
             return channels * hidden if no_bias else (channels + 1) * hidden
         if op == "BatchNorm":
-            if not self.shape_dict:
-                return 0
-            known = self.shape_dict[self.key(node)]
+            known = self.shape_dict.get(self.key(node))
             return _UNKNOWN if known is None else int(known[1]) * 2
         if op == "Embedding":
             return int(attrs["input_dim"]) * int(attrs["output_dim"])

@@ -193,3 +193,22 @@ def test_bilinear_and_lstmbias():
     attrs = {"__init__": mx.init.LSTMBias(2.5).dumps()}
     b = filled(mx.init.Zero(), "lstm_bias", shape=(8,), attrs=attrs)
     assert b.tolist() == [0, 0, 2.5, 2.5, 0, 0, 0, 0]
+
+
+def test_a_network_initializes_like_module_does():
+    net = mx.sym.BatchNorm(mx.sym.Convolution(mx.sym.Variable("data"), kernel=(3, 3),
+                                              num_filter=4, name="conv"), name="bn")
+    arg_shapes, _, aux_shapes = net.infer_shape(data=(1, 2, 5, 5))
+    attrs = net.attr_dict()
+    shapes = dict(zip(net.list_arguments(), arg_shapes))
+    shapes.update(zip(net.list_auxiliary_states(), aux_shapes))
+    del shapes["data"]
+    values = {}
+    for name in sorted(shapes):
+        arr = mx.nd.full(shapes[name], 7.0)
+        mx.init.Xavier()(InitDesc(name, attrs=attrs.get(name)), arr)
+        values[name] = arr.asnumpy()
+    assert np.all(values["bn_moving_mean"] == 0) and np.all(values["bn_moving_var"] == 1)
+    assert np.all(values["bn_gamma"] == 1) and np.all(values["bn_beta"] == 0)
+    assert np.all(values["conv_bias"] == 0) and np.all(np.abs(values["conv_weight"]) < 1)
+    assert values["conv_weight"].std() > 0

@@ -6,7 +6,7 @@ parity tolerance of MXNet's.
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["bn_forward_train", "bn_forward_infer", "bn_backward"]
+__all__ = ["bn_forward_train", "bn_normalize", "bn_backward"]
 
 
 @njit(cache=True, parallel=True)
@@ -73,24 +73,24 @@ def _as3d(a, axis):
     return np.ascontiguousarray(a).reshape(n, a.shape[axis], -1)
 
 
-def bn_forward_train(x, gamma, beta, eps, axis=1, relu=False):
-    """(y, mean, invstd) using the batch's biased statistics; x (..., C at axis, ...)."""
+def bn_forward_train(x, gamma, beta, eps, axis=1, relu=False, out=None):
+    """(y, mean, invstd, var) with the batch's biased statistics; x (..., C at axis, ...)."""
     x3 = _as3d(x, axis)
     channels = x3.shape[1]
     mean, var = np.empty(channels, x.dtype), np.empty(channels, x.dtype)
     _stats(x3, mean, var)
     invstd = (1.0 / np.sqrt(var + eps)).astype(x.dtype)
-    y = np.empty_like(x3)
-    _normalize(x3, mean, invstd, gamma, beta, relu, y)
+    y = np.empty_like(x3) if out is None else out.reshape(x3.shape)
+    _normalize(x3, mean, invstd, gamma.astype(x.dtype), beta.astype(x.dtype), relu, y)
     return y.reshape(x.shape), mean, invstd, var
 
 
-def bn_forward_infer(x, gamma, beta, moving_mean, moving_var, eps, axis=1, relu=False):
-    """y normalized with the moving statistics."""
+def bn_normalize(x, mean, invstd, gamma, beta, axis=1, relu=False, out=None):
+    """y = (x - mean) * invstd * gamma + beta with given per-channel statistics."""
     x3 = _as3d(x, axis)
-    invstd = (1.0 / np.sqrt(moving_var + eps)).astype(x.dtype)
-    y = np.empty_like(x3)
-    _normalize(x3, moving_mean.astype(x.dtype), invstd, gamma, beta, relu, y)
+    y = np.empty_like(x3) if out is None else out.reshape(x3.shape)
+    _normalize(x3, mean.astype(x.dtype), invstd.astype(x.dtype), gamma.astype(x.dtype),
+               beta.astype(x.dtype), relu, y)
     return y.reshape(x.shape)
 
 

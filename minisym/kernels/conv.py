@@ -9,42 +9,56 @@ from numba import njit, prange
 __all__ = ["conv2d_forward", "conv2d_backward", "im2col", "col2im"]
 
 
+@njit(cache=True, inline="always")
+def _valid_range(out_size, stride, offset, size):
+    """The output positions o in [lo, hi) whose input o * stride + offset lies in [0, size)."""
+    lo = 0 if offset >= 0 else (-offset + stride - 1) // stride
+    hi = 0 if size - offset <= 0 else (size - offset + stride - 1) // stride
+    return lo, max(lo, min(hi, out_size))
+
+
 @njit(cache=True, parallel=True)
 def _im2col(x, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, cols):
     """x (N, C, H, W) -> cols (C*kh*kw, N*oh*ow); padding reads as 0."""
     n_img, channels, height, width = x.shape
-    for c in prange(channels):
-        for i in range(kh):
-            for j in range(kw):
-                row = (c * kh + i) * kw + j
-                for n in range(n_img):
-                    base = n * oh * ow
-                    for y in range(oh):
-                        iy = y * sh - ph + i * dh
-                        for xx in range(ow):
-                            ix = xx * sw - pw + j * dw
-                            inside = 0 <= iy < height and 0 <= ix < width
-                            cols[row, base + y * ow + xx] = x[n, c, iy, ix] if inside else 0
+    for task in prange(channels * kh * kw):
+        c, tap = task // (kh * kw), task % (kh * kw)
+        i, j = tap // kw, tap % kw
+        x_lo, x_hi = _valid_range(ow, sw, j * dw - pw, width)
+        for n in range(n_img):
+            for y in range(oh):
+                start = (n * oh + y) * ow
+                iy = y * sh - ph + i * dh
+                if iy < 0 or iy >= height:
+                    cols[task, start:start + ow] = 0
+                    continue
+                cols[task, start:start + x_lo] = 0
+                ix = x_lo * sw - pw + j * dw
+                for xx in range(x_lo, x_hi):
+                    cols[task, start + xx] = x[n, c, iy, ix]
+                    ix += sw
+                cols[task, start + x_hi:start + ow] = 0
 
 
 @njit(cache=True, parallel=True)
 def _col2im(cols, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, dx):
     """Add cols (C*kh*kw, N*oh*ow) back into dx (N, C, H, W) where im2col read them."""
     n_img, channels, height, width = dx.shape
-    for c in prange(channels):
-        for i in range(kh):
-            for j in range(kw):
-                row = (c * kh + i) * kw + j
-                for n in range(n_img):
-                    base = n * oh * ow
-                    for y in range(oh):
-                        iy = y * sh - ph + i * dh
-                        if iy < 0 or iy >= height:
-                            continue
-                        for xx in range(ow):
-                            ix = xx * sw - pw + j * dw
-                            if 0 <= ix < width:
-                                dx[n, c, iy, ix] += cols[row, base + y * ow + xx]
+    for c in prange(channels):  # one channel per thread: no two threads write one cell
+        for tap in range(kh * kw):
+            i, j = tap // kw, tap % kw
+            row = c * kh * kw + tap
+            x_lo, x_hi = _valid_range(ow, sw, j * dw - pw, width)
+            for n in range(n_img):
+                for y in range(oh):
+                    iy = y * sh - ph + i * dh
+                    if iy < 0 or iy >= height:
+                        continue
+                    start = (n * oh + y) * ow
+                    ix = x_lo * sw - pw + j * dw
+                    for xx in range(x_lo, x_hi):
+                        dx[n, c, iy, ix] += cols[row, start + xx]
+                        ix += sw
 
 
 def im2col(x, kernel, stride, pad, dilate, out_hw):
@@ -84,18 +98,24 @@ def _to_nchw(flat, n, f, out_hw):
     return flat.reshape(f, n, *out_hw).transpose(1, 0, 2, 3)
 
 
-def conv2d_forward(x, weight, bias, stride, pad, dilate, groups):
-    """x (N, C, H, W), weight (F, C/g, kh, kw), bias (F,) or None -> y (N, F, OH, OW)."""
+def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):
+    """x (N, C, H, W), weight (F, C/g, kh, kw), bias (F,) or None -> y (N, F, OH, OW).
+
+    ``out`` (C-contiguous, the right shape) receives the result when given.
+    """
     n, c, h, w = x.shape
     f, cg, kh, kw = weight.shape
     oh = (h + 2 * pad[0] - dilate[0] * (kh - 1) - 1) // stride[0] + 1
     ow = (w + 2 * pad[1] - dilate[1] * (kw - 1) - 1) // stride[1] + 1
     fg = f // groups
-    y = np.empty((n, f, oh, ow), x.dtype)
+    y = np.empty((n, f, oh, ow), x.dtype) if out is None else out
     for g in range(groups):
         cols = _columns(x[:, g * cg:(g + 1) * cg], (kh, kw), stride, pad, dilate, (oh, ow))
-        flat = weight[g * fg:(g + 1) * fg].reshape(fg, -1) @ cols
-        y[:, g * fg:(g + 1) * fg] = _to_nchw(flat, n, fg, (oh, ow))
+        w_g = weight[g * fg:(g + 1) * fg].reshape(fg, -1)
+        if n == 1 and groups == 1:  # the GEMM writes straight into the output
+            np.dot(w_g, cols, out=y.reshape(f, oh * ow))
+        else:
+            y[:, g * fg:(g + 1) * fg] = _to_nchw(w_g @ cols, n, fg, (oh, ow))
     if bias is not None:
         y += bias.reshape(1, f, 1, 1)
     return y

@@ -81,9 +81,9 @@ def _planes(a):
     return np.ascontiguousarray(a).reshape(-1, a.shape[-2], a.shape[-1])
 
 
-def pool2d_forward(x, pool_type, kernel, stride, pad, out_hw, count_include_pad=True):
-    """x (N, C, H, W) -> (N, C, OH, OW)."""
-    y = np.empty(x.shape[:2] + tuple(out_hw), x.dtype)
+def pool2d_forward(x, pool_type, kernel, stride, pad, out_hw, count_include_pad=True, out=None):
+    """x (N, C, H, W) -> (N, C, OH, OW) (into ``out``, C-contiguous, when given)."""
+    y = np.empty(x.shape[:2] + tuple(out_hw), x.dtype) if out is None else out
     _pool_forward(_planes(x), _KINDS[pool_type], kernel[0], kernel[1], stride[0], stride[1],
                   pad[0], pad[1], bool(count_include_pad), y.reshape(-1, *out_hw))
     return y

@@ -38,9 +38,10 @@ STORAGE_NAMES = {1: "row_sparse", 2: "csr"}
 
 def save(fname, data):
     """Write an NDArray, a list of NDArrays or a dict {name: NDArray} to ``fname``."""
+    payload = save_to_bytes(data)  # MXNet checks the data first
     if not isinstance(fname, str):
-        raise TypeError("fname required to be a string")
-    payload = save_to_bytes(data)
+        # MXNet fails inside c_str(fname) with an AttributeError; same type, clearer text
+        raise AttributeError(f"mx.nd.save: fname must be a str, got {type(fname).__name__}")
     with open(fname, "wb") as fout:
         fout.write(payload)
 

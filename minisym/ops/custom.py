@@ -133,18 +133,55 @@ class CustomRunner:
                       "in_data": [n_out + i in deps for i in range(n_in)],
                       "out_data": [n_out + n_in + j in deps for j in range(n_out)]}
 
-    def _wrap(self, arrays, needed=None):
+    def _wrap(self, arrays, needed=None, role=None):
         from ..ndarray import NDArray
-        empty = np.zeros((), np.float32)
-        return [NDArray(a if needed is None or needed[i] else empty, self.ctx)
-                for i, a in enumerate(arrays)]
+        return [NDArray(a, self.ctx) if needed is None or needed[i]
+                else _undeclared(self.op, role, i, self.ctx) for i, a in enumerate(arrays)]
 
     def forward(self, is_train, req, in_data, out_data, aux):
         self.custom_op.forward(int(bool(is_train)), list(req), self._wrap(in_data),
                                self._wrap(out_data), self._wrap(aux))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
-        self.custom_op.backward(list(req), self._wrap(out_grad, self.needs["out_grad"]),
-                                self._wrap(in_data, self.needs["in_data"]),
-                                self._wrap(out_data, self.needs["out_data"]),
+        self.custom_op.backward(list(req),
+                                self._wrap(out_grad, self.needs["out_grad"], "out_grad"),
+                                self._wrap(in_data, self.needs["in_data"], "in_data"),
+                                self._wrap(out_data, self.needs["out_data"], "out_data"),
                                 self._wrap(in_grad), self._wrap(aux))
+
+
+def _undeclared(op, role, index, ctx):
+    """The empty NDArray backward gets for an array it did not declare it needs.
+
+    Like MXNet's, its shape is ``()`` (size 1, ndim 0), and reading its values fails: MXNet
+    raises ``Shape is unknown``. Here the error says which array it is and why it is empty."""
+    from ..ndarray import NDArray
+    names = op.list_outputs() if role in ("out_grad", "out_data") else op.list_arguments()
+    why = (" (need_top_grad=False leaves out every out_grad)"
+           if role == "out_grad" and not getattr(op.prop, "need_top_grad_", True) else "")
+    message = (f"{op.where}: {role}[{index}] ({names[index]!r}) is an empty NDArray in "
+               f"backward, because {type(op.prop).__name__}.declare_backward_dependency did not "
+               f"list it{why}. Declare it there to receive it, or do not read it. (MXNet: Check "
+               "failed: ndim_is_known(this->ndim()): Shape is unknown.)")
+
+    class EmptyNDArray(NDArray):
+        __slots__ = ()
+
+        @property
+        def _data(self):
+            raise MXNetValueError(message)
+
+        @_data.setter
+        def _data(self, value):
+            pass
+
+        shape = property(lambda self: ())
+        size = property(lambda self: 1)
+        ndim = property(lambda self: 0)
+        dtype = property(lambda self: None)
+
+        def __repr__(self):
+            return f"<empty NDArray: {role}[{index}] of {op.where}, not declared>"
+
+    EmptyNDArray.__name__ = EmptyNDArray.__qualname__ = "NDArray"
+    return EmptyNDArray(None, ctx, writable=False)

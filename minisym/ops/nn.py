@@ -5,6 +5,8 @@ import numpy as np
 from ..base import MXNetError, MXNetValueError
 from ..random import generator
 from . import nn_reference as ref
+from ..kernels import batchnorm as kbn, conv as kconv, pool as kpool
+from ..kernels import fast_kernels_enabled, finish, write_target
 from .assign import assign
 from .params import Param, boolean, dtype_str, optional, shape_tuple
 from .registry import Operator, register
@@ -85,6 +87,22 @@ class FullyConnected(Operator):
             assign(in_grad[1], req[1], dy.T @ self._rows(data))
         if not self.no_bias:
             assign(in_grad[2], req[2], dy.sum(axis=0))
+
+
+def _fast(data, spatial_dims):
+    """Whether the numba/BLAS kernels handle this call (1-D or 2-D, float32 or float64)."""
+    return (fast_kernels_enabled() and spatial_dims in (1, 2)
+            and data.dtype in (np.float32, np.float64))
+
+
+def _lift_1d(values, fill):
+    """A 1-D geometry (k,) as the 2-D (fill, k) the kernels take."""
+    return (fill,) + tuple(values) if len(values) == 1 else tuple(values)
+
+
+def _as_4d(array):
+    """(N, C, W) -> (N, C, 1, W); 4-D arrays pass unchanged."""
+    return array.reshape(array.shape[:2] + (1,) + array.shape[2:]) if array.ndim == 3 else array
 
 
 def _spatial(op, name, default):
@@ -189,6 +207,13 @@ class Convolution(Operator):
         bias = rest[0] if rest else None
         _check_layout(self, len(self.kernel))
         stride, dilate, pad = self._geometry()
+        if _fast(data, len(self.kernel)):
+            target = write_target(out_data[0], req[0])
+            kconv.conv2d_forward(_as_4d(data), _as_4d(weight), bias, _lift_1d(stride, 1),
+                                 _lift_1d(pad, 0), _lift_1d(dilate, 1), self.num_group,
+                                 out=_as_4d(target))
+            finish(out_data[0], req[0], target)
+            return
         out_shape = out_data[0].shape
         cols = ref.im2col(data, self.kernel, stride, dilate, pad, out_shape[2:])
         cols = self._grouped(cols, data.shape[1] * prod(self.kernel))  # (N, g, C/g*K, L)
@@ -202,6 +227,9 @@ class Convolution(Operator):
         """dx by col2im of Wᵀ.dy, dW = dy.colsᵀ summed over the batch, db = sum of dy."""
         data, weight, *_ = in_data
         stride, dilate, pad = self._geometry()
+        if _fast(data, len(self.kernel)):
+            self._backward_fast(req, out_grad[0], data, weight, in_grad, stride, dilate, pad)
+            return
         dy = self._grouped(out_grad[0], self.num_filter)  # (N, g, F/g, L)
         w = weight.reshape(self.num_group, self.num_filter // self.num_group, -1)
         if req[0] != "null":
@@ -216,6 +244,19 @@ class Convolution(Operator):
             assign(in_grad[1], req[1], dw.reshape(weight.shape))
         if not self.no_bias:
             assign(in_grad[2], req[2], out_grad[0].sum(axis=_all_but(out_grad[0].ndim, 1)))
+
+    def _backward_fast(self, req, dy, data, weight, in_grad, stride, dilate, pad):
+        """The same gradients through im2col / col2im kernels and BLAS."""
+        dx, dw, db = kconv.conv2d_backward(
+            _as_4d(dy), _as_4d(data), _as_4d(weight), _lift_1d(stride, 1), _lift_1d(pad, 0),
+            _lift_1d(dilate, 1), self.num_group, need_dx=req[0] != "null",
+            need_dw=req[1] != "null")
+        if dx is not None:
+            assign(in_grad[0], req[0], dx.reshape(data.shape))
+        if dw is not None:
+            assign(in_grad[1], req[1], dw.reshape(weight.shape))
+        if not self.no_bias:
+            assign(in_grad[2], req[2], db)
 
 
 @register("Pooling")
@@ -291,6 +332,14 @@ class Pooling(Operator):
         (data,) = in_data
         self._check_runnable(data)
         kernel, stride, pad = self._geometry(data)
+        if _fast(data, len(kernel)):
+            target = write_target(out_data[0], req[0])
+            kpool.pool2d_forward(_as_4d(data), self.pool_type, _lift_1d(kernel, 1),
+                                 _lift_1d(stride, 1), _lift_1d(pad, 0),
+                                 _as_4d(target).shape[2:], self.count_include_pad is not False,
+                                 out=_as_4d(target))
+            finish(out_data[0], req[0], target)
+            return
         out = ref.pool_forward(data, self.pool_type, kernel, stride, pad, out_data[0].shape[2:],
                                self.count_include_pad is not False)
         assign(out_data[0], req[0], out)
@@ -299,10 +348,18 @@ class Pooling(Operator):
         """max: dy to the first max of each window; sum/avg: dy (/ divisor) to every cell."""
         (data,) = in_data
         kernel, stride, pad = self._geometry(data)
-        if req[0] != "null":
-            grad = ref.pool_backward(out_grad[0], data, out_data[0], self.pool_type, kernel,
-                                     stride, pad, self.count_include_pad is not False)
-            assign(in_grad[0], req[0], grad)
+        if req[0] == "null":
+            return
+        include_pad = self.count_include_pad is not False
+        if _fast(data, len(kernel)):
+            grad = kpool.pool2d_backward(
+                _as_4d(out_grad[0]), _as_4d(data), _as_4d(out_data[0]), self.pool_type,
+                _lift_1d(kernel, 1), _lift_1d(stride, 1), _lift_1d(pad, 0), include_pad)
+            assign(in_grad[0], req[0], grad.reshape(data.shape))
+            return
+        grad = ref.pool_backward(out_grad[0], data, out_data[0], self.pool_type, kernel,
+                                 stride, pad, include_pad)
+        assign(in_grad[0], req[0], grad)
 
 
 @register("BatchNorm")
@@ -368,19 +425,38 @@ class BatchNorm(Operator):
         data, gamma, beta = in_data
         moving_mean, moving_var = aux
         axis = self.axis % data.ndim
+        if self.fix_gamma and req[1] in ("write", "inplace"):
+            # MXNet tests req[kGamma] = req[1], which in forward is the req of the *mean output*:
+            # gamma is overwritten with 1 whenever the mean is written, whatever gamma's grad_req.
+            gamma[...] = 1
+        if _fast(data, 1) and data.dtype == gamma.dtype:
+            self._forward_fast(is_train, req, data, gamma, beta, aux, out_data, axis)
+            return
         x = data.astype(gamma.dtype)  # float16 data is normalised in float32, like MXNet
         if is_train and not self.use_global_stats:
             mean = x.mean(axis=_all_but(data.ndim, axis))
             invstd = _batch_invstd(x.var(axis=_all_but(data.ndim, axis)), self.eps)
         else:
             mean, invstd = moving_mean, 1 / np.sqrt(moving_var + self.eps)
-        if self.fix_gamma and req[1] in ("write", "inplace"):
-            # MXNet tests req[kGamma] = req[1], which in forward is the req of the *mean output*:
-            # gamma is overwritten with 1 whenever the mean is written, whatever gamma's grad_req.
-            gamma[...] = 1
         scale = invstd if self.fix_gamma else invstd * gamma
         out = (x - _per_channel(mean, x.ndim, axis)) * _per_channel(scale, x.ndim, axis)
         assign(out_data[0], req[0], out + _per_channel(beta, x.ndim, axis))
+        assign(out_data[1], req[1], mean)
+        assign(out_data[2], req[2], invstd)
+
+    def _forward_fast(self, is_train, req, data, gamma, beta, aux, out_data, axis):
+        """The same forward through the numba kernels (one pass per channel)."""
+        moving_mean, moving_var = aux
+        scale = np.ones_like(gamma) if self.fix_gamma else gamma
+        target = write_target(out_data[0], req[0])
+        if is_train and not self.use_global_stats:
+            _, mean, invstd, _ = kbn.bn_forward_train(data, scale, beta, self.eps, axis,
+                                                      out=target)
+        else:
+            mean = moving_mean
+            invstd = (1 / np.sqrt(moving_var + self.eps)).astype(data.dtype)
+            kbn.bn_normalize(data, mean, invstd, scale, beta, axis, out=target)
+        finish(out_data[0], req[0], target)
         assign(out_data[1], req[1], mean)
         assign(out_data[2], req[2], invstd)
 
@@ -396,6 +472,15 @@ class BatchNorm(Operator):
         else:
             mean, invstd = saved_mean, saved_invstd
             self._update_moving_stats(moving_mean, moving_var, mean, invstd)
+        if _fast(data, 1) and data.dtype == gamma.dtype:
+            scale = np.ones_like(gamma) if self.fix_gamma else gamma
+            dx, dgamma, dbeta = kbn.bn_backward(out_grad[0], data, mean.astype(data.dtype),
+                                                invstd.astype(data.dtype), scale,
+                                                not self.use_global_stats, axis)
+            assign(in_grad[0], req[0], dx)
+            assign(in_grad[1], req[1], 0 if self.fix_gamma else dgamma)
+            assign(in_grad[2], req[2], dbeta)
+            return
         x, dy = data.astype(gamma.dtype), out_grad[0].astype(gamma.dtype)
         centered = x - _per_channel(mean, x.ndim, axis)
         sum_dy, dot = dy.sum(axis=others), (centered * dy).sum(axis=others)
