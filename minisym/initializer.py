@@ -20,6 +20,7 @@ import numpy as np
 
 from .ndarray.ndarray import NDArray
 from .random import generator
+from .registry import Registry
 
 __all__ = ["InitDesc", "Initializer", "register", "alias", "create", "Mixed", "Zero", "One",
            "Constant", "Uniform", "Normal", "Orthogonal", "Xavier", "MSRAPrelu", "Bilinear",
@@ -162,56 +163,10 @@ def _bilinear_kernel(shape):
 
 
 # --- registry: mx.init.create('xavier') --------------------------------------------------------
-_REGISTRY = {}
-
-
-def register(klass, name=None):
-    """Make ``klass`` creatable by name: ``@mx.init.register`` above an Initializer subclass."""
-    assert isinstance(klass, type) and issubclass(klass, Initializer), \
-        "Can only register subclass of Initializer"
-    name = (name or klass.__name__).lower()
-    if name in _REGISTRY:
-        warnings.warn(f"New initializer {klass.__module__}.{klass.__name__} registered with "
-                      f"name {name} is overriding existing initializer "
-                      f"{_REGISTRY[name].__module__}.{_REGISTRY[name].__name__}",
-                      UserWarning, stacklevel=2)
-    _REGISTRY[name] = klass
-    return klass
-
-
-def alias(*aliases):
-    """Decorator: also register the class under each of ``aliases``."""
-    def register_aliases(klass):
-        for name in aliases:
-            register(klass, name)
-        return klass
-    return register_aliases
-
-
-def create(*args, **kwargs):
-    """An Initializer from a name (``'xavier'``), a ``dumps()`` string, a dict or an instance."""
-    if args:
-        init, args = args[0], args[1:]
-    else:
-        init = kwargs.pop("initializer")
-    if isinstance(init, Initializer):
-        assert not args and not kwargs, \
-            "initializer is already an instance. Additional arguments are invalid"
-        return init
-    if isinstance(init, dict):
-        return create(**init)
-    assert isinstance(init, str), f"initializer must be of string type, got {type(init).__name__}"
-    if init.startswith("["):
-        assert not args and not kwargs
-        name, params = json.loads(init)
-        return create(name, **params)
-    if init.startswith("{"):
-        assert not args and not kwargs
-        return create(**json.loads(init))
-    name = init.lower()
-    assert name in _REGISTRY, (f"{name} is not registered. Please register with "
-                               f"initializer.register first (known: {sorted(_REGISTRY)})")
-    return _REGISTRY[name](*args, **kwargs)
+_REGISTRY = Registry(Initializer, "initializer")
+register = _REGISTRY.register
+alias = _REGISTRY.alias
+create = _REGISTRY.create
 
 
 # --- the initializers --------------------------------------------------------------------------

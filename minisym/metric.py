@@ -14,15 +14,14 @@ Each metric also keeps ``global_sum_metric`` / ``global_num_inst``, which ``rese
 alone (``get_global()``). ``update(labels, preds)`` takes lists of NDArrays (a single NDArray is
 wrapped when the lengths agree).
 """
-import json
 import math
-import warnings
 from collections import OrderedDict
 from numbers import Number
 
 import numpy
 
 from .ndarray.ndarray import NDArray
+from .registry import Registry
 
 __all__ = ["EvalMetric", "CompositeEvalMetric", "Accuracy", "TopKAccuracy", "F1", "MCC",
            "Perplexity", "MAE", "MSE", "RMSE", "CrossEntropy", "NegativeLogLikelihood", "Loss",
@@ -100,19 +99,19 @@ class EvalMetric:
         self.num_inst = 0
         self.sum_metric = 0.0
 
+    def _value(self, total, count):
+        """``total / count``, or nan before any update."""
+        return total / count if count != 0 else float("nan")
+
     def get(self):
         """``(name, value)``: sum_metric / num_inst, or nan before any update."""
-        if self.num_inst == 0:
-            return (self.name, float("nan"))
-        return (self.name, self.sum_metric / self.num_inst)
+        return (self.name, self._value(self.sum_metric, self.num_inst))
 
     def get_global(self):
         """``(name, value)`` over everything since the last ``reset()``."""
         if not self._has_global_stats:
             return self.get()
-        if self.global_num_inst == 0:
-            return (self.name, float("nan"))
-        return (self.name, self.global_sum_metric / self.global_num_inst)
+        return (self.name, self._value(self.global_sum_metric, self.global_num_inst))
 
     def get_name_value(self):
         """``[(name, value), ...]``: ``get()`` as a list of pairs."""
@@ -137,56 +136,9 @@ def _pairs(name, value):
 
 
 # --- registry: mx.metric.create('acc') ----------------------------------------------------------
-_REGISTRY = {}
-
-
-def register(klass, name=None):
-    """Make ``klass`` creatable by name: ``@mx.metric.register`` above an EvalMetric subclass."""
-    assert isinstance(klass, type) and issubclass(klass, EvalMetric), \
-        "Can only register subclass of EvalMetric"
-    name = (name or klass.__name__).lower()
-    if name in _REGISTRY:
-        warnings.warn(f"New metric {klass.__module__}.{klass.__name__} registered with name "
-                      f"{name} is overriding existing metric "
-                      f"{_REGISTRY[name].__module__}.{_REGISTRY[name].__name__}",
-                      UserWarning, stacklevel=2)
-    _REGISTRY[name] = klass
-    return klass
-
-
-def alias(*aliases):
-    """Decorator: also register the class under each of ``aliases``."""
-    def register_aliases(klass):
-        for name in aliases:
-            register(klass, name)
-        return klass
-    return register_aliases
-
-
-def _create(*args, **kwargs):
-    """A metric from a registered name, a JSON string, a config dict or an instance."""
-    if args:
-        metric, args = args[0], args[1:]
-    else:
-        metric = kwargs.pop("metric")
-    if isinstance(metric, EvalMetric):
-        assert not args and not kwargs, \
-            "metric is already an instance. Additional arguments are invalid"
-        return metric
-    if isinstance(metric, dict):
-        return _create(**metric)
-    assert isinstance(metric, str), f"metric must be of string type, got {type(metric).__name__}"
-    if metric.startswith("["):
-        assert not args and not kwargs
-        name, params = json.loads(metric)
-        return _create(name, **params)
-    if metric.startswith("{"):
-        assert not args and not kwargs
-        return _create(**json.loads(metric))
-    name = metric.lower()
-    assert name in _REGISTRY, (f"{name} is not registered. Please register with "
-                               f"metric.register first (known: {sorted(_REGISTRY)})")
-    return _REGISTRY[name](*args, **kwargs)
+_REGISTRY = Registry(EvalMetric, "metric")
+register = _REGISTRY.register
+alias = _REGISTRY.alias
 
 
 def create(metric, *args, **kwargs):
@@ -198,7 +150,7 @@ def create(metric, *args, **kwargs):
         for child in metric:
             composite.add(create(child, *args, **kwargs))
         return composite
-    return _create(metric, *args, **kwargs)
+    return _REGISTRY.create(metric, *args, **kwargs)
 
 
 # --- the metrics -------------------------------------------------------------------------------
@@ -499,17 +451,9 @@ class Perplexity(EvalMetric):
             num += probs.size
         self._add(float(loss), num)
 
-    def get(self):
-        """``(name, exp(sum_metric / num_inst))``."""
-        if self.num_inst == 0:
-            return (self.name, float("nan"))
-        return (self.name, math.exp(self.sum_metric / self.num_inst))
-
-    def get_global(self):
-        """``(name, exp(global_sum_metric / global_num_inst))``."""
-        if self.global_num_inst == 0:
-            return (self.name, float("nan"))
-        return (self.name, math.exp(self.global_sum_metric / self.global_num_inst))
+    def _value(self, total, count):
+        """``exp(total / count)``, or nan before any update."""
+        return math.exp(total / count) if count != 0 else float("nan")
 
 
 def _pick(pred, index, axis):
@@ -529,52 +473,58 @@ def _as_columns(label, pred):
     return label, pred
 
 
+class _BatchError(EvalMetric):
+    """Error of same-size labels and preds, one instance per update array (MAE, MSE, RMSE)."""
+
+    def __init__(self, name, output_names, label_names):
+        super().__init__(name, output_names=output_names, label_names=label_names,
+                         has_global_stats=True)
+
+    def update(self, labels, preds):
+        """Add one batch: labels and preds of the same size, (n,) or (n, k)."""
+        labels, preds = check_label_shapes(labels, preds, True)
+        for label, pred in zip(labels, preds):
+            label, pred = _as_columns(label, pred)
+            self._add(self._error(label - pred), 1)
+
+
 @register
-class MAE(EvalMetric):
+class MAE(_BatchError):
     """Mean absolute error, averaged per batch (each update array counts once)."""
 
     def __init__(self, name="mae", output_names=None, label_names=None):
-        super().__init__(name, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(name, output_names, label_names)
 
-    def update(self, labels, preds):
-        """Add one batch: labels and preds of the same size, (n,) or (n, k)."""
-        labels, preds = check_label_shapes(labels, preds, True)
-        for label, pred in zip(labels, preds):
-            label, pred = _as_columns(label, pred)
-            self._add(numpy.abs(label - pred).mean(), 1)
+    @staticmethod
+    def _error(diff):
+        """The mean absolute difference."""
+        return numpy.abs(diff).mean()
 
 
 @register
-class MSE(EvalMetric):
+class MSE(_BatchError):
     """Mean squared error, averaged per batch (each update array counts once)."""
 
     def __init__(self, name="mse", output_names=None, label_names=None):
-        super().__init__(name, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(name, output_names, label_names)
 
-    def update(self, labels, preds):
-        """Add one batch: labels and preds of the same size, (n,) or (n, k)."""
-        labels, preds = check_label_shapes(labels, preds, True)
-        for label, pred in zip(labels, preds):
-            label, pred = _as_columns(label, pred)
-            self._add(((label - pred) ** 2.0).mean(), 1)
+    @staticmethod
+    def _error(diff):
+        """The mean squared difference."""
+        return (diff ** 2.0).mean()
 
 
 @register
-class RMSE(EvalMetric):
+class RMSE(_BatchError):
     """Root mean squared error of each batch, averaged over batches."""
 
     def __init__(self, name="rmse", output_names=None, label_names=None):
-        super().__init__(name, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(name, output_names, label_names)
 
-    def update(self, labels, preds):
-        """Add one batch: labels and preds of the same size, (n,) or (n, k)."""
-        labels, preds = check_label_shapes(labels, preds, True)
-        for label, pred in zip(labels, preds):
-            label, pred = _as_columns(label, pred)
-            self._add(numpy.sqrt(((label - pred) ** 2.0).mean()), 1)
+    @staticmethod
+    def _error(diff):
+        """The root of the mean squared difference."""
+        return numpy.sqrt((diff ** 2.0).mean())
 
 
 class _LogLoss(EvalMetric):

@@ -36,3 +36,10 @@ def test_seed002_symbols(tmp_path):
 
 def test_seed001_custom_softmax(tmp_path):
     assert run_seed("seed001_softmax.py", tmp_path).rstrip().endswith("done")
+
+
+def test_seed003_resnet_module_and_plot(tmp_path):
+    out = run_seed("seed003_resnet.py", tmp_path)
+    assert "<NDArray 1x1x64x64 @gpu(0)>" in out  # mx.gpu() accepted, run on the CPU
+    assert out.rstrip().endswith("Digraph")
+    assert "[[0.1 0.1 0.1 0.1 0.1 0.1 0.1 0.1 0.1 0.1]]" in out

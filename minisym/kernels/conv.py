@@ -34,9 +34,7 @@ def _im2col(x, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, cols):
                     continue
                 cols[task, start:start + x_lo] = 0
                 ix = x_lo * sw - pw + j * dw
-                for xx in range(x_lo, x_hi):
-                    cols[task, start + xx] = x[n, c, iy, ix]
-                    ix += sw
+                cols[task, start + x_lo:start + x_hi] = x[n, c, iy, ix:ix + (x_hi - x_lo) * sw:sw]
                 cols[task, start + x_hi:start + ow] = 0
 
 
@@ -56,9 +54,8 @@ def _col2im(cols, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, dx):
                         continue
                     start = (n * oh + y) * ow
                     ix = x_lo * sw - pw + j * dw
-                    for xx in range(x_lo, x_hi):
-                        dx[n, c, iy, ix] += cols[row, start + xx]
-                        ix += sw
+                    for k in range(x_hi - x_lo):
+                        dx[n, c, iy, ix + k * sw] += cols[row, start + x_lo + k]
 
 
 def im2col(x, kernel, stride, pad, dilate, out_hw):

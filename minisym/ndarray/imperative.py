@@ -3,6 +3,7 @@
 The same operator class serves both worlds: a symbol records a node, an NDArray call builds a
 one-node graph, binds it to your arrays and runs its forward (``is_train=False``).
 """
+from ..base import MXNetTypeError
 from ..name import NameManager
 from ..ops.registry import functions
 from .ndarray import NDArray
@@ -31,15 +32,17 @@ def _imperative(fn):
             node_sym = sym.create_op(fn, placeholders, kwargs)
         missing = [n for n in node_sym.list_inputs() if n not in arrays]
         if missing:
-            raise TypeError(f"mx.nd.{fn.func_name}: give every input as an NDArray; missing "
-                            + ", ".join(missing))
+            raise MXNetTypeError(f"mx.nd.{fn.func_name}: give every input as an NDArray; "
+                                 "missing " + ", ".join(missing))
         args_list = [arrays[n] for n in node_sym.list_arguments()]
         aux_list = [arrays[n] for n in node_sym.list_auxiliary_states()]
         ex = node_sym.bind(cpu(), args_list, grad_req="null", aux_states=aux_list)
         results = ex.forward(is_train=is_train)
         results = [NDArray(r._data.copy(), r.context) for r in results]
         if out is not None:
-            out[:] = results[0]
+            targets = out if isinstance(out, (list, tuple)) else [out]
+            for target, result in zip(targets, results):
+                target[:] = result
             return out
         return results[0] if len(results) == 1 else results
     run.__name__ = fn.func_name

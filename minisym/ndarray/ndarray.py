@@ -161,8 +161,7 @@ class NDArray:
         return NDArray(result, self._ctx)
 
     def __setitem__(self, key, value):
-        if not self.writable:
-            raise ValueError("Failed to assign to a readonly NDArray")
+        # MXNet does not check ``writable`` here (only in +=, -=, ...): copied on purpose.
         self._data[_index(key)] = to_numpy(value)
 
     # --- arithmetic ----------------------------------------------------------------------------
@@ -180,7 +179,10 @@ class NDArray:
 
     def _inplace(self, other, fn):
         if not self.writable:
-            raise ValueError("trying to modify a readonly NDArray")
+            raise ValueError(f"trying to modify a readonly NDArray in place ({fn.__name__}=): "
+                             "inside a custom operator in_data, out_grad and backward's out_data "
+                             "are read-only; write results into out_data / in_grad with "
+                             "self.assign")
         fn(self._data, to_numpy(other), out=self._data, casting="unsafe")
         return self
 

@@ -9,6 +9,7 @@ import inspect
 import numpy as np
 
 from ..base import DTYPE_NP_TO_MX, MXNetError, MXNetTypeError, MXNetValueError
+from ..ndarray.ndarray import NDArray
 from .registry import Operator, register
 
 __all__ = ["Custom"]
@@ -87,6 +88,7 @@ class Custom(Operator):
     def _check_lengths(self, result, method, what):
         """The 2 or 3 returned lists, each of the declared length, or a teaching error."""
         prop = type(self.prop).__name__
+        stage = "InferShape" if method == "infer_shape" else "InferType"  # MXNet's wording
         if not isinstance(result, (list, tuple)) or len(result) not in (2, 3):
             raise MXNetValueError(f"{self.where}: {prop}.{method} must return 2 or 3 lists "
                                   f"(inputs, outputs[, aux]); it returned {result!r}")
@@ -97,7 +99,7 @@ class Custom(Operator):
                                   (aux, self.list_auxiliary_states(), "aux state")):
             if len(got) != len(names):
                 raise MXNetValueError(
-                    f"{self.where}: InferShape Error: expecting {len(names)} entries in "
+                    f"{self.where}: {stage} Error: expecting {len(names)} entries in "
                     f"returned {label} {what}, got {len(got)}. {prop}.{method} must return one "
                     f"{what[:-1]} per name in {names}.")
         return list(ins), list(outs), list(aux)
@@ -133,29 +135,27 @@ class CustomRunner:
                       "in_data": [n_out + i in deps for i in range(n_in)],
                       "out_data": [n_out + n_in + j in deps for j in range(n_out)]}
 
-    def _wrap(self, arrays, needed=None, role=None):
-        from ..ndarray import NDArray
-        return [NDArray(a, self.ctx) if needed is None or needed[i]
+    def _wrap(self, arrays, needed=None, role=None, writable=True):
+        """NDArrays over the buffers; MXNet flags inputs read-only (``+=`` on them fails,
+        though ``x[:] = ...`` does not: a quirk copied on purpose)."""
+        return [NDArray(a, self.ctx, writable) if needed is None or needed[i]
                 else _undeclared(self.op, role, i, self.ctx) for i, a in enumerate(arrays)]
 
     def forward(self, is_train, req, in_data, out_data, aux):
-        self.custom_op.forward(int(bool(is_train)), list(req), self._wrap(in_data),
-                               self._wrap(out_data), self._wrap(aux))
+        self.custom_op.forward(int(bool(is_train)), list(req),
+                               self._wrap(in_data, writable=False), self._wrap(out_data),
+                               self._wrap(aux))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
-        self.custom_op.backward(list(req),
-                                self._wrap(out_grad, self.needs["out_grad"], "out_grad"),
-                                self._wrap(in_data, self.needs["in_data"], "in_data"),
-                                self._wrap(out_data, self.needs["out_data"], "out_data"),
-                                self._wrap(in_grad), self._wrap(aux))
+        self.custom_op.backward(
+            list(req), self._wrap(out_grad, self.needs["out_grad"], "out_grad", False),
+            self._wrap(in_data, self.needs["in_data"], "in_data", False),
+            self._wrap(out_data, self.needs["out_data"], "out_data", False),
+            self._wrap(in_grad), self._wrap(aux))
 
 
 def _undeclared(op, role, index, ctx):
-    """The empty NDArray backward gets for an array it did not declare it needs.
-
-    Like MXNet's, its shape is ``()`` (size 1, ndim 0), and reading its values fails: MXNet
-    raises ``Shape is unknown``. Here the error says which array it is and why it is empty."""
-    from ..ndarray import NDArray
+    """The empty NDArray backward gets for an array it did not declare it needs."""
     names = op.list_outputs() if role in ("out_grad", "out_data") else op.list_arguments()
     why = (" (need_top_grad=False leaves out every out_grad)"
            if role == "out_grad" and not getattr(op.prop, "need_top_grad_", True) else "")
@@ -163,25 +163,31 @@ def _undeclared(op, role, index, ctx):
                f"backward, because {type(op.prop).__name__}.declare_backward_dependency did not "
                f"list it{why}. Declare it there to receive it, or do not read it. (MXNet: Check "
                "failed: ndim_is_known(this->ndim()): Shape is unknown.)")
+    return EmptyNDArray(message, ctx)
 
-    class EmptyNDArray(NDArray):
-        __slots__ = ()
 
-        @property
-        def _data(self):
-            raise MXNetValueError(message)
+class EmptyNDArray(NDArray):
+    """Like MXNet's empty NDArray: shape ``()`` (size 1, ndim 0, dtype None), and reading its
+    values fails (MXNet: ``Shape is unknown``); here the error says which array it is and why."""
 
-        @_data.setter
-        def _data(self, value):
-            pass
+    __slots__ = ("_message",)
 
-        shape = property(lambda self: ())
-        size = property(lambda self: 1)
-        ndim = property(lambda self: 0)
-        dtype = property(lambda self: None)
+    def __init__(self, message, ctx):
+        self._message = message
+        super().__init__(None, ctx, writable=False)
 
-        def __repr__(self):
-            return f"<empty NDArray: {role}[{index}] of {op.where}, not declared>"
+    @property
+    def _data(self):
+        raise MXNetValueError(self._message)
 
-    EmptyNDArray.__name__ = EmptyNDArray.__qualname__ = "NDArray"
-    return EmptyNDArray(None, ctx, writable=False)
+    @_data.setter
+    def _data(self, value):
+        pass
+
+    shape = property(lambda self: ())
+    size = property(lambda self: 1)
+    ndim = property(lambda self: 0)
+    dtype = property(lambda self: None)
+
+    def __repr__(self):
+        return f"<empty NDArray @{self._ctx}> (not declared in declare_backward_dependency)"

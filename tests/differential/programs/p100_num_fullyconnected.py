@@ -2,22 +2,7 @@
 gradient), for the default, no_bias=True, and flatten=False on 3-D data (with and without bias)."""
 import numpy as np
 
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
-
-
-def fwd_bwd(mx, sym, inputs, rs):
-    """simple_bind, feed every argument, forward in train mode, backward with a random head."""
-    ex = sym.simple_bind(ctx=mx.cpu(), **{k: v.shape for k, v in inputs.items()})
-    for k, v in inputs.items():
-        ex.arg_dict[k][:] = v
-    ex.forward(is_train=True)
-    res = {"out": ex.outputs[0].asnumpy()}
-    ex.backward([mx.nd.array(_f32(rs.randn(*o.shape))) for o in ex.outputs])
-    for name in sym.list_arguments():
-        res["grad_" + name] = ex.grad_dict[name].asnumpy()
-    return res
+from _common import f32, fwd_bwd
 
 
 def run(mx):
@@ -27,26 +12,26 @@ def run(mx):
     bias = mx.sym.Variable("bias")
     res = {}
 
-    x4 = _f32(rs.randn(2, 3, 2, 2))
+    x4 = f32(rs.randn(2, 3, 2, 2))
     res["default_4d"] = fwd_bwd(
         mx, mx.sym.FullyConnected(data, weight, bias, num_hidden=5),
-        {"data": x4, "weight": _f32(rs.randn(5, 12)), "bias": _f32(rs.randn(5))}, rs)
+        {"data": x4, "weight": f32(rs.randn(5, 12)), "bias": f32(rs.randn(5))}, rs)
 
-    x2 = _f32(rs.randn(4, 6))
+    x2 = f32(rs.randn(4, 6))
     res["no_bias"] = fwd_bwd(
         mx, mx.sym.FullyConnected(data, weight, num_hidden=3, no_bias=True),
-        {"data": x2, "weight": _f32(rs.randn(3, 6))}, rs)
+        {"data": x2, "weight": f32(rs.randn(3, 6))}, rs)
 
-    x3 = _f32(rs.randn(2, 3, 4))
+    x3 = f32(rs.randn(2, 3, 4))
     res["flatten_false_3d"] = fwd_bwd(
         mx, mx.sym.FullyConnected(data, weight, bias, num_hidden=5, flatten=False),
-        {"data": x3, "weight": _f32(rs.randn(5, 4)), "bias": _f32(rs.randn(5))}, rs)
+        {"data": x3, "weight": f32(rs.randn(5, 4)), "bias": f32(rs.randn(5))}, rs)
 
     res["flatten_false_no_bias_3d"] = fwd_bwd(
         mx, mx.sym.FullyConnected(data, weight, num_hidden=2, flatten=False, no_bias=True),
-        {"data": x3, "weight": _f32(rs.randn(2, 4))}, rs)
+        {"data": x3, "weight": f32(rs.randn(2, 4))}, rs)
 
     res["flatten_true_3d"] = fwd_bwd(
         mx, mx.sym.FullyConnected(data, weight, bias, num_hidden=3),
-        {"data": x3, "weight": _f32(rs.randn(3, 12)), "bias": _f32(rs.randn(3))}, rs)
+        {"data": x3, "weight": f32(rs.randn(3, 12)), "bias": f32(rs.randn(3))}, rs)
     return res

@@ -2,32 +2,17 @@
 (random head gradient) with stride, pad, dilate, num_group, no_bias and a non-square kernel."""
 import numpy as np
 
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
-
-
-def fwd_bwd(mx, sym, inputs, rs):
-    """simple_bind, feed every argument, forward in train mode, backward with a random head."""
-    ex = sym.simple_bind(ctx=mx.cpu(), **{k: v.shape for k, v in inputs.items()})
-    for k, v in inputs.items():
-        ex.arg_dict[k][:] = v
-    ex.forward(is_train=True)
-    res = {"out": ex.outputs[0].asnumpy()}
-    ex.backward([mx.nd.array(_f32(rs.randn(*o.shape))) for o in ex.outputs])
-    for name in sym.list_arguments():
-        res["grad_" + name] = ex.grad_dict[name].asnumpy()
-    return res
+from _common import f32, fwd_bwd
 
 
 def conv(mx, rs, data_shape, weight_shape, **params):
     data = mx.sym.Variable("data")
     weight = mx.sym.Variable("weight")
-    inputs = {"data": _f32(rs.randn(*data_shape)), "weight": _f32(rs.randn(*weight_shape))}
+    inputs = {"data": f32(rs.randn(*data_shape)), "weight": f32(rs.randn(*weight_shape))}
     if params.get("no_bias"):
         sym = mx.sym.Convolution(data, weight, **params)
     else:
-        inputs["bias"] = _f32(rs.randn(weight_shape[0]))
+        inputs["bias"] = f32(rs.randn(weight_shape[0]))
         sym = mx.sym.Convolution(data, weight, mx.sym.Variable("bias"), **params)
     return fwd_bwd(mx, sym, inputs, rs)
 

@@ -3,35 +3,26 @@ valid and full conventions, padding with count_include_pad True and False, globa
 1-D pooling, and max pooling with ties inside a window (the gradient goes to one element)."""
 import numpy as np
 
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
+from _common import f32, fwd_bwd
 
 
 def pool(mx, rs, x, **params):
     """Pool ``x`` with ``params``: forward in train mode, backward with a random head."""
-    sym = mx.sym.Pooling(mx.sym.Variable("data"), **params)
-    ex = sym.simple_bind(ctx=mx.cpu(), data=x.shape)
-    ex.arg_dict["data"][:] = x
-    ex.forward(is_train=True)
-    out = ex.outputs[0].asnumpy()
-    head = _f32(rs.randn(*out.shape))
-    ex.backward([mx.nd.array(head)])
-    return {"out": out, "grad_data": ex.grad_dict["data"].asnumpy()}
+    return fwd_bwd(mx, mx.sym.Pooling(mx.sym.Variable("data"), **params), {"data": x}, rs)
 
 
 def run(mx):
     rs = np.random.RandomState(102)
-    x5 = _f32(rs.randn(2, 2, 5, 5))
-    x7 = _f32(rs.randn(1, 2, 7, 7))
-    ramp = _f32(np.arange(16).reshape(1, 1, 4, 4))
-    negative = -_f32(rs.uniform(1.0, 2.0, size=(1, 1, 4, 4)))
+    x5 = f32(rs.randn(2, 2, 5, 5))
+    x7 = f32(rs.randn(1, 2, 7, 7))
+    ramp = f32(np.arange(16).reshape(1, 1, 4, 4))
+    negative = -f32(rs.uniform(1.0, 2.0, size=(1, 1, 4, 4)))
     # ties: every 2x2 window of the stride-2 grid holds its maximum twice or more
-    ties = _f32([[[[1, 1, 0, 2],
+    ties = f32([[[[1, 1, 0, 2],
                    [0, 1, 2, 2],
                    [3, 0, 5, 5],
                    [3, 3, 5, 5]]]])
-    x1d = _f32(rs.randn(2, 3, 7))
+    x1d = f32(rs.randn(2, 3, 7))
     return {
         "max_k2_s2_valid": pool(mx, rs, x5, kernel=(2, 2), stride=(2, 2), pool_type="max"),
         "max_k2_s2_full": pool(mx, rs, x5, kernel=(2, 2), stride=(2, 2), pool_type="max",

@@ -4,9 +4,7 @@ gamma and beta, the gamma array after forward (fix_gamma overwrites it), and mov
 moving_var after forward and after backward (MXNet's CPU path updates them in backward)."""
 import numpy as np
 
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
+from _common import f32
 
 
 def bn_case(mx, rs, shape, is_train=True, backward=True, grad_req="write", **params):
@@ -17,11 +15,11 @@ def bn_case(mx, rs, shape, is_train=True, backward=True, grad_req="write", **par
                            mx.sym.Variable("moving_mean"), mx.sym.Variable("moving_var"),
                            name="bn", **params)
     ex = sym.simple_bind(ctx=mx.cpu(), grad_req=grad_req, data=shape)
-    ex.arg_dict["data"][:] = _f32(rs.randn(*shape) * 2.0 + 0.5)
-    ex.arg_dict["gamma"][:] = _f32(rs.uniform(1.5, 2.5, size=c))
-    ex.arg_dict["beta"][:] = _f32(rs.randn(c))
-    ex.aux_dict["moving_mean"][:] = _f32(rs.randn(c) * 0.5)
-    ex.aux_dict["moving_var"][:] = _f32(rs.uniform(0.5, 1.5, size=c))
+    ex.arg_dict["data"][:] = f32(rs.randn(*shape) * 2.0 + 0.5)
+    ex.arg_dict["gamma"][:] = f32(rs.uniform(1.5, 2.5, size=c))
+    ex.arg_dict["beta"][:] = f32(rs.randn(c))
+    ex.aux_dict["moving_mean"][:] = f32(rs.randn(c) * 0.5)
+    ex.aux_dict["moving_var"][:] = f32(rs.uniform(0.5, 1.5, size=c))
     ex.forward(is_train=is_train)
     mx.nd.waitall()
     res = {"outputs": [o.asnumpy() for o in ex.outputs],
@@ -29,7 +27,7 @@ def bn_case(mx, rs, shape, is_train=True, backward=True, grad_req="write", **par
            "moving_mean_after_forward": ex.aux_dict["moving_mean"].asnumpy(),
            "moving_var_after_forward": ex.aux_dict["moving_var"].asnumpy()}
     if backward:
-        ex.backward([mx.nd.array(_f32(rs.randn(*o.shape))) for o in ex.outputs])
+        ex.backward([mx.nd.array(f32(rs.randn(*o.shape))) for o in ex.outputs])
         mx.nd.waitall()
         res["moving_mean_after_backward"] = ex.aux_dict["moving_mean"].asnumpy()
         res["moving_var_after_backward"] = ex.aux_dict["moving_var"].asnumpy()

@@ -3,29 +3,14 @@ forward and the gradients of data (and of prelu's gamma), with a random head gra
 selu's gradient is left to its own program (MXNet computes it from the scaled output)."""
 import numpy as np
 
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
-
-
-def fwd_bwd(mx, sym, inputs, rs):
-    """simple_bind, feed every argument, forward in train mode, backward with a random head."""
-    ex = sym.simple_bind(ctx=mx.cpu(), **{k: v.shape for k, v in inputs.items()})
-    for k, v in inputs.items():
-        ex.arg_dict[k][:] = v
-    ex.forward(is_train=True)
-    res = {"out": ex.outputs[0].asnumpy()}
-    ex.backward([mx.nd.array(_f32(rs.randn(*o.shape))) for o in ex.outputs])
-    for name in sym.list_arguments():
-        res["grad_" + name] = ex.grad_dict[name].asnumpy()
-    return res
+from _common import f32, fwd_bwd
 
 
 def run(mx):
     rs = np.random.RandomState(104)
     data = mx.sym.Variable("data")
-    x = _f32(rs.randn(3, 4) * 2.0)
-    x4 = _f32(rs.randn(2, 3, 2, 2) * 2.0)
+    x = f32(rs.randn(3, 4) * 2.0)
+    x4 = f32(rs.randn(2, 3, 2, 2) * 2.0)
     res = {}
     for act in ("relu", "sigmoid", "tanh", "softrelu", "softsign"):
         res["activation_" + act] = fwd_bwd(mx, mx.sym.Activation(data, act_type=act),
@@ -45,7 +30,7 @@ def run(mx):
     res["gelu"] = fwd_bwd(mx, mx.sym.LeakyReLU(data, act_type="gelu"), {"data": x}, rs)
     gamma = mx.sym.Variable("gamma")
     res["prelu_2d"] = fwd_bwd(mx, mx.sym.LeakyReLU(data, gamma, act_type="prelu"),
-                              {"data": x, "gamma": _f32(rs.uniform(0.1, 0.5, size=4))}, rs)
+                              {"data": x, "gamma": f32(rs.uniform(0.1, 0.5, size=4))}, rs)
     res["prelu_4d"] = fwd_bwd(mx, mx.sym.LeakyReLU(data, gamma, act_type="prelu"),
-                              {"data": x4, "gamma": _f32(rs.uniform(0.1, 0.5, size=3))}, rs)
+                              {"data": x4, "gamma": f32(rs.uniform(0.1, 0.5, size=3))}, rs)
     return res

@@ -5,32 +5,24 @@ the same factor; axes=(2,3) shares one mask value per (n, c); mode='always' also
 inference."""
 import numpy as np
 
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
-
-
-def bound(mx, sym, x):
-    ex = sym.simple_bind(ctx=mx.cpu(), data=x.shape)
-    ex.arg_dict["data"][:] = x
-    return ex
+from _common import bind_inputs, f32
 
 
 def run(mx):
     rs = np.random.RandomState(105)
     data = mx.sym.Variable("data")
-    x = _f32(rs.uniform(0.5, 2.0, size=(4, 3, 5, 5)) * np.sign(rs.randn(4, 3, 5, 5)))
-    head = _f32(rs.randn(4, 3, 5, 5))
+    x = f32(rs.uniform(0.5, 2.0, size=(4, 3, 5, 5)) * np.sign(rs.randn(4, 3, 5, 5)))
+    head = f32(rs.randn(4, 3, 5, 5))
     res = {}
 
-    ex = bound(mx, mx.sym.Dropout(data, p=0.5), x)
+    ex = bind_inputs(mx, mx.sym.Dropout(data, p=0.5), {"data": x})
     out = ex.forward(is_train=False)[0].asnumpy()
     res["p05_inference_out"] = out
     res["p05_inference_is_identity"] = bool(np.array_equal(out, x))
     res["num_outputs"] = len(ex.outputs)
     res["default_forward_is_identity"] = bool(np.array_equal(ex.forward()[0].asnumpy(), x))
 
-    ex = bound(mx, mx.sym.Dropout(data, p=0.0), x)
+    ex = bind_inputs(mx, mx.sym.Dropout(data, p=0.0), {"data": x})
     out = ex.forward(is_train=True)[0].asnumpy()
     ex.backward([mx.nd.array(head)])
     res["p0_train_out"] = out
@@ -38,14 +30,14 @@ def run(mx):
     res["p0_train_is_identity"] = bool(np.array_equal(out, x))
     res["p0_train_grad_is_head"] = bool(np.array_equal(ex.grad_dict["data"].asnumpy(), head))
 
-    ex = bound(mx, mx.sym.Dropout(data, p=0.0, mode="always"), x)
+    ex = bind_inputs(mx, mx.sym.Dropout(data, p=0.0, mode="always"), {"data": x})
     res["always_p0_inference_is_identity"] = bool(
         np.array_equal(ex.forward(is_train=False)[0].asnumpy(), x))
 
     for key, p, mode, is_train in (("p05_train", 0.5, "training", True),
                                    ("p02_train", 0.2, "training", True),
                                    ("always_p05_inference", 0.5, "always", False)):
-        ex = bound(mx, mx.sym.Dropout(data, p=p, mode=mode), x)
+        ex = bind_inputs(mx, mx.sym.Dropout(data, p=p, mode=mode), {"data": x})
         out = ex.forward(is_train=is_train)[0].asnumpy()
         scale = np.float32(1.0 / (1.0 - p))
         kept = out != 0
@@ -59,7 +51,7 @@ def run(mx):
             res[key]["grad_is_head_times_mask_over_keep"] = bool(
                 np.allclose(grad, head * kept * scale, rtol=1e-6, atol=0))
 
-    ex = bound(mx, mx.sym.Dropout(data, p=0.5, axes=(2, 3)), x)
+    ex = bind_inputs(mx, mx.sym.Dropout(data, p=0.5, axes=(2, 3)), {"data": x})
     out = ex.forward(is_train=True)[0].asnumpy()
     kept = (out != 0).reshape(4 * 3, 25)
     res["axes_23_train"] = {

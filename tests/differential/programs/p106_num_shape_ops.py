@@ -3,31 +3,15 @@ dim 0 and dim 2), transpose, expand_dims, slice_axis, SliceChannel / split (sque
 forward outputs and the gradient of every input (random head gradient for every output)."""
 import numpy as np
 
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
-
-
-def fwd_bwd(mx, sym, inputs, rs):
-    """simple_bind, feed every argument, forward in train mode, backward with random heads."""
-    ex = sym.simple_bind(ctx=mx.cpu(), **{k: v.shape for k, v in inputs.items()})
-    for k, v in inputs.items():
-        ex.arg_dict[k][:] = v
-    ex.forward(is_train=True)
-    outs = [o.asnumpy() for o in ex.outputs]
-    res = {"out": outs[0]} if len(outs) == 1 else {"outs": outs}
-    ex.backward([mx.nd.array(_f32(rs.randn(*o.shape))) for o in outs])
-    for name in sym.list_arguments():
-        res["grad_" + name] = ex.grad_dict[name].asnumpy()
-    return res
+from _common import f32, fwd_bwd
 
 
 def run(mx):
     rs = np.random.RandomState(106)
     data = mx.sym.Variable("data")
     a, b, c = mx.sym.Variable("a"), mx.sym.Variable("b"), mx.sym.Variable("c")
-    x4 = _f32(rs.randn(2, 3, 4, 5))
-    x3 = _f32(rs.randn(2, 6, 4))
+    x4 = f32(rs.randn(2, 3, 4, 5))
+    x3 = f32(rs.randn(2, 6, 4))
     d = {"data": x4}
     return {
         "flatten_4d": fwd_bwd(mx, mx.sym.Flatten(data), d, rs),
@@ -39,14 +23,14 @@ def run(mx):
                                    {"data": x3}, rs),
         "concat_3_inputs_dim0": fwd_bwd(
             mx, mx.sym.Concat(a, b, c, dim=0),
-            {"a": _f32(rs.randn(1, 3, 2)), "b": _f32(rs.randn(2, 3, 2)),
-             "c": _f32(rs.randn(3, 3, 2))}, rs),
+            {"a": f32(rs.randn(1, 3, 2)), "b": f32(rs.randn(2, 3, 2)),
+             "c": f32(rs.randn(3, 3, 2))}, rs),
         "concat_3_inputs_dim2": fwd_bwd(
             mx, mx.sym.concat(a, b, c, dim=2),
-            {"a": _f32(rs.randn(2, 3, 1)), "b": _f32(rs.randn(2, 3, 4)),
-             "c": _f32(rs.randn(2, 3, 2))}, rs),
+            {"a": f32(rs.randn(2, 3, 1)), "b": f32(rs.randn(2, 3, 4)),
+             "c": f32(rs.randn(2, 3, 2))}, rs),
         "concat_default_dim1": fwd_bwd(
-            mx, mx.sym.Concat(a, b), {"a": _f32(rs.randn(2, 1)), "b": _f32(rs.randn(2, 3))}, rs),
+            mx, mx.sym.Concat(a, b), {"a": f32(rs.randn(2, 1)), "b": f32(rs.randn(2, 3))}, rs),
         "transpose_default": fwd_bwd(mx, mx.sym.transpose(data), {"data": x3}, rs),
         "transpose_axes_0231": fwd_bwd(mx, mx.sym.transpose(data, axes=(0, 2, 3, 1)), d, rs),
         "expand_dims_1": fwd_bwd(mx, mx.sym.expand_dims(data, axis=1), {"data": x3}, rs),

@@ -4,34 +4,26 @@ normalization null / batch / valid, multi_output on 3-D and 4-D data, preserve_s
 probability labels (label shape == data shape) and smooth_alpha."""
 import numpy as np
 
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
+from _common import f32, fwd_bwd
 
 
 def sm_case(mx, x, label, **params):
+    """SoftmaxOutput with ``params``: output and the implicit-head gradients of data and label."""
     sym = mx.sym.SoftmaxOutput(mx.sym.Variable("data"), mx.sym.Variable("label"), **params)
-    ex = sym.simple_bind(ctx=mx.cpu(), data=x.shape, label=label.shape)
-    ex.arg_dict["data"][:] = x
-    ex.arg_dict["label"][:] = label
-    ex.forward(is_train=True)
-    out = ex.outputs[0].asnumpy()
-    ex.backward()
-    return {"out": out, "grad_data": ex.grad_dict["data"].asnumpy(),
-            "grad_label": ex.grad_dict["label"].asnumpy()}
+    return fwd_bwd(mx, sym, {"data": x, "label": label})
 
 
 def run(mx):
     rs = np.random.RandomState(108)
-    x2 = _f32(rs.randn(4, 5) * 2)
-    lab2 = _f32([1, 2, 0, 2])
-    x3 = _f32(rs.randn(2, 3, 4) * 2)
-    lab3 = _f32([[0, 2, 1, 1], [2, 2, 0, 1]])
-    x4 = _f32(rs.randn(2, 3, 2, 2) * 2)
-    lab4 = _f32([[1, 0, 2, 2], [0, 1, 1, 2]])
+    x2 = f32(rs.randn(4, 5) * 2)
+    lab2 = f32([1, 2, 0, 2])
+    x3 = f32(rs.randn(2, 3, 4) * 2)
+    lab3 = f32([[0, 2, 1, 1], [2, 2, 0, 1]])
+    x4 = f32(rs.randn(2, 3, 2, 2) * 2)
+    lab4 = f32([[1, 0, 2, 2], [0, 1, 1, 2]])
     lab4_spatial = lab4.reshape(2, 2, 2)
     prob = rs.uniform(0.1, 1.0, size=(4, 5))
-    prob = _f32(prob / prob.sum(axis=1, keepdims=True))
+    prob = f32(prob / prob.sum(axis=1, keepdims=True))
     res = {
         "default_2d": sm_case(mx, x2, lab2),
         "grad_scale_2": sm_case(mx, x2, lab2, grad_scale=2.0),
@@ -50,7 +42,7 @@ def run(mx):
         "probability_label": sm_case(mx, x2, prob),
         "probability_label_batch": sm_case(mx, x2, prob, normalization="batch"),
         "probability_label_grad_scale_2": sm_case(mx, x2, prob, grad_scale=2.0),
-        "preserve_shape_3d": sm_case(mx, x3, _f32([[0, 1, 3], [2, 2, 1]]), preserve_shape=True),
+        "preserve_shape_3d": sm_case(mx, x3, f32([[0, 1, 3], [2, 2, 1]]), preserve_shape=True),
     }
     for norm in ("null", "batch", "valid"):
         res["multi_output_3d_" + norm] = sm_case(mx, x3, lab3, multi_output=True,

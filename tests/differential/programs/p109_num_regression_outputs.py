@@ -4,31 +4,23 @@ and the implicit-head gradients of data and label, for (N,1) data with an (N,) l
 exactly zero."""
 import numpy as np
 
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
+from _common import f32, fwd_bwd
 
 
 def reg_case(mx, op, x, label, **params):
+    """The regression output ``op``: output and the implicit-head gradients of data and label."""
     sym = getattr(mx.sym, op)(mx.sym.Variable("data"), mx.sym.Variable("label"), **params)
-    ex = sym.simple_bind(ctx=mx.cpu(), data=x.shape, label=label.shape)
-    ex.arg_dict["data"][:] = x
-    ex.arg_dict["label"][:] = label
-    ex.forward(is_train=True)
-    out = ex.outputs[0].asnumpy()
-    ex.backward()
-    return {"out": out, "grad_data": ex.grad_dict["data"].asnumpy(),
-            "grad_label": ex.grad_dict["label"].asnumpy()}
+    return fwd_bwd(mx, sym, {"data": x, "label": label})
 
 
 def run(mx):
     rs = np.random.RandomState(109)
-    x1 = _f32(rs.randn(4, 1))
-    lab1 = _f32(rs.randn(4))
-    x3 = _f32(rs.randn(4, 3))
-    lab3 = _f32(rs.randn(4, 3))
-    prob1 = _f32(rs.uniform(0, 1, size=4))
-    prob3 = _f32(rs.uniform(0, 1, size=(4, 3)))
+    x1 = f32(rs.randn(4, 1))
+    lab1 = f32(rs.randn(4))
+    x3 = f32(rs.randn(4, 3))
+    lab3 = f32(rs.randn(4, 3))
+    prob1 = f32(rs.uniform(0, 1, size=4))
+    prob3 = f32(rs.uniform(0, 1, size=(4, 3)))
     return {
         "linear_n1": reg_case(mx, "LinearRegressionOutput", x1, lab1),
         "linear_nk": reg_case(mx, "LinearRegressionOutput", x3, lab3),

@@ -3,26 +3,15 @@
 gradient (these are ordinary ops, not loss heads)."""
 import numpy as np
 
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
-
-
-def fwd_bwd(mx, sym, x, rs):
-    ex = sym.simple_bind(ctx=mx.cpu(), data=x.shape)
-    ex.arg_dict["data"][:] = x
-    ex.forward(is_train=True)
-    out = ex.outputs[0].asnumpy()
-    ex.backward([mx.nd.array(_f32(rs.randn(*out.shape)))])
-    return {"out": out, "grad_data": ex.grad_dict["data"].asnumpy()}
+from _common import f32, fwd_bwd
 
 
 def run(mx):
     rs = np.random.RandomState(111)
     data = mx.sym.Variable("data")
-    x3 = _f32(rs.randn(2, 3, 4) * 2)
-    x2 = _f32(rs.randn(3, 5) * 2)
-    x4 = _f32(rs.randn(2, 3, 2, 2) * 2)
+    x3 = {"data": f32(rs.randn(2, 3, 4) * 2)}
+    x2 = {"data": f32(rs.randn(3, 5) * 2)}
+    x4 = {"data": f32(rs.randn(2, 3, 2, 2) * 2)}
     res = {}
     for name, fn in (("softmax", mx.sym.softmax), ("log_softmax", mx.sym.log_softmax)):
         res[name + "_default"] = fwd_bwd(mx, fn(data), x3, rs)

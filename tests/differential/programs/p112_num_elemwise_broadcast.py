@@ -4,30 +4,16 @@ broadcasting ((2,1,3) with (1,4,3), (2,3) with (1,1), rank difference (3,4) with
 gradients are reduced back to each input's shape."""
 import numpy as np
 
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
-
-
-def fwd_bwd(mx, sym, inputs, rs):
-    ex = sym.simple_bind(ctx=mx.cpu(), **{k: v.shape for k, v in inputs.items()})
-    for k, v in inputs.items():
-        ex.arg_dict[k][:] = v
-    ex.forward(is_train=True)
-    res = {"out": ex.outputs[0].asnumpy()}
-    ex.backward([mx.nd.array(_f32(rs.randn(*o.shape))) for o in ex.outputs])
-    for name in sym.list_arguments():
-        res["grad_" + name] = ex.grad_dict[name].asnumpy()
-    return res
+from _common import f32, fwd_bwd
 
 
 def run(mx):
     rs = np.random.RandomState(112)
     a, b = mx.sym.Variable("a"), mx.sym.Variable("b")
-    same = {"a": _f32(rs.randn(3, 4)), "b": _f32(rs.uniform(0.5, 2.0, size=(3, 4))
+    same = {"a": f32(rs.randn(3, 4)), "b": f32(rs.uniform(0.5, 2.0, size=(3, 4))
                                                    * np.sign(rs.randn(3, 4)))}
-    bc = {"a": _f32(rs.randn(2, 1, 3)), "b": _f32(rs.uniform(0.5, 2.0, size=(1, 4, 3)))}
-    bc_scalar = {"a": _f32(rs.randn(2, 3)), "b": _f32(rs.uniform(0.5, 2.0, size=(1, 1)))}
+    bc = {"a": f32(rs.randn(2, 1, 3)), "b": f32(rs.uniform(0.5, 2.0, size=(1, 4, 3)))}
+    bc_scalar = {"a": f32(rs.randn(2, 3)), "b": f32(rs.uniform(0.5, 2.0, size=(1, 1)))}
     res = {}
     for op in ("add", "sub", "mul", "div"):
         res["elemwise_" + op] = fwd_bwd(mx, getattr(mx.sym, "elemwise_" + op)(a, b), same, rs)
@@ -41,8 +27,8 @@ def run(mx):
     res["overload_div"] = fwd_bwd(mx, a / b, same, rs)
     res["overload_pow"] = fwd_bwd(mx, b ** a, {"a": same["a"], "b": np.abs(same["b"])}, rs)
     res["broadcast_rank_difference"] = fwd_bwd(
-        mx, mx.sym.broadcast_add(a, b), {"a": _f32(rs.randn(3, 4)), "b": _f32(rs.randn(4))}, rs)
+        mx, mx.sym.broadcast_add(a, b), {"a": f32(rs.randn(3, 4)), "b": f32(rs.randn(4))}, rs)
     res["broadcast_both_sides_mul"] = fwd_bwd(
-        mx, mx.sym.broadcast_mul(a, b), {"a": _f32(rs.randn(3, 1)), "b": _f32(rs.randn(1, 4))},
+        mx, mx.sym.broadcast_mul(a, b), {"a": f32(rs.randn(3, 1)), "b": f32(rs.randn(1, 4))},
         rs)
     return res

@@ -3,34 +3,21 @@ forms 2 - x, 2 / x, 2 ** x, 5 % x) numerics: forward and the gradient of x (rand
 gradient); comparison operators (symbol-symbol and symbol-scalar, reversed too): values only."""
 import numpy as np
 
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
-
-
-def fwd_bwd(mx, sym, x, rs):
-    ex = sym.simple_bind(ctx=mx.cpu(), x=x.shape)
-    ex.arg_dict["x"][:] = x
-    ex.forward(is_train=True)
-    out = ex.outputs[0].asnumpy()
-    ex.backward([mx.nd.array(_f32(rs.randn(*out.shape)))])
-    return {"out": out, "grad_x": ex.grad_dict["x"].asnumpy()}
+from _common import bind_inputs, f32, fwd_bwd
 
 
 def forward_only(mx, sym, inputs):
-    ex = sym.simple_bind(ctx=mx.cpu(), grad_req="null", **{k: v.shape for k, v in inputs.items()})
-    for k, v in inputs.items():
-        ex.arg_dict[k][:] = v
-    return ex.forward()[0].asnumpy()
+    """The output of an inference forward, without gradient arrays."""
+    return bind_inputs(mx, sym, inputs, grad_req="null").forward()[0].asnumpy()
 
 
 def run(mx):
     rs = np.random.RandomState(113)
     x = mx.sym.Variable("x")
     y = mx.sym.Variable("y")
-    signed = _f32(rs.uniform(0.5, 2.0, size=(3, 4)) * np.sign(rs.randn(3, 4)))
-    positive = _f32(rs.uniform(0.5, 2.0, size=(3, 4)))
-    wide = _f32(rs.uniform(-7, 7, size=(3, 4)))
+    signed = f32(rs.uniform(0.5, 2.0, size=(3, 4)) * np.sign(rs.randn(3, 4)))
+    positive = f32(rs.uniform(0.5, 2.0, size=(3, 4)))
+    wide = f32(rs.uniform(-7, 7, size=(3, 4)))
     cases = {
         "plus_2": (x + 2, signed),
         "rplus_2": (2 + x, signed),
@@ -50,11 +37,10 @@ def run(mx):
         "negative": (-x, signed),
         "chain": ((2 - x) * 3 / (x ** 2 + 1), signed),
     }
-    res = {key: fwd_bwd(mx, sym, xv, rs) for key, sym, xv in
-           ((k, s, v) for k, (s, v) in cases.items())}
+    res = {key: fwd_bwd(mx, sym, {"x": xv}, rs) for key, (sym, xv) in cases.items()}
 
-    xv = _f32([[0.5, -1.0, 2.0, 0.0], [3.0, 0.5, -0.5, 1.0]])
-    yv = _f32([[0.5, 1.0, -2.0, 0.0], [2.0, 0.5, 0.5, 1.5]])
+    xv = f32([[0.5, -1.0, 2.0, 0.0], [3.0, 0.5, -0.5, 1.0]])
+    yv = f32([[0.5, 1.0, -2.0, 0.0], [2.0, 0.5, 0.5, 1.5]])
     both = {"x": xv, "y": yv}
     res["compare"] = {
         "x_eq_y": forward_only(mx, x == y, both),

@@ -3,26 +3,15 @@ forward and the data gradient (random head gradient, broadcast back to the input
 max / min with ties inside a reduced slice."""
 import numpy as np
 
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
-
-
-def fwd_bwd(mx, sym, x, rs):
-    ex = sym.simple_bind(ctx=mx.cpu(), data=x.shape)
-    ex.arg_dict["data"][:] = x
-    ex.forward(is_train=True)
-    out = ex.outputs[0].asnumpy()
-    ex.backward([mx.nd.array(_f32(rs.randn(*out.shape)))])
-    return {"out": out, "grad_data": ex.grad_dict["data"].asnumpy()}
+from _common import f32, fwd_bwd
 
 
 def run(mx):
     rs = np.random.RandomState(114)
     data = mx.sym.Variable("data")
-    x = _f32(rs.randn(2, 3, 4))
-    ties = _f32([[[1, 3, 3, 0], [2, 2, 2, 2], [-1, 5, -1, 5]],
-                 [[0, 0, 1, 1], [4, 4, 4, 0], [-3, -3, -2, -3]]])
+    x = {"data": f32(rs.randn(2, 3, 4))}
+    ties = {"data": f32([[[1, 3, 3, 0], [2, 2, 2, 2], [-1, 5, -1, 5]],
+                         [[0, 0, 1, 1], [4, 4, 4, 0], [-3, -3, -2, -3]]])}
     settings = {
         "none": {},
         "axis1": {"axis": 1},
@@ -42,5 +31,5 @@ def run(mx):
     res["min_ties_axis2"] = fwd_bwd(mx, mx.sym.min(data, axis=2), ties, rs)
     res["max_ties_none"] = fwd_bwd(mx, mx.sym.max(data), ties, rs)
     res["sum_large_axis"] = fwd_bwd(mx, mx.sym.sum(data, axis=1),
-                                    _f32(rs.randn(3, 500)), rs)
+                                    {"data": f32(rs.randn(3, 500))}, rs)
     return res

@@ -2,25 +2,14 @@
 sigmoid, tanh: forward and the data gradient (random head gradient)."""
 import numpy as np
 
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
-
-
-def fwd_bwd(mx, sym, x, rs):
-    ex = sym.simple_bind(ctx=mx.cpu(), data=x.shape)
-    ex.arg_dict["data"][:] = x
-    ex.forward(is_train=True)
-    out = ex.outputs[0].asnumpy()
-    ex.backward([mx.nd.array(_f32(rs.randn(*out.shape)))])
-    return {"out": out, "grad_data": ex.grad_dict["data"].asnumpy()}
+from _common import f32, fwd_bwd
 
 
 def run(mx):
     rs = np.random.RandomState(115)
     data = mx.sym.Variable("data")
-    signed = _f32(rs.uniform(0.1, 3.0, size=(3, 5)) * np.sign(rs.randn(3, 5)))
-    positive = _f32(rs.uniform(0.2, 4.0, size=(3, 5)))
+    signed = {"data": f32(rs.uniform(0.1, 3.0, size=(3, 5)) * np.sign(rs.randn(3, 5)))}
+    positive = {"data": f32(rs.uniform(0.2, 4.0, size=(3, 5)))}
     res = {}
     for op in ("exp", "square", "abs", "negative", "relu", "sigmoid", "tanh"):
         res[op] = fwd_bwd(mx, getattr(mx.sym, op)(data), signed, rs)

@@ -4,9 +4,7 @@ grad_req as a dict (missing names mean 'null') and as a list, under simple_bind 
 fan-out inside one graph is summed within a single backward, whatever the req."""
 import numpy as np
 
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
+from _common import f32
 
 
 def grads(ex):
@@ -22,7 +20,7 @@ def run(mx):
 
     # the spec's example: grads bound as ones, y = 2x, three backward calls with a ones head
     y = 2 * x
-    ex = y.bind(mx.cpu(), {"x": mx.nd.array(_f32([1, 2, 3]))},
+    ex = y.bind(mx.cpu(), {"x": mx.nd.array(f32([1, 2, 3]))},
                 args_grad={"x": mx.nd.ones((3,))}, grad_req="add")
     ex.forward(is_train=True)
     steps = []
@@ -33,29 +31,29 @@ def run(mx):
 
     # 'add' with a forward before every backward, random heads, simple_bind (zero-filled)
     ex = (x * x).simple_bind(ctx=mx.cpu(), grad_req="add", x=(2, 3))
-    ex.arg_dict["x"][:] = _f32(rs.randn(2, 3))
+    ex.arg_dict["x"][:] = f32(rs.randn(2, 3))
     steps = []
     for _ in range(3):
         ex.forward(is_train=True)
-        ex.backward(mx.nd.array(_f32(rs.randn(2, 3))))
+        ex.backward(mx.nd.array(f32(rs.randn(2, 3))))
         steps.append(ex.grad_dict["x"].asnumpy())
     res["add_simple_bind_forward_each_time"] = steps
 
     # 'write' overwrites whatever the grad array held
-    ex = y.bind(mx.cpu(), {"x": mx.nd.array(_f32([1, 2, 3]))},
+    ex = y.bind(mx.cpu(), {"x": mx.nd.array(f32([1, 2, 3]))},
                 args_grad={"x": mx.nd.ones((3,)) * 5}, grad_req="write")
     ex.forward(is_train=True)
     steps = []
     for _ in range(2):
-        ex.backward(mx.nd.array(_f32(rs.randn(3))))
+        ex.backward(mx.nd.array(f32(rs.randn(3))))
         steps.append(ex.grad_dict["x"].asnumpy())
     res["write_overwrites"] = steps
 
     # grad_req as a str, dict and list on one graph (two forward/backward steps each)
     prod = x * w * b  # elementwise: no gradient depends on another argument's req
     shapes = {"x": (3, 4), "w": (3, 4), "b": (3, 4)}
-    values = {k: _f32(rs.randn(*s)) for k, s in sorted(shapes.items())}
-    heads = [_f32(rs.randn(3, 4)) for _ in range(2)]
+    values = {k: f32(rs.randn(*s)) for k, s in sorted(shapes.items())}
+    heads = [f32(rs.randn(3, 4)) for _ in range(2)]
 
     def bound(grad_req):
         ex = prod.simple_bind(ctx=mx.cpu(), grad_req=grad_req, **shapes)
@@ -96,8 +94,8 @@ def run(mx):
     res["bind_args_grad_list_with_none"] = grads(ex)
 
     # fan-out: x used several times in one graph is summed within one backward
-    xv = _f32(rs.randn(2, 3))
-    head = _f32(rs.randn(2, 3))
+    xv = f32(rs.randn(2, 3))
+    head = f32(rs.randn(2, 3))
     fan = x * x + x + mx.sym.tanh(x)
     for req in ("write", "add"):
         ex = fan.bind(mx.cpu(), {"x": mx.nd.array(xv)}, args_grad={"x": mx.nd.ones((2, 3))},
@@ -109,6 +107,6 @@ def run(mx):
     ex = twice.simple_bind(ctx=mx.cpu(), x=(2, 3))
     ex.arg_dict["x"][:] = xv
     ex.forward(is_train=True)
-    ex.backward(mx.nd.array(_f32(rs.randn(4, 3))))
+    ex.backward(mx.nd.array(f32(rs.randn(4, 3))))
     res["fan_out_concat_x_x"] = ex.grad_dict["x"].asnumpy()
     return res

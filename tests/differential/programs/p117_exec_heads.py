@@ -3,11 +3,7 @@ Group), a head that is also consumed inside the graph (Group([h, tanh(h)])), the
 non-loss head gets no out_grad (also inside a Group with a loss; BlockGrad fixes it), and loss
 heads (SoftmaxOutput, MakeLoss, LinearRegressionOutput, BlockGrad) ignoring a given out_grad."""
 import numpy as np
-from _common import err
-
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
+from _common import bind_inputs, err, f32
 
 
 def run(mx):
@@ -15,26 +11,19 @@ def run(mx):
     x = mx.sym.Variable("x")
     w = mx.sym.Variable("w")
     lab = mx.sym.Variable("lab")
-    xv = _f32(rs.randn(2, 3))
-    wv = _f32(rs.randn(2, 3))
-    labv = _f32([2, 0])
+    xv = f32(rs.randn(2, 3))
+    wv = f32(rs.randn(2, 3))
+    labv = f32([2, 0])
+    values = {"x": xv, "w": wv, "lab": labv}
     res = {}
 
     def bound(sym):
-        shapes = {"x": (2, 3)}
-        values = {"x": xv}
-        if "w" in sym.list_arguments():
-            shapes["w"], values["w"] = (2, 3), wv
-        if "lab" in sym.list_arguments():
-            shapes["lab"], values["lab"] = (2,), labv
-        ex = sym.simple_bind(ctx=mx.cpu(), **shapes)
-        for k, v in values.items():
-            ex.arg_dict[k][:] = v
+        ex = bind_inputs(mx, sym, {k: v for k, v in values.items() if k in sym.list_arguments()})
         ex.forward(is_train=True)
         return ex
 
     # one NDArray for a single output, and the same head given as a one-element list
-    h1, h2 = _f32(rs.randn(2, 3)), _f32(rs.randn(2, 3))
+    h1, h2 = f32(rs.randn(2, 3)), f32(rs.randn(2, 3))
     single = mx.sym.tanh(x) * w
     ex = bound(single)
     ex.backward(mx.nd.array(h1))
@@ -87,15 +76,13 @@ def run(mx):
                      ("makeloss", mx.sym.MakeLoss(mx.sym.square(x) * w, grad_scale=0.5)),
                      ("linearregression", mx.sym.LinearRegressionOutput(x * w, w2)),
                      ("blockgrad", mx.sym.BlockGrad(x * w))):
-        values = {"x": xv, "w": wv, "lab": labv, "w2": h2}
-        ex = sym.simple_bind(ctx=mx.cpu(), **{a: values[a].shape for a in sym.list_arguments()})
-        for a in sym.list_arguments():
-            ex.arg_dict[a][:] = values[a]
+        loss_values = dict(values, w2=h2)
+        ex = bind_inputs(mx, sym, {a: loss_values[a] for a in sym.list_arguments()})
         ex.forward(is_train=True)
         ex.backward()
         without = {a: ex.grad_dict[a].asnumpy() for a in sorted(ex.grad_dict)}
         ex.forward(is_train=True)
-        ex.backward(mx.nd.array(_f32(rs.randn(*ex.outputs[0].shape)) * 100))
+        ex.backward(mx.nd.array(f32(rs.randn(*ex.outputs[0].shape)) * 100))
         given = {a: ex.grad_dict[a].asnumpy() for a in sorted(ex.grad_dict)}
         res["ignore_" + key] = {"without_out_grad": without, "with_out_grad": given,
                                 "same": all(np.array_equal(without[a], given[a])

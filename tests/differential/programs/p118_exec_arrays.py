@@ -4,11 +4,7 @@ before the first forward, simple_bind with type_dict float64 (dtypes of args, gr
 outputs), forward() defaults to inference, forward with keyword arrays (and its errors),
 copy_params_from (cast, aux, unknown names, allow_extra_params)."""
 import numpy as np
-from _common import err
-
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
+from _common import err, f32
 
 
 def dtypes(arrays):
@@ -25,11 +21,11 @@ def run(mx):
     # (3,4) with (2,4) -> (3,2): FullyConnected without bias, written with elementwise ops
     net = mx.sym.sum(mx.sym.broadcast_mul(mx.sym.expand_dims(x, axis=1),
                                           mx.sym.expand_dims(w, axis=0)), axis=2)
-    xa = mx.nd.array(_f32(rs.randn(3, 4)))
-    wa = mx.nd.array(_f32(rs.randn(2, 4)))
+    xa = mx.nd.array(f32(rs.randn(3, 4)))
+    wa = mx.nd.array(f32(rs.randn(2, 4)))
     ex = net.bind(mx.cpu(), {"x": xa, "w": wa})
     first = ex.forward()[0].asnumpy()
-    xa[:] = _f32(rs.randn(3, 4))
+    xa[:] = f32(rs.randn(3, 4))
     second = ex.forward()[0].asnumpy()
     wa[:] = 0
     third = ex.forward()[0].asnumpy()
@@ -37,7 +33,7 @@ def run(mx):
                             "after_zeroing_w": third,
                             "changed": bool(not np.array_equal(first, second)),
                             "arg_dict_sees_mutation": ex.arg_dict["x"].asnumpy()}
-    ex.arg_dict["w"][:] = _f32(rs.randn(2, 4))
+    ex.arg_dict["w"][:] = f32(rs.randn(2, 4))
     res["bind_in_place"]["after_writing_arg_dict"] = ex.forward()[0].asnumpy()
     res["bind_in_place"]["user_array_sees_arg_dict_write"] = wa.asnumpy()
     res["bind_in_place"]["arg_arrays_order"] = [a.shape for a in ex.arg_arrays]
@@ -49,8 +45,8 @@ def run(mx):
     res["outputs_before_forward"] = {"shapes": [o.shape for o in ex.outputs],
                                      "names": sorted(ex.output_dict),
                                      "count": len(ex.outputs)}
-    ex.arg_dict["x"][:] = _f32(rs.randn(3, 4))
-    ex.arg_dict["w"][:] = _f32(rs.randn(2, 4))
+    ex.arg_dict["x"][:] = f32(rs.randn(3, 4))
+    ex.arg_dict["w"][:] = f32(rs.randn(2, 4))
     returned = ex.forward()
     res["forward_returns_outputs"] = {"len": len(returned),
                                       "values": [o.asnumpy() for o in returned],
@@ -80,11 +76,11 @@ def run(mx):
     # forward() defaults to is_train=False: BatchNorm uses the moving stats, Dropout is identity
     net = mx.sym.Dropout(mx.sym.BatchNorm(x, fix_gamma=False, name="bn"), p=0.5)
     ex = net.simple_bind(ctx=mx.cpu(), x=(4, 3))
-    ex.arg_dict["x"][:] = _f32(rs.randn(4, 3) * 3 + 1)
-    ex.arg_dict["bn_gamma"][:] = _f32([1.0, 2.0, 0.5])
-    ex.arg_dict["bn_beta"][:] = _f32([0.0, 1.0, -1.0])
-    ex.aux_dict["bn_moving_mean"][:] = _f32([0.5, -0.5, 1.0])
-    ex.aux_dict["bn_moving_var"][:] = _f32([2.0, 1.0, 0.5])
+    ex.arg_dict["x"][:] = f32(rs.randn(4, 3) * 3 + 1)
+    ex.arg_dict["bn_gamma"][:] = f32([1.0, 2.0, 0.5])
+    ex.arg_dict["bn_beta"][:] = f32([0.0, 1.0, -1.0])
+    ex.aux_dict["bn_moving_mean"][:] = f32([0.5, -0.5, 1.0])
+    ex.aux_dict["bn_moving_var"][:] = f32([2.0, 1.0, 0.5])
     default = ex.forward()[0].asnumpy()
     explicit = ex.forward(is_train=False)[0].asnumpy()
     res["forward_default_is_inference"] = {"default": default,
@@ -94,9 +90,9 @@ def run(mx):
     # forward with keyword arrays: copied into arg_dict
     net = x * w
     ex = net.simple_bind(ctx=mx.cpu(), x=(2, 3), w=(2, 3))
-    xv, wv = _f32(rs.randn(2, 3)), _f32(rs.randn(2, 3))
+    xv, wv = f32(rs.randn(2, 3)), f32(rs.randn(2, 3))
     out_np = ex.forward(is_train=True, x=xv, w=wv)[0].asnumpy()
-    xv2 = _f32(rs.randn(2, 3))
+    xv2 = f32(rs.randn(2, 3))
     nd_in = mx.nd.array(xv2)
     out_nd = ex.forward(x=nd_in)[0].asnumpy()
     nd_in[:] = 0
@@ -105,7 +101,7 @@ def run(mx):
                              "copied_not_aliased": bool(
                                  np.array_equal(ex.arg_dict["x"].asnumpy(), xv2)),
                              "unknown_name": err(mx, ex.forward, y=xv),
-                             "wrong_shape": err(mx, ex.forward, x=_f32(np.ones((3, 3)))),
+                             "wrong_shape": err(mx, ex.forward, x=f32(np.ones((3, 3)))),
                              "not_an_array": err(mx, ex.forward, x=[[1, 2, 3], [4, 5, 6]])}
     ex.backward(mx.nd.ones((2, 3)))
     res["forward_kwargs"]["grad_w_after_kwarg_forward"] = ex.grad_dict["w"].asnumpy()

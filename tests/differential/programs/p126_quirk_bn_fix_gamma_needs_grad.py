@@ -7,22 +7,20 @@ mode.  With grad_req='null' for everything, or bind(args_grad=None), gamma keeps
 The output always treats gamma as 1."""
 import numpy as np
 
-
-def _f32(a):
-    return np.asarray(a, dtype=np.float32)
+from _common import f32
 
 
 def gamma_after_forward(mx, x, grad_req, is_train, use_bind=False):
     sym = mx.sym.BatchNorm(mx.sym.Variable("data"), name="bn")
     if use_bind:
-        args = {"data": mx.nd.array(x), "bn_gamma": mx.nd.array(_f32([2.0, 3.0, 4.0])),
+        args = {"data": mx.nd.array(x), "bn_gamma": mx.nd.array(f32([2.0, 3.0, 4.0])),
                 "bn_beta": mx.nd.zeros((3,))}
         aux = {"bn_moving_mean": mx.nd.zeros((3,)), "bn_moving_var": mx.nd.ones((3,))}
         ex = sym.bind(mx.cpu(), args, args_grad=None, grad_req=grad_req, aux_states=aux)
     else:
         ex = sym.simple_bind(ctx=mx.cpu(), grad_req=grad_req, data=x.shape)
         ex.arg_dict["data"][:] = x
-        ex.arg_dict["bn_gamma"][:] = _f32([2.0, 3.0, 4.0])
+        ex.arg_dict["bn_gamma"][:] = f32([2.0, 3.0, 4.0])
         ex.aux_dict["bn_moving_var"][:] = 1.0
     out = ex.forward(is_train=is_train)[0].asnumpy()
     mx.nd.waitall()
@@ -30,7 +28,7 @@ def gamma_after_forward(mx, x, grad_req, is_train, use_bind=False):
 
 
 def run(mx):
-    x = _f32(np.random.RandomState(126).randn(2, 3, 2, 2))
+    x = f32(np.random.RandomState(126).randn(2, 3, 2, 2))
     return {
         "all_null_train": gamma_after_forward(mx, x, "null", True),
         "all_null_inference": gamma_after_forward(mx, x, "null", False),

@@ -1,6 +1,5 @@
 """mx.viz.print_summary of an MLP: the printed table, exactly (default and custom widths)."""
-import contextlib
-import io
+from _common import printed
 
 
 def mlp(mx):
@@ -15,10 +14,9 @@ def mlp(mx):
 
 
 def summary(mx, *args, **kwargs):
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        returned = mx.viz.print_summary(*args, **kwargs)
-    return {"text": buf.getvalue(), "returned": returned}
+    """The table print_summary prints, and what it returns."""
+    text, returned = printed(mx.viz.print_summary, *args, **kwargs)
+    return {"text": text, "returned": returned}
 
 
 def run(mx):

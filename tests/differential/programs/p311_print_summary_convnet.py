@@ -1,6 +1,5 @@
 """mx.viz.print_summary of a small conv net (Convolution, BatchNorm, Pooling, Flatten, FC): the table, exactly."""
-import contextlib
-import io
+from _common import summary_text
 
 
 def convnet(mx):
@@ -18,18 +17,11 @@ def convnet(mx):
     return mx.sym.SoftmaxOutput(net, name="softmax")
 
 
-def summary(mx, *args, **kwargs):
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        mx.viz.print_summary(*args, **kwargs)
-    return buf.getvalue()
-
-
 def run(mx):
     net = convnet(mx)
     return {
-        "rgb_32": summary(mx, net, shape={"data": (8, 3, 32, 32)}),
-        "gray_12": summary(mx, net, shape={"data": (1, 1, 12, 12)}),
-        "with_label_shape": summary(mx, net, shape={"data": (2, 3, 16, 16),
-                                                    "softmax_label": (2,)}),
+        "rgb_32": summary_text(mx, net, shape={"data": (8, 3, 32, 32)}),
+        "gray_12": summary_text(mx, net, shape={"data": (1, 1, 12, 12)}),
+        "with_label_shape": summary_text(mx, net, shape={"data": (2, 3, 16, 16),
+                                                         "softmax_label": (2,)}),
     }

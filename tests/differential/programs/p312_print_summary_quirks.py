@@ -1,10 +1,8 @@
 """print_summary quirks with shapes: several inputs, multi-output ops (no shape, FC counts 0 channels),
 num_group, Embedding, Concat's extra "Previous Layer" lines, a head variable, incomplete shapes."""
-import contextlib
-import io
 import warnings
 
-from _common import err
+from _common import err, summary_text
 
 
 def branchy(mx):
@@ -19,13 +17,6 @@ def branchy(mx):
     return mx.sym.Group([act + 1, emb])
 
 
-def summary(mx, *args, **kwargs):
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        mx.viz.print_summary(*args, **kwargs)
-    return buf.getvalue()
-
-
 def run(mx):
     net = branchy(mx)
     x = mx.sym.Variable("x")
@@ -35,10 +26,11 @@ def run(mx):
         mx.sym.Activation(x, act_type="relu", name="r"), num_hidden=3, name="f1") + \
         mx.sym.FullyConnected(y, num_hidden=3, name="f2")
     out = {
-        "branchy": summary(mx, net, shape={"data": (1, 4, 5, 5), "tok": (1, 3)}),
-        "two_inputs": summary(mx, two_inputs, shape={"x": (2, 6), "y": (2, 6)}),
-        "fc_on_second_var": summary(mx, fc_on_second_var, shape={"x": (2, 6), "y": (2, 6)}),
-        "variable_only": summary(mx, x, shape={"x": (3, 4)}),
+        "branchy": summary_text(mx, net, shape={"data": (1, 4, 5, 5), "tok": (1, 3)}),
+        "two_inputs": summary_text(mx, two_inputs, shape={"x": (2, 6), "y": (2, 6)}),
+        "fc_on_second_var": summary_text(mx, fc_on_second_var,
+                                         shape={"x": (2, 6), "y": (2, 6)}),
+        "variable_only": summary_text(mx, x, shape={"x": (3, 4)}),
     }
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # infer_shape's own warning, covered elsewhere

@@ -1,44 +1,6 @@
 """mx.viz.plot_network of a conv net: nodes, labels, colours, attributes, edges and edge labels
 (parsed from the Digraph's DOT source, so the graphviz package version does not matter)."""
-import re
-
-TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|->|[\[\]{}=;]|[^\s\[\]{}=;"]+')
-
-
-def unquote(token):
-    if token.startswith('"'):
-        return re.sub(r'\\(.)', r'\1', token[1:-1])
-    return token
-
-
-def parse_dot(source):
-    """{'kind', 'name', 'nodes': [[name, attrs]], 'edges': [[tail, head, attrs]]} of DOT text."""
-    tokens = TOKEN.findall(source)
-    graph = {"kind": tokens[0], "name": unquote(tokens[1]), "nodes": [], "edges": []}
-    pos = tokens.index("{") + 1
-    while tokens[pos] != "}":
-        if tokens[pos] == ";":
-            pos += 1
-            continue
-        first = unquote(tokens[pos])
-        pos += 1
-        second = None
-        if tokens[pos] == "->":
-            second = unquote(tokens[pos + 1])
-            pos += 2
-        attrs = {}
-        if tokens[pos] == "[":
-            pos += 1
-            while tokens[pos] != "]":
-                key, value = unquote(tokens[pos]), unquote(tokens[pos + 2])
-                attrs[key] = value
-                pos += 3
-            pos += 1
-        if second is None:
-            graph["nodes"].append([first, attrs])
-        else:
-            graph["edges"].append([first, second, attrs])
-    return graph
+from _common import describe_dot
 
 
 def convnet(mx):
@@ -55,14 +17,14 @@ def convnet(mx):
     return mx.sym.SoftmaxOutput(net, name="softmax")
 
 
-def describe(dot):
-    return {"graph": parse_dot(dot.source), "name": dot.name, "format": dot.format,
-            "body_lines": len(dot.body), "type": type(dot).__name__}
+def described(dot):
+    """describe_dot, plus the class name of the Digraph."""
+    return dict(describe_dot(dot), type=type(dot).__name__)
 
 
 def run(mx):
     net = convnet(mx)
     return {
-        "plain": describe(mx.viz.plot_network(net)),
-        "with_shape": describe(mx.viz.plot_network(net, shape={"data": (2, 3, 16, 16)})),
+        "plain": described(mx.viz.plot_network(net)),
+        "with_shape": described(mx.viz.plot_network(net, shape={"data": (2, 3, 16, 16)})),
     }

@@ -1,46 +1,5 @@
 """plot_network and print_summary with a Custom operator: the node is labelled with its op_type."""
-import contextlib
-import io
-
-import re
-
-TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|->|[\[\]{}=;]|[^\s\[\]{}=;"]+')
-
-
-def unquote(token):
-    if token.startswith('"'):
-        return re.sub(r'\\(.)', r'\1', token[1:-1])
-    return token
-
-
-def parse_dot(source):
-    """{'kind', 'name', 'nodes': [[name, attrs]], 'edges': [[tail, head, attrs]]} of DOT text."""
-    tokens = TOKEN.findall(source)
-    graph = {"kind": tokens[0], "name": unquote(tokens[1]), "nodes": [], "edges": []}
-    pos = tokens.index("{") + 1
-    while tokens[pos] != "}":
-        if tokens[pos] == ";":
-            pos += 1
-            continue
-        first = unquote(tokens[pos])
-        pos += 1
-        second = None
-        if tokens[pos] == "->":
-            second = unquote(tokens[pos + 1])
-            pos += 2
-        attrs = {}
-        if tokens[pos] == "[":
-            pos += 1
-            while tokens[pos] != "]":
-                key, value = unquote(tokens[pos]), unquote(tokens[pos + 2])
-                attrs[key] = value
-                pos += 3
-            pos += 1
-        if second is None:
-            graph["nodes"].append([first, attrs])
-        else:
-            graph["edges"].append([first, second, attrs])
-    return graph
+from _common import parse_dot, summary_text
 
 
 def register_scale(mx):
@@ -70,7 +29,5 @@ def run(mx):
     net = mx.sym.Custom(net, op_type="viz_scale", name="scaled")
     net = mx.sym.FullyConnected(net, num_hidden=2, name="out")
     dot = mx.viz.plot_network(net, shape={"data": (3, 5)})
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        mx.viz.print_summary(net, shape={"data": (3, 5)})
-    return {"graph": parse_dot(dot.source), "summary": buf.getvalue()}
+    return {"graph": parse_dot(dot.source),
+            "summary": summary_text(mx, net, shape={"data": (3, 5)})}

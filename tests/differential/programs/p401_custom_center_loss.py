@@ -119,7 +119,8 @@ def run(mx):
         mx.nd.waitall()
         steps.append({"output": output,
                       "aux_after_forward": after_forward,
-                      "aux_after_backward": {k: v.asnumpy() for k, v in sorted(ex.aux_dict.items())},
+                      "aux_after_backward": {k: v.asnumpy()
+                                             for k, v in sorted(ex.aux_dict.items())},
                       "grads": {k: v.asnumpy() for k, v in sorted(ex.grad_dict.items())}})
         # a plain SGD step on the embedding (the centers move only through backward)
         for name in ("embed_weight", "embed_bias"):
