@@ -76,6 +76,23 @@ class DataBatch:
                 f"label shapes: {label_shapes}")
 
 
+def _provided(key, what):
+    """A property kept in the instance's ``key`` attribute that explains itself when unset."""
+    def read(self):
+        try:
+            return self.__dict__[key]
+        except KeyError:
+            raise AttributeError(f"{type(self).__name__} does not say what {what} it provides: "
+                                 f"set self.{key} = [DataDesc(name, shape)] in __init__ "
+                                 f"or define a {key} property") from None
+
+    def write(self, value):
+        self.__dict__[key] = value
+
+    return property(read, write,
+                    doc=f"``[DataDesc]`` of the {what} each batch holds (set by the subclass).")
+
+
 class DataIter:
     """Base class of the iterators: ``for batch in it`` gives DataBatches until the epoch ends.
 
@@ -120,33 +137,8 @@ class DataIter:
 
     # MXNet's base class has no provide_data / provide_label: subclasses set them (as attributes
     # or properties). These accessors keep that contract and say so when it is broken.
-    @property
-    def provide_data(self):
-        """``[DataDesc]`` of the data each batch holds (set by the subclass)."""
-        try:
-            return self.__dict__["provide_data"]
-        except KeyError:
-            raise AttributeError(f"{type(self).__name__} does not say what data it provides: "
-                                 "set self.provide_data = [DataDesc(name, shape)] in __init__ "
-                                 "or define a provide_data property") from None
-
-    @provide_data.setter
-    def provide_data(self, value):
-        self.__dict__["provide_data"] = value
-
-    @property
-    def provide_label(self):
-        """``[DataDesc]`` of the labels each batch holds (set by the subclass)."""
-        try:
-            return self.__dict__["provide_label"]
-        except KeyError:
-            raise AttributeError(f"{type(self).__name__} does not say what labels it provides: "
-                                 "set self.provide_label = [DataDesc(name, shape)] in __init__ "
-                                 "or define a provide_label property") from None
-
-    @provide_label.setter
-    def provide_label(self, value):
-        self.__dict__["provide_label"] = value
+    provide_data = _provided("provide_data", "data")
+    provide_label = _provided("provide_label", "labels")
 
 
 class NDArrayIter(DataIter):

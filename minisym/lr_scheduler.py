@@ -110,52 +110,54 @@ class MultiFactorScheduler(LRScheduler):
         return self.base_lr
 
 
-class PolyScheduler(LRScheduler):
-    """final_lr + (base_lr - final_lr) * (1 - progress) ** pwr, over ``max_update`` updates."""
+class _DecayToFinal(LRScheduler):
+    """final_lr + (base_lr - final_lr) * ``_fraction(progress)`` over ``max_update`` updates."""
 
-    def __init__(self, max_update, base_lr=0.01, pwr=2, final_lr=0,
-                 warmup_steps=0, warmup_begin_lr=0, warmup_mode="linear"):
+    def __init__(self, max_update, base_lr, final_lr, warmup_steps, warmup_begin_lr, warmup_mode):
         super().__init__(base_lr, warmup_steps, warmup_begin_lr, warmup_mode)
         assert isinstance(max_update, int), "max_update must be an int"
         if max_update < 1:
             raise ValueError("maximum number of updates must be strictly positive")
-        self.power = pwr
         self.base_lr_orig = self.base_lr
         self.max_update = max_update
         self.final_lr = final_lr
         self.max_steps = self.max_update - self.warmup_steps
 
+    def _fraction(self, progress):
+        """How much of (base_lr - final_lr) is left at ``progress`` (0 to 1)."""
+        raise NotImplementedError()
+
     def __call__(self, num_update):
-        """The learning rate after ``num_update`` updates."""
+        """The learning rate after ``num_update`` updates (final_lr after ``max_update``)."""
         if num_update < self.warmup_steps:
             return self.get_warmup_lr(num_update)
         if num_update <= self.max_update:
             progress = float(num_update - self.warmup_steps) / float(self.max_steps)
             self.base_lr = (self.final_lr
-                            + (self.base_lr_orig - self.final_lr) * pow(1 - progress, self.power))
+                            + (self.base_lr_orig - self.final_lr) * self._fraction(progress))
         return self.base_lr
 
 
-class CosineScheduler(LRScheduler):
+class PolyScheduler(_DecayToFinal):
+    """final_lr + (base_lr - final_lr) * (1 - progress) ** pwr, over ``max_update`` updates."""
+
+    def __init__(self, max_update, base_lr=0.01, pwr=2, final_lr=0,
+                 warmup_steps=0, warmup_begin_lr=0, warmup_mode="linear"):
+        super().__init__(max_update, base_lr, final_lr, warmup_steps, warmup_begin_lr, warmup_mode)
+        self.power = pwr
+
+    def _fraction(self, progress):
+        """(1 - progress) ** pwr."""
+        return pow(1 - progress, self.power)
+
+
+class CosineScheduler(_DecayToFinal):
     """final_lr + (base_lr - final_lr) * (1 + cos(pi * progress)) / 2 over ``max_update``."""
 
     def __init__(self, max_update, base_lr=0.01, final_lr=0,
                  warmup_steps=0, warmup_begin_lr=0, warmup_mode="linear"):
-        super().__init__(base_lr, warmup_steps, warmup_begin_lr, warmup_mode)
-        assert isinstance(max_update, int), "max_update must be an int"
-        if max_update < 1:
-            raise ValueError("maximum number of updates must be strictly positive")
-        self.base_lr_orig = base_lr
-        self.max_update = max_update
-        self.final_lr = final_lr
-        self.max_steps = self.max_update - self.warmup_steps
+        super().__init__(max_update, base_lr, final_lr, warmup_steps, warmup_begin_lr, warmup_mode)
 
-    def __call__(self, num_update):
-        """The learning rate after ``num_update`` updates."""
-        if num_update < self.warmup_steps:
-            return self.get_warmup_lr(num_update)
-        if num_update <= self.max_update:
-            progress = (num_update - self.warmup_steps) / self.max_steps
-            self.base_lr = (self.final_lr
-                            + (self.base_lr_orig - self.final_lr) * (1 + cos(pi * progress)) / 2)
-        return self.base_lr
+    def _fraction(self, progress):
+        """(1 + cos(pi * progress)) / 2."""
+        return (1 + cos(pi * progress)) / 2

@@ -11,21 +11,13 @@ from .rules import fmt, known, merge_known_shape, prod
 __all__ = ["reshape_codes"]
 
 
-@register("Flatten", "flatten")
-class Flatten(Operator):
-    """(N, d1, d2, ...) -> (N, d1*d2*...)."""
+class _SameValues(Operator):
+    """Base of the operators that only change the shape: the values pass through in order."""
 
     backward_needs = ("out_grad",)
 
-    def infer_shape(self, in_shape, out_shape):
-        data = in_shape[0]
-        if data is None:
-            return [None], [out_shape[0]], []
-        rest = prod(data[1:]) if known(data[1:]) else 0
-        return [data], [(data[0], rest)], []
-
     def forward(self, is_train, req, in_data, out_data, aux):
-        """(N, d1, d2, ...) -> (N, d1*d2*...)."""
+        """data -> the same values in the output's shape (row-major order)."""
         data, = in_data
         assign(out_data[0], req[0], data.reshape(out_data[0].shape))
 
@@ -33,6 +25,18 @@ class Flatten(Operator):
         """The head gradient reshaped back to the data's shape."""
         data, = in_data
         assign(in_grad[0], req[0], out_grad[0].reshape(data.shape))
+
+
+@register("Flatten", "flatten")
+class Flatten(_SameValues):
+    """(N, d1, d2, ...) -> (N, d1*d2*...)."""
+
+    def infer_shape(self, in_shape, out_shape):
+        data = in_shape[0]
+        if data is None:
+            return [None], [out_shape[0]], []
+        rest = prod(data[1:]) if known(data[1:]) else 0
+        return [data], [(data[0], rest)], []
 
 
 def reshape_codes(codes, dshape, where):
@@ -95,7 +99,7 @@ def reshape_codes(codes, dshape, where):
 
 
 @register("Reshape", "reshape")
-class Reshape(Operator):
+class Reshape(_SameValues):
     """Same values, new shape; codes 0 (copy), -1 (infer), -2 (rest), -3 (merge), -4 (split)."""
 
     params = {
@@ -104,7 +108,6 @@ class Reshape(Operator):
         "target_shape": Param(shape_tuple, ()),
         "keep_highest": Param(boolean, False),
     }
-    backward_needs = ("out_grad",)
 
     def validate(self):
         if not self.shape and not self.target_shape:
@@ -137,16 +140,6 @@ class Reshape(Operator):
                 f"{fmt(out)} ({prod(out)} values) with shape={self.shape or self.target_shape}. "
                 "(MXNet accepts this symbolically and fails later; minisym stops here.)")
         return [data], [out], []
-
-    def forward(self, is_train, req, in_data, out_data, aux):
-        """data -> the same values in the inferred output shape (row-major order)."""
-        data, = in_data
-        assign(out_data[0], req[0], data.reshape(out_data[0].shape))
-
-    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
-        """The head gradient reshaped back to the data's shape."""
-        data, = in_data
-        assign(in_grad[0], req[0], out_grad[0].reshape(data.shape))
 
 
 @register("Concat", "concat")
@@ -245,11 +238,10 @@ class Transpose(Operator):
 
 
 @register("expand_dims")
-class ExpandDims(Operator):
+class ExpandDims(_SameValues):
     """Insert a dimension of size 1 at ``axis``."""
 
     params = {"axis": Param(int)}
-    backward_needs = ("out_grad",)
 
     def infer_shape(self, in_shape, out_shape):
         data, out = in_shape[0], out_shape[0]
@@ -263,16 +255,6 @@ class ExpandDims(Operator):
             raise MXNetValueError(f"{self.where}: axis={self.axis} is out of range for data "
                                   f"{fmt(data)}; use -{len(data) + 1}..{len(data)}")
         return [data], [data[:axis] + (1,) + data[axis:]], []
-
-    def forward(self, is_train, req, in_data, out_data, aux):
-        """data (d0, ..., dn) -> the same values with a size-1 axis inserted."""
-        data, = in_data
-        assign(out_data[0], req[0], data.reshape(out_data[0].shape))
-
-    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
-        """The head gradient with the inserted axis dropped."""
-        data, = in_data
-        assign(in_grad[0], req[0], out_grad[0].reshape(data.shape))
 
 
 @register("slice_axis")
