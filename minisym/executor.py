@@ -50,10 +50,12 @@ class Executor:
         self._ops = [n for n in self._order if not n.is_variable]
         self._monitor = None
         self._trace = None
+        self._scratch = {}
         self._plan_backward()
         self._data = self._allocate(shapes, dtypes)
         self.outputs = [NDArray(self._data[_key(n, i)], ctx) for n, i in symbol.outputs]
         self._runners = {id(n): self._runner(n) for n in self._ops}
+        self._fused = self._plan_fusion()
 
     def _runner(self, node):
         """What forward/backward is called on for ``node`` (a CustomOp gets created here)."""
@@ -111,20 +113,49 @@ class Executor:
         node's own backward), else 'null' -- as MXNet decides (BatchNorm's fix_gamma reads it)."""
         reads = [False] * node.num_outputs
         if id(node) in self._runs:
-            n_out, n_in = node.num_outputs, len(node.op.list_arguments())
-            deps = set(node.op.declare_backward_dependency(
-                list(range(n_out)), list(range(n_out, n_out + n_in)),
-                list(range(n_out + n_in, 2 * n_out + n_in))))
-            reads = [n_out + n_in + j in deps for j in range(n_out)]
+            reads = node.op.backward_reads()["out_data"]
         return ["write" if reads[j] or self._uses.get(_key(node, j), 0) else "null"
                 for j in range(node.num_outputs)]
+
+    def _plan_fusion(self):
+        """{id(BatchNorm node): its ReLU node} for each BatchNorm whose only reader is a ReLU.
+
+        Their forwards then run as one pass. A buffer the ReLU output may share is at most the
+        BatchNorm's input, which the kernel reads and writes at the same index: safe.
+        """
+        fused = {}
+        for node, after in zip(self._ops, self._ops[1:]):
+            if (node.op_name == "BatchNorm" and after.op_name == "Activation"
+                    and after.op.act_type == "relu" and after.inputs[0] == (node, 0)
+                    and self._uses.get(_key(node, 0)) == 1
+                    and node.op.fusable_with_relu(self._node_arrays(node)[0])):
+                fused[id(node)] = after
+        return fused
+
+    def _node_arrays(self, node):
+        """(in_data, aux, out_data) buffers of ``node``."""
+        n_args = len(node.op.list_arguments())
+        return ([self._data[_key(s, i)] for s, i in node.inputs[:n_args]],
+                [self._data[_key(s, i)] for s, i in node.inputs[n_args:]],
+                [self._data[_key(node, j)] for j in range(node.num_outputs)])
 
     # --- running ---------------------------------------------------------------------------------
     def forward(self, is_train=False, **kwargs):
         """Run every operator forward; returns ``outputs``. kwargs copy arrays in by name."""
         self._copy_inputs(kwargs)
+        fusing = self._trace is None and self._monitor is None  # those show every call
+        skipped = set()
         for node in self._ops:
-            self._forward_node(node, is_train)
+            if id(node) in skipped:
+                continue
+            relu = self._fused.get(id(node)) if fusing else None
+            if relu is None:
+                self._forward_node(node, is_train)
+                continue
+            in_data, aux, out_data = self._node_arrays(node)
+            _call(node.op, node, "forward", node.op.forward_relu, is_train,
+                  self._out_req[id(node)], in_data, out_data, aux, self._data[_key(relu, 0)])
+            skipped.add(id(relu))
         return self.outputs
 
     def _copy_inputs(self, kwargs):
@@ -143,10 +174,7 @@ class Executor:
 
     def _forward_node(self, node, is_train):
         op = node.op
-        n_args = len(op.list_arguments())
-        in_data = [self._data[_key(s, i)] for s, i in node.inputs[:n_args]]
-        aux = [self._data[_key(s, i)] for s, i in node.inputs[n_args:]]
-        out_data = [self._data[_key(node, j)] for j in range(node.num_outputs)]
+        in_data, aux, out_data = self._node_arrays(node)
         req = list(self._out_req[id(node)])
         start = time.perf_counter()
         _call(op, node, "forward", self._runners[id(node)].forward, is_train, req, in_data,
@@ -197,18 +225,12 @@ class Executor:
 
     @staticmethod
     def _reads_out_grad(node):
-        op = node.op
-        n_out, n_in = len(op.list_outputs()), len(op.list_arguments())
-        deps = op.declare_backward_dependency(list(range(n_out)), list(range(n_out, n_out + n_in)),
-                                              list(range(n_out + n_in, 2 * n_out + n_in)))
-        return any(d < n_out for d in deps)
+        return any(node.op.backward_reads()["out_grad"])
 
     def _backward_node(self, node, pending, is_train):
         op = node.op
         n_args = len(op.list_arguments())
-        in_data = [self._data[_key(s, i)] for s, i in node.inputs[:n_args]]
-        aux = [self._data[_key(s, i)] for s, i in node.inputs[n_args:]]
-        out_data = [self._data[_key(node, j)] for j in range(node.num_outputs)]
+        in_data, aux, out_data = self._node_arrays(node)
         out_grad = [_summed(pending.pop(_key(node, j), None), out_data[j])
                     for j in range(node.num_outputs)]
         in_grad, req, direct = self._gradient_targets(node, in_data)
@@ -216,8 +238,11 @@ class Executor:
         _call(op, node, "backward", self._runners[id(node)].backward, req, out_grad, in_data,
               out_data, in_grad, aux)
         if self._trace is not None:
-            self._record(node, "backward", is_train, start, in_data=in_data, out_data=out_data,
-                         aux=aux, in_grad=in_grad, out_grad=out_grad, req_in=req)
+            reads = op.backward_reads()  # what backward did not declare is shown as not passed
+            hide = lambda arrays, role: [a if r else None for a, r in zip(arrays, reads[role])]
+            self._record(node, "backward", is_train, start, in_data=hide(in_data, "in_data"),
+                         out_data=hide(out_data, "out_data"), aux=aux, in_grad=in_grad,
+                         out_grad=hide(out_grad, "out_grad"), req_in=req)
         for i, (src, idx) in enumerate(node.inputs[:n_args]):
             if req[i] != "null" and not direct[i]:
                 pending.setdefault(_key(src, idx), []).append(in_grad[i])
@@ -228,16 +253,16 @@ class Executor:
         for (src, idx), data in zip(node.inputs, in_data):
             key = _key(src, idx)
             single = self._uses.get(key, 0) == 1
-            if not self._needs.get(id(src), False):
-                in_grad.append(np.zeros_like(data))
+            if not self._needs.get(id(src), False):  # never written: one scratch array per input
+                in_grad.append(self._scratch.setdefault(key, np.zeros_like(data)))
                 req.append("null")
                 direct.append(False)
             elif src.is_variable and single:
                 in_grad.append(self._arg_grad[id(src)]._data)
                 req.append(self._arg_req[id(src)])
                 direct.append(True)
-            else:
-                in_grad.append(np.zeros_like(data))
+            else:  # 'write' overwrites every element, so the buffer need not be zeroed
+                in_grad.append(np.empty_like(data))
                 req.append("write")
                 direct.append(False)
         return in_grad, req, direct

@@ -24,17 +24,6 @@ class PlanStats:
                 f"instead of {self.unplanned_bytes / 2**20:.1f} MiB>")
 
 
-def _reads(op, kind):
-    """Which of out_grad / in_data / out_data the operator's backward declares it reads."""
-    n_out, n_in = len(op.list_outputs()), len(op.list_arguments())
-    deps = set(op.declare_backward_dependency(
-        list(range(n_out)), list(range(n_out, n_out + n_in)),
-        list(range(n_out + n_in, 2 * n_out + n_in))))
-    if kind == "in_data":
-        return [n_out + i in deps for i in range(n_in)]
-    return [n_out + n_in + j in deps for j in range(n_out)]
-
-
 def _lifetimes(ops, runs_backward, pinned):
     """{(id(node), j): (first step, last step)} for every operator output not pinned."""
     step = {id(node): k for k, node in enumerate(ops)}
@@ -44,12 +33,12 @@ def _lifetimes(ops, runs_backward, pinned):
         for j in range(node.num_outputs):
             life[(id(node), j)] = [step[id(node)], step[id(node)]]
         if id(node) in runs_backward:
-            for j, read in enumerate(_reads(node.op, "out_data")):
+            for j, read in enumerate(node.op.backward_reads()["out_data"]):
                 if read:
                     life[(id(node), j)][1] = back_step[id(node)]
     for node in ops:
         n_args = len(node.op.list_arguments())
-        reads_in = _reads(node.op, "in_data") if id(node) in runs_backward else [False] * n_args
+        reads_in = node.op.backward_reads()["in_data"] if id(node) in runs_backward else [False] * n_args
         for (src, idx), read in zip(node.inputs[:n_args], reads_in):
             key = (id(src), idx)
             if key in life:

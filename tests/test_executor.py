@@ -170,3 +170,17 @@ def test_exceptions_inside_operators_name_the_node():
     with pytest.raises(ZeroDivisionError) as caught:
         ex.forward()
     assert any("FullyConnected 'fc1'" in note for note in getattr(caught.value, "__notes__", []))
+
+
+def test_trace_shows_what_backward_did_not_declare_as_not_passed():
+    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(x, num_hidden=3, name="fc"), name="sm")
+    ex = net.simple_bind(mx.cpu(), x=(2, 4))
+    trace = ex.enable_trace()
+    ex.forward(is_train=True)
+    ex.backward()
+    loss = trace.find("sm", "backward")[0]
+    assert loss.slot("out_grad[0]").dtype == "none"  # a loss head reads no head gradient
+    assert loss.slot("in_data[1]").shape == (2,) and loss.slot("out_data[0]").shape == (2, 3)
+    fc = trace.find("fc", "backward")[0]
+    assert fc.slot("out_data[0]").dtype == "none"  # FullyConnected's backward never reads it
+    assert fc.slot("out_grad[0]").shape == (2, 3)

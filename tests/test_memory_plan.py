@@ -37,3 +37,19 @@ def test_plan_changes_no_result(monkeypatch, train):
     assert unplanned.planned_bytes == unplanned.unplanned_bytes
     if not train:  # inference keeps only a few maps alive at once
         assert stats.planned_bytes < stats.unplanned_bytes / 3
+
+
+@pytest.mark.parametrize("train", [False, True])
+def test_batchnorm_relu_fusion_changes_no_result(train):
+    """BatchNorm + ReLU run as one pass unless tracing; both ways give the same numbers."""
+    net = resnet(18, num_classes=5, small_input=True)
+    ex = net.simple_bind(mx.cpu(), data=(2, 3, 8, 8))
+    assert len(ex._fused) == 17  # one per pre-activation unit and the final BatchNorm
+    rng = np.random.default_rng(1)
+    for name, arr in ex.arg_dict.items():
+        arr[:] = rng.standard_normal(arr.shape) * (0.1 if name != "softmax_label" else 0)
+    fused = ex.forward(is_train=train)[0].asnumpy()
+    ex.enable_trace(preview_size=0)
+    traced = ex.forward(is_train=train)[0].asnumpy()
+    np.testing.assert_allclose(fused, traced, rtol=1e-6, atol=1e-7)
+    assert len(ex.trace.find(phase="forward")) == len(ex._ops)  # every call shows when traced

@@ -127,13 +127,7 @@ class CustomRunner:
         self.op = op
         self.custom_op = custom_op
         self.ctx = ctx
-        n_out, n_in = len(op.list_outputs()), len(op.list_arguments())
-        deps = set(op.declare_backward_dependency(
-            list(range(n_out)), list(range(n_out, n_out + n_in)),
-            list(range(n_out + n_in, 2 * n_out + n_in))))
-        self.needs = {"out_grad": [j in deps for j in range(n_out)],
-                      "in_data": [n_out + i in deps for i in range(n_in)],
-                      "out_data": [n_out + n_in + j in deps for j in range(n_out)]}
+        self.needs = op.backward_reads()
 
     def _wrap(self, arrays, needed=None, role=None, writable=True):
         """NDArrays over the buffers; MXNet flags inputs read-only (``+=`` on them fails,

@@ -425,10 +425,7 @@ class BatchNorm(Operator):
         data, gamma, beta = in_data
         moving_mean, moving_var = aux
         axis = self.axis % data.ndim
-        if self.fix_gamma and req[1] in ("write", "inplace"):
-            # MXNet tests req[kGamma] = req[1], which in forward is the req of the *mean output*:
-            # gamma is overwritten with 1 whenever the mean is written, whatever gamma's grad_req.
-            gamma[...] = 1
+        self._overwrite_fixed_gamma(gamma, req)
         if _fast(data, 1) and data.dtype == gamma.dtype:
             self._forward_fast(is_train, req, data, gamma, beta, aux, out_data, axis)
             return
@@ -444,21 +441,45 @@ class BatchNorm(Operator):
         assign(out_data[1], req[1], mean)
         assign(out_data[2], req[2], invstd)
 
-    def _forward_fast(self, is_train, req, data, gamma, beta, aux, out_data, axis):
-        """The same forward through the numba kernels (one pass per channel)."""
+    def _forward_fast(self, is_train, req, data, gamma, beta, aux, out_data, axis,
+                      relu_out=None):
+        """The same forward through the numba kernels (one pass per channel). With
+        ``relu_out`` the result goes through max(., 0) straight into that array instead."""
         moving_mean, moving_var = aux
         scale = np.ones_like(gamma) if self.fix_gamma else gamma
-        target = write_target(out_data[0], req[0])
+        relu = relu_out is not None
+        target = relu_out if relu else write_target(out_data[0], req[0])
         if is_train and not self.use_global_stats:
             _, mean, invstd, _ = kbn.bn_forward_train(data, scale, beta, self.eps, axis,
-                                                      out=target)
+                                                      relu=relu, out=target)
         else:
             mean = moving_mean
             invstd = (1 / np.sqrt(moving_var + self.eps)).astype(data.dtype)
-            kbn.bn_normalize(data, mean, invstd, scale, beta, axis, out=target)
-        finish(out_data[0], req[0], target)
+            kbn.bn_normalize(data, mean, invstd, scale, beta, axis, relu=relu, out=target)
+        if not relu:
+            finish(out_data[0], req[0], target)
         assign(out_data[1], req[1], mean)
         assign(out_data[2], req[2], invstd)
+
+    def _overwrite_fixed_gamma(self, gamma, req):
+        # MXNet tests req[kGamma] = req[1], which in forward is the req of the *mean output*:
+        # gamma is overwritten with 1 whenever the mean is written, whatever gamma's grad_req.
+        if self.fix_gamma and req[1] in ("write", "inplace"):
+            gamma[...] = 1
+
+    def fusable_with_relu(self, in_data):
+        """Whether ``forward_relu`` can replace this BatchNorm and the relu after it."""
+        data, gamma, _ = in_data
+        return not self.output_mean_var and _fast(data, 1) and data.dtype == gamma.dtype
+
+    def forward_relu(self, is_train, req, in_data, out_data, aux, relu_out):
+        """BatchNorm then ReLU in one pass (an executor optimisation, not part of the operator
+        contract): like ``forward``, but max(y, 0) lands in ``relu_out`` and ``out_data[0]``
+        (which only that ReLU reads) is left unwritten."""
+        data, gamma, beta = in_data
+        self._overwrite_fixed_gamma(gamma, req)
+        self._forward_fast(is_train, req, data, gamma, beta, aux, out_data,
+                           self.axis % data.ndim, relu_out=relu_out)
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """Standard BN backward; in training it also updates the moving stats (MXNet CPU does)."""

@@ -84,6 +84,17 @@ class Operator:
         slots = {"out_grad": out_grad, "in_data": in_data, "out_data": out_data}
         return [i for slot in self.backward_needs for i in slots[slot]]
 
+    def backward_reads(self):
+        """{'out_grad': [bool per output], 'in_data': [bool per input], 'out_data': [...]}:
+        which arrays backward reads, asked the way MXNet asks (numbered ids)."""
+        n_out, n_in = len(self.list_outputs()), len(self.list_arguments())
+        deps = set(self.declare_backward_dependency(
+            list(range(n_out)), list(range(n_out, n_out + n_in)),
+            list(range(n_out + n_in, 2 * n_out + n_in))))
+        return {"out_grad": [j in deps for j in range(n_out)],
+                "in_data": [n_out + i in deps for i in range(n_in)],
+                "out_data": [n_out + n_in + j in deps for j in range(n_out)]}
+
     # --- what the operator computes (the CustomOp half) ---------------------------------------
     def create_runner(self, ctx, in_shapes, in_dtypes):
         """What an executor calls forward/backward on: the operator itself (a Custom operator
