@@ -29,7 +29,7 @@ def build(depth, batch, train):
            for n in net.list_arguments()}
     ex = net.simple_bind(mx.cpu(), data=(batch, 3, 224, 224), grad_req=req)
     rng = np.random.default_rng(0)
-    for name, arr in ex.arg_dict.items():
+    for arr in ex.arg_dict.values():
         arr[:] = rng.standard_normal(arr.shape).astype(np.float32) * 0.05
     ex.arg_dict["softmax_label"][:] = 1
     for name, arr in ex.aux_dict.items():

@@ -5,25 +5,40 @@
     fc = mx.sym.FullyConnected(data, num_hidden=10, name='fc1')
     fc.list_arguments()            # ['data', 'fc1_weight', 'fc1_bias']
 """
-from . import attribute, base, name, random
-from . import module, monitor, ndarray, operator, symbol
+from . import (
+    attribute,
+    base,
+    initializer,
+    io,
+    lr_scheduler,
+    metric,
+    model,
+    module,
+    monitor,
+    name,
+    ndarray,
+    operator,
+    optimizer,
+    random,
+    symbol,
+    visualization,
+)
 from .attribute import AttrScope
 from .base import MXNetError
 from .context import Context, cpu, current_context, gpu
-from . import io
-from . import model
-from . import visualization
-from . import initializer, lr_scheduler, metric, optimizer
+
+ndarray._install_operators()  # mx.nd.<Operator>: every registered operator, run imperatively
 
 sym = symbol
-ndarray._install_operators()
 nd = ndarray
-mon = monitor
-viz = visualization
-init = initializer
 mod = module
+mon = monitor
+init = initializer
+viz = visualization
 
 __version__ = "0.1.0"
 
-__all__ = ["sym", "symbol", "nd", "ndarray", "operator", "mon", "monitor", "name", "attribute", "base", "random", "AttrScope", "MXNetError", "Context",
-           "cpu", "gpu", "current_context"]
+__all__ = ["sym", "symbol", "nd", "ndarray", "mod", "module", "mon", "monitor", "init",
+           "initializer", "viz", "visualization", "io", "model", "metric", "optimizer",
+           "lr_scheduler", "operator", "name", "attribute", "base", "random", "AttrScope",
+           "MXNetError", "Context", "cpu", "gpu", "current_context"]

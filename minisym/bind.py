@@ -2,7 +2,7 @@
 and build the Executor."""
 import numpy as np
 
-from .base import DTYPE_NP_TO_MX, MXNetError, MXNetValueError
+from .base import MXNetError, MXNetValueError
 from .context import Context
 from .executor import Executor
 from .ndarray import NDArray

@@ -12,9 +12,9 @@ import time
 import numpy as np
 
 from .base import MXNetError, MXNetValueError
+from .memory_plan import plan_buffers
 from .ndarray import NDArray
 from .ops.assign import assign
-from .memory_plan import plan_buffers
 from .trace import Trace, slot_names
 
 __all__ = ["Executor"]
@@ -306,7 +306,7 @@ class Executor:
         from .monitor import MonitorHook
         self._monitor = MonitorHook(callback, monitor_all, self._ctx)
 
-    # --- dictionaries ------------------------------------------------------------------------------
+    # --- dictionaries -----------------------------------------------------------------------------
     @staticmethod
     def _dict(names, arrays):
         if len(set(names)) != len(names):

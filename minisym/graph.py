@@ -45,7 +45,8 @@ class Node:
         return 1 if self.op is None else self.op.num_visible_outputs()
 
     def output_names(self):
-        """``['fc1_output']`` for an operator, ``['data']`` for a variable (visible outputs only)."""
+        """``['fc1_output']`` for an operator, ``['data']`` for a variable (visible outputs
+        only)."""
         if self.op is None:
             return [self.name]
         names = self.op.list_outputs()[: self.num_visible_outputs]

@@ -22,7 +22,8 @@ __all__ = ["DataDesc", "DataBatch", "DataIter", "NDArrayIter"]
 
 
 class DataDesc(namedtuple("DataDesc", ["name", "shape"])):
-    """A named input's ``(name, shape)`` plus ``dtype`` and ``layout``: ``DataDesc[data,(32, 784),...]``.
+    """A named input's ``(name, shape)`` plus ``dtype`` and ``layout``:
+    ``DataDesc[data,(32, 784),...]``.
 
     It is a 2-tuple (``name, shape = desc`` works) that also carries ``.dtype`` and ``.layout``.
     """
@@ -71,7 +72,7 @@ class DataBatch:
 
     def __str__(self):
         data_shapes = [d.shape for d in self.data]
-        label_shapes = [l.shape for l in self.label] if self.label else None
+        label_shapes = [label.shape for label in self.label] if self.label else None
         return (f"{type(self).__name__}: data shapes: {data_shapes} "
                 f"label shapes: {label_shapes}")
 

@@ -38,7 +38,10 @@ def _lifetimes(ops, runs_backward, pinned):
                     life[(id(node), j)][1] = back_step[id(node)]
     for node in ops:
         n_args = len(node.op.list_arguments())
-        reads_in = node.op.backward_reads()["in_data"] if id(node) in runs_backward else [False] * n_args
+        if id(node) in runs_backward:
+            reads_in = node.op.backward_reads()["in_data"]
+        else:
+            reads_in = [False] * n_args
         for (src, idx), read in zip(node.inputs[:n_args], reads_in):
             key = (id(src), idx)
             if key in life:

@@ -26,7 +26,8 @@ def save_checkpoint(prefix, epoch, symbol, arg_params, aux_params, remove_amp_ca
 
 
 def load_params(prefix, epoch):
-    """``(arg_params, aux_params)`` from ``prefix-%04d.params``, split on the ``arg:``/``aux:`` prefix."""
+    """``(arg_params, aux_params)`` from ``prefix-%04d.params``, split on the ``arg:`` / ``aux:``
+    prefix."""
     param_name = "%s-%04d.params" % (prefix, epoch)
     save_dict = nd.load(param_name)
     arg_params, aux_params = {}, {}
@@ -47,7 +48,8 @@ def load_params(prefix, epoch):
 
 
 def load_checkpoint(prefix, epoch):
-    """``(symbol, arg_params, aux_params)`` from ``prefix-symbol.json`` and ``prefix-%04d.params``."""
+    """``(symbol, arg_params, aux_params)`` from ``prefix-symbol.json`` and
+    ``prefix-%04d.params``."""
     symbol = sym.load(f"{prefix}-symbol.json")
     arg_params, aux_params = load_params(prefix, epoch)
     return symbol, arg_params, aux_params

@@ -1,4 +1,5 @@
 """``mx.mon.Monitor``: print statistics of every operator output while a network runs."""
+import logging
 import re
 
 import numpy as np
@@ -17,12 +18,15 @@ class MonitorHook:
         self.ctx = ctx
 
     def after_forward(self, node, in_data, out_data):
+        """Every output, hidden ones too (MXNet's order); inputs first with monitor_all."""
         if self.monitor_all:
             names = node.op.list_arguments()
             for (src, _), name, array in zip(node.inputs, names, in_data):
-                self.callback(f"{node.name}_{name}", NDArray(array, self.ctx))
-        for name, array in zip(node.op.list_outputs()[: node.num_visible_outputs], out_data):
-            self.callback(f"{node.name}_{name}", NDArray(array, self.ctx))
+                if src.is_variable:
+                    self.callback(src.name, NDArray(array, self.ctx, writable=False))
+                self.callback(f"{node.name}_{name}", NDArray(array, self.ctx, writable=False))
+        for name, array in zip(node.op.list_outputs(), out_data):
+            self.callback(f"{node.name}_{name}", NDArray(array, self.ctx, writable=False))
 
 
 def _norm_stat(array):
@@ -62,20 +66,30 @@ class Monitor:
         self.step += 1
 
     def toc(self):
-        """Stop collecting; ``[(step, name, stat text)]`` for this step (empty if not watched)."""
+        """Stop collecting; ``[(step, name, stat text)]`` for this step (empty if not watched):
+        operator outputs, then the arguments and auxiliary states whose names match."""
         if not self.activated:
             return []
+        for exe in self.exes:
+            for names, arrays in ((exe._symbol.list_arguments(), exe.arg_arrays),
+                                  (exe._symbol.list_auxiliary_states(), exe.aux_arrays)):
+                self.queue.extend((self.step, n, self.stat_func(a))
+                                  for n, a in zip(names, arrays) if self.pattern.match(n))
         self.activated = False
-        res = []
-        for step, name, value in (sorted(self.queue, key=lambda x: x[1]) if self.sort
-                                  else self.queue):
-            values = value if isinstance(value, list) else [value]
-            text = "\t".join(str(v.asnumpy()) for v in values)
-            res.append((step, name, text))
+        if self.sort:
+            self.queue.sort(key=lambda x: x[1])
+        res = [(step, name, _stat_text(value)) for step, name, value in self.queue]
         self.queue = []
         return res
 
     def toc_print(self):
-        """Print what ``toc`` returns, one line per statistic."""
+        """Log what ``toc`` returns (logging.info), one line per statistic."""
         for step, name, text in self.toc():
-            print(f"Batch: {step:7d} {name:30s} {text}")
+            logging.info("Batch: %7d %-30s %s", step, name, text)
+
+
+def _stat_text(value):
+    """MXNet's rendering of a statistic: each value then a tab; scalars as plain numbers."""
+    values = value if isinstance(value, list) else [value]
+    return "".join((str(v.asscalar()) if v.shape == (1,) else str(v.asnumpy())) + "\t"
+                   for v in values)

@@ -75,7 +75,8 @@ class Optimizer:
         if name in Optimizer.opt_registry:
             old = Optimizer.opt_registry[name]
             warnings.warn(f"WARNING: New optimizer {klass.__module__}.{klass.__name__} is "
-                          f"overriding existing optimizer {old.__module__}.{old.__name__}")
+                          f"overriding existing optimizer {old.__module__}.{old.__name__}",
+                          stacklevel=2)
         Optimizer.opt_registry[name] = klass
         return klass
 
@@ -185,7 +186,7 @@ class Optimizer:
         if weight.dtype == np.float16 and not self.multi_precision:
             warnings.warn("Accumulating with float16 in optimizer can lead to poor accuracy or "
                           "slow convergence. Consider using multi_precision=True option of the "
-                          "optimizer")
+                          "optimizer", stacklevel=2)
         return self.create_state(index, weight)
 
     def update(self, index, weight, grad, state):
@@ -249,7 +250,7 @@ class SGD(Optimizer):
         if weight.dtype == np.float16 and not self.multi_precision:
             warnings.warn("Accumulating with float16 in optimizer can lead to poor accuracy or "
                           "slow convergence. Consider using multi_precision=True option of the "
-                          "SGD optimizer")
+                          "SGD optimizer", stacklevel=2)
         return self.create_state(index, weight)
 
     def update(self, index, weight, grad, state):

@@ -1,4 +1,5 @@
-"""``mx.viz``: a network as a text table (``print_summary``) or a Graphviz drawing (``plot_network``).
+"""``mx.viz``: a network as a text table (``print_summary``) or a Graphviz drawing
+(``plot_network``).
 
 Both read the network from ``symbol.tojson()``, whose nodes are already in topological order,
 so they walk a list and never recurse. With ``shape`` given, ``print_summary`` prints exactly
@@ -35,7 +36,7 @@ def _str2tuple(string):
 
 
 # --- print_summary ---------------------------------------------------------------------------
-def print_summary(symbol, shape=None, line_length=120, positions=[.44, .64, .74, 1.]):
+def print_summary(symbol, shape=None, line_length=120, positions=(.44, .64, .74, 1.)):
     """Print a table of layers, output shapes (batch dim dropped) and parameter counts.
 
     ``shape``: {input name: shape}, e.g. ``{'data': (1, 3, 32, 32)}``.
@@ -87,7 +88,8 @@ def _known(shape):
 
 
 def _implicit_inputs(symbol):
-    """Names of variables created by an operator for its own inputs (``fc1_weight``, ``softmax_label``)."""
+    """Names of variables created by an operator for its own inputs (``fc1_weight``,
+    ``softmax_label``)."""
     names = set()
     for node in symbol.topo_order():
         if node.op is None:
@@ -142,7 +144,8 @@ class _SummaryTable:
         return out
 
     def key(self, node):
-        """The shape_dict key of ``node``'s output as MXNet forms it (no index: multi-output misses)."""
+        """The shape_dict key of ``node``'s output as MXNet forms it (no index: multi-output
+        misses)."""
         return node["name"] + "_output" if node["op"] != "null" else node["name"]
 
     def layer(self, node, i, out):
@@ -203,9 +206,10 @@ _DOT_MISSING = ("plot_network: the Graphviz program 'dot' is not installed, so t
                 "'conda install graphviz'.")
 
 
-def plot_network(symbol, title="plot", save_format="pdf", shape=None, dtype=None, node_attrs={},
+def plot_network(symbol, title="plot", save_format="pdf", shape=None, dtype=None, node_attrs=None,
                  hide_weights=True):
-    """A ``graphviz.Digraph`` of the network; ``shape`` / ``dtype`` ({input: value}) label the edges."""
+    """A ``graphviz.Digraph`` of the network; ``shape`` / ``dtype`` ({input: value}) label the
+    edges."""
     try:
         from graphviz import Digraph
     except ImportError:
@@ -230,7 +234,7 @@ def plot_network(symbol, title="plot", save_format="pdf", shape=None, dtype=None
     _warn_repeated_names(nodes)
     node_attr = {"shape": "box", "fixedsize": "true", "width": "1.3", "height": "0.8034",
                  "style": "filled"}
-    node_attr.update(node_attrs)
+    node_attr.update(node_attrs or {})
     dot = Digraph(name=title, format=save_format)
     hidden = set()
     for node in nodes:
@@ -319,4 +323,4 @@ def _warn_repeated_names(nodes):
     if repeated:
         warnings.warn("There are multiple variables with the same name in your graph, this may "
                       "result in cyclic graph. Repeated names: " + ",".join(repeated),
-                      RuntimeWarning)
+                      RuntimeWarning, stacklevel=3)

@@ -97,7 +97,7 @@ class BadCountsProp(mx.operator.CustomOpProp):
 def bind(sym, grad_req="write", **shapes):
     ex = sym.simple_bind(ctx=mx.cpu(), grad_req=grad_req, **shapes)
     rs = np.random.RandomState(0)
-    for name, array in ex.arg_dict.items():
+    for array in ex.arg_dict.values():
         array[:] = rs.randn(*array.shape)
     return ex
 

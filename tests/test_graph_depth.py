@@ -48,7 +48,8 @@ def test_resnet152_symbol(low_recursion_limit):
     names = sym.list_arguments()
     assert len(args) == len(names) and names[0] == "data" and names[-1] == "softmax_label"
     assert dict(zip(names, args))["fc1_weight"] == (1000, 2048)
-    assert len(aux) == len(sym.list_auxiliary_states()) == 2 * (3 * 50 + 3)  # three BatchNorms a unit, 50 units, plus 3
+    # two aux states per BatchNorm: three BatchNorms a unit, 50 units, plus 3
+    assert len(aux) == len(sym.list_auxiliary_states()) == 2 * (3 * 50 + 3)
     _roundtrips(sym)
 
 

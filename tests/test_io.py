@@ -84,7 +84,7 @@ def test_data_iter_subclass_sets_provide_data_or_hears_what_is_missing():
     bare = mx.io.DataIter()
     assert not hasattr(bare, "provide_label")
     with pytest.raises(AttributeError, match="provide_data"):
-        bare.provide_data
+        _ = bare.provide_data
 
 
 def test_roll_over_batch_larger_than_the_data_is_an_error_that_says_so():

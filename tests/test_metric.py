@@ -2,7 +2,6 @@
 and global sums, create() and the composite, custom metrics and the errors."""
 import math
 
-import numpy as np
 import pytest
 
 import minisym as mx

@@ -12,7 +12,7 @@ def test_resnet50_forward_and_backward_on_224():
     net = resnet(50, num_classes=1000)
     ex = net.simple_bind(mx.cpu(), data=(1, 3, 224, 224))
     rng = np.random.default_rng(0)
-    for name, arr in ex.arg_dict.items():
+    for arr in ex.arg_dict.values():
         arr[:] = rng.standard_normal(arr.shape).astype(np.float32) * 0.05
     ex.arg_dict["softmax_label"][:] = 3
     for name, arr in ex.aux_dict.items():

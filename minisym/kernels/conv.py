@@ -127,7 +127,8 @@ def conv2d_backward(dy, x, weight, stride, pad, dilate, groups, need_dx=True, ne
     dx = np.zeros_like(x) if need_dx else None
     dw = np.empty_like(weight) if need_dw else None
     for g in range(groups):
-        dy_g = np.ascontiguousarray(dy[:, g * fg:(g + 1) * fg].transpose(1, 0, 2, 3)).reshape(fg, -1)
+        dy_g = np.ascontiguousarray(dy[:, g * fg:(g + 1) * fg].transpose(1, 0, 2, 3))
+        dy_g = dy_g.reshape(fg, -1)
         x_g = x[:, g * cg:(g + 1) * cg]
         if need_dw:
             cols = _columns(x_g, (kh, kw), stride, pad, dilate, (oh, ow))

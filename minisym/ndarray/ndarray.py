@@ -155,7 +155,7 @@ class NDArray:
     def __getitem__(self, key):
         key = _index(key)
         result = self._data[key]
-        if isinstance(result, np.ndarray) and result.ndim == 0 or not isinstance(result, np.ndarray):
+        if not isinstance(result, np.ndarray) or result.ndim == 0:
             result = self._data[key].reshape(1) if isinstance(result, np.ndarray) else \
                 np.asarray(result).reshape(1)
         return NDArray(result, self._ctx)

@@ -101,7 +101,8 @@ def parse_params(schema, attrs, where):
     Keys of the form ``__x__`` are user attributes and ignored; any other unknown key is a
     TypeError that lists the operator's parameters.
     """
-    unknown = [k for k in attrs if k not in schema and not (k.startswith("__") and k.endswith("__"))]
+    unknown = [k for k in attrs
+               if k not in schema and not (k.startswith("__") and k.endswith("__"))]
     if unknown:
         known = ", ".join(schema) or "(none)"
         close = difflib.get_close_matches(unknown[0], list(schema), n=1)

@@ -16,7 +16,8 @@ def fmt(shape):
         return "unknown"
     if not isinstance(shape, tuple):
         return str(shape)
-    return "(" + ", ".join("?" if d == 0 else str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+    return ("(" + ", ".join("?" if d == 0 else str(d) for d in shape)
+            + ("," if len(shape) == 1 else "") + ")")
 
 
 def known(shape):

@@ -1,6 +1,8 @@
 """``mx.sym`` / ``mx.symbol``: Variable, Group, load, and one function per operator."""
 from .. import ops as _ops
-from .creation import Group, Variable, create_op, make_function, var
+
+# create_op is unused here but re-exported: mx.nd's imperative calls use sym.create_op.
+from .creation import Group, Variable, create_op, make_function, var  # noqa: F401
 from .json_io import load, load_json
 from .overload import install_operators
 from .symbol import Symbol, _install_binding

@@ -1,7 +1,8 @@
 """Creating symbols: variables, operator calls (with implicit inputs), Group, composition."""
 import numpy as np
 
-from .. import attribute, name as name_mod
+from .. import attribute
+from .. import name as name_mod
 from ..base import DTYPE_NP_TO_MX, MXNetTypeError, MXNetValueError
 from ..graph import Node, variable_node
 from .symbol import Symbol, attr_key, check_single_output
@@ -78,7 +79,8 @@ def create_op(fn, args, kwargs):
     if variadic:
         bad = [a for a in args if not isinstance(a, Symbol)]
         if bad:
-            raise AssertionError(f"Positional arguments must be Symbol instances, but got {bad[0]!r}")
+            raise AssertionError("Positional arguments must be Symbol instances, but got "
+                                 f"{bad[0]!r}")
         if args and sym_kwargs:
             raise TypeError("Operators with variable length input can only accept input Symbols "
                             "either as positional or keyword arguments, not both")

@@ -156,8 +156,9 @@ _SKIP = object()
 
 def _shape_value(value, label):
     if not isinstance(value, tuple):
+        example = tuple(value) if isinstance(value, list) else (2, 3)
         raise TypeError(f"Arguments need to be shapes (tuple), but {label} is {type(value)}. "
-                        f"Write it as a tuple, e.g. {tuple(value) if isinstance(value, list) else (2, 3)}.")
+                        f"Write it as a tuple, e.g. {example}.")
     return value
 
 

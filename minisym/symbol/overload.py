@@ -28,7 +28,8 @@ def _binary(symbol_fn, scalar_fn, reverse=False):
 def _in_place(symbol_op):
     def method(self, other):
         raise NotImplementedForSymbol(method, symbol_op, other)
-    method.__name__ = "__i" + {"+=": "add", "-=": "sub", "*=": "mul", "/=": "truediv"}[symbol_op] + "__"
+    in_place = {"+=": "add", "-=": "sub", "*=": "mul", "/=": "truediv"}[symbol_op]
+    method.__name__ = f"__i{in_place}__"
     return method
 
 

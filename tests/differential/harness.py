@@ -30,7 +30,8 @@ FIXTURES_DIR = os.path.normpath(os.path.join(HERE, "..", "fixtures"))
 PROJECT_ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
 DEFAULT_TOLERANCE = dict(rtol=1e-4, atol=1e-5)
-RECORD_COMMAND = "python tests/differential/record.py {name}   (under a real MXNet 1.9.1 installation)"
+RECORD_COMMAND = ("python tests/differential/record.py {name}   "
+                  "(under a real MXNet 1.9.1 installation)")
 
 _ARRAY_TAG = "__array__"
 
@@ -249,7 +250,8 @@ def _cmp(e, a, ea, aa, rtol, atol, path, out, limit):
             out.append("%s: expected %r, got %r (rtol=%g, atol=%g)" % (path, e, a, rtol, atol))
     elif ke == "list":
         if len(e) != len(a):
-            out.append("%s: expected a list of length %d, got length %d\n  expected: %s\n  got:      %s"
+            out.append("%s: expected a list of length %d, got length %d\n"
+                       "  expected: %s\n  got:      %s"
                        % (path, len(e), len(a), _show(e), _show(a)))
             return
         for i, (x, y) in enumerate(zip(e, a)):
@@ -278,7 +280,8 @@ def _cmp_array(e, a, ea, aa, rtol, atol, path, out):
         return
     x, y = ea.get(e[_ARRAY_TAG]), aa.get(a[_ARRAY_TAG])
     if x is None or y is None:
-        out.append("%s: array data missing (npz key %r / %r)" % (path, e[_ARRAY_TAG], a[_ARRAY_TAG]))
+        out.append("%s: array data missing (npz key %r / %r)"
+                   % (path, e[_ARRAY_TAG], a[_ARRAY_TAG]))
         return
     if np.issubdtype(x.dtype, np.floating):
         xe, ye = x.astype(np.float64), y.astype(np.float64)
@@ -305,7 +308,7 @@ def _str_diff(e, a):
         return "  expected: %s\n  got:      %s" % (_show(e), _show(a))
     if len(lines) > 60:
         lines = lines[:60] + ["... (%d more diff lines)" % (len(lines) - 60)]
-    return "\n".join("  " + l for l in lines)
+    return "\n".join("  " + line for line in lines)
 
 
 # --------------------------------------------------------------------------- replay

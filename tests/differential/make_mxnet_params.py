@@ -16,8 +16,8 @@ The values are fixed (no random numbers), so running it again writes the same by
 import os
 import sys
 
-import numpy as np
 import mxnet as mx
+import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.normpath(os.path.join(HERE, "..", "fixtures"))
@@ -88,7 +88,8 @@ def main():
         net = checkpoint_net()
     prefix = os.path.join(CHECKPOINT_DIR, "mlp")
     mx.model.save_checkpoint(prefix, 3, net, checkpoint_params(), {})
-    print("wrote", os.path.relpath(prefix + "-symbol.json"), os.path.relpath(prefix + "-0003.params"))
+    print("wrote", os.path.relpath(prefix + "-symbol.json"),
+          os.path.relpath(prefix + "-0003.params"))
 
 
 if __name__ == "__main__":

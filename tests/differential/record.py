@@ -5,7 +5,7 @@ Usage (from the project root, under a real MXNet 1.9.1 installation):
     python tests/differential/record.py                 # every program
     python tests/differential/record.py p001_variable   # only these (names or file paths)
     python tests/differential/record.py --engine minisym [NAME ...]   # dry run under minisym
-    python tests/differential/record.py --dry-run [NAME ...]          # run under MXNet, write nothing
+    python tests/differential/record.py --dry-run [NAME ...]          # under MXNet, write nothing
 
 Recording writes ``tests/fixtures/NAME.json`` (and ``NAME.npz`` when the result holds arrays).
 The ``minisym`` dry run never writes fixtures: it runs every program through the same harness,
@@ -69,7 +69,8 @@ def main(argv=None):
         traceback.print_exc()
         return 2
     if opts.engine == "mxnet" and not dry and not str(mx.__version__).startswith("1.9.1"):
-        print("refusing to record with MXNet %s: fixtures must come from MXNet 1.9.1" % mx.__version__)
+        print("refusing to record with MXNet %s: fixtures must come from MXNet 1.9.1"
+              % mx.__version__)
         return 2
 
     failed = []
@@ -91,7 +92,8 @@ def main(argv=None):
                                                " + .npz" if npath else ""))
         except Exception as e:  # noqa: BLE001 - report and go on
             failed.append(name)
-            print("ERROR    %s: %s: %s" % (name, type(e).__name__, str(e).splitlines()[0] if str(e) else ""))
+            first_line = str(e).splitlines()[0] if str(e) else ""
+            print("ERROR    %s: %s: %s" % (name, type(e).__name__, first_line))
             if opts.engine == "mxnet":
                 traceback.print_exc()
     print("\n%d program(s), %d failed%s" % (len(names), len(failed),

@@ -1,0 +1,254 @@
+"""Convolution and Pooling (1-D, 2-D, 3-D; NCW / NCHW / NCDHW), with numba / BLAS fast
+paths for 1-D and 2-D beside the NumPy references of nn_reference.py."""
+
+from ..base import MXNetValueError
+from ..kernels import conv as kconv
+from ..kernels import finish, write_target
+from ..kernels import pool as kpool
+from . import nn_reference as ref
+from .assign import assign
+from .common import (
+    all_but,
+    as_4d,
+    at_least,
+    check_layout,
+    check_spatial,
+    fast_path,
+    lift_1d,
+    spatial_param,
+)
+from .params import Param, boolean, optional, shape_tuple
+from .registry import Operator, register
+from .rules import fmt, prod
+
+__all__ = []
+
+
+@register("Convolution")
+class Convolution(Operator):
+    """Cross-correlation. data (N, C, *spatial), weight (num_filter, C/num_group, *kernel)."""
+
+    params = {
+        "kernel": Param(shape_tuple, doc="(kh, kw) or (k,)"),
+        "stride": Param(shape_tuple, ()),
+        "dilate": Param(shape_tuple, ()),
+        "pad": Param(shape_tuple, ()),
+        "num_filter": Param(int, check=at_least(1)),
+        "num_group": Param(int, 1, check=at_least(1)),
+        "workspace": Param(int, 1024),
+        "no_bias": Param(boolean, False),
+        "cudnn_tune": Param(optional(str), None),
+        "cudnn_off": Param(boolean, False),
+        "layout": Param(optional(str), None),
+    }
+    backward_needs = ("out_grad", "in_data")
+
+    def validate(self):
+        if not 1 <= len(self.kernel) <= 3:
+            raise MXNetValueError(f"{self.where}: kernel={self.kernel} must have 1, 2 or 3 "
+                                  "dimensions (1-D, 2-D or 3-D convolution)")
+        check_spatial(self)
+        if self.num_filter % self.num_group:
+            raise MXNetValueError(f"{self.where}: num_filter={self.num_filter} must be divisible "
+                                  f"by num_group={self.num_group}")
+
+    def list_arguments(self):
+        return ["data", "weight"] if self.no_bias else ["data", "weight", "bias"]
+
+    def infer_shape(self, in_shape, out_shape):
+        data = in_shape[0]
+        nd = len(self.kernel)
+        if data is None:
+            return list(in_shape), list(out_shape), []
+        bias = (self.num_filter,)
+        if len(data) != nd + 2:
+            raise MXNetValueError(
+                f"{self.where}: data {fmt(data)} has {len(data)} dimensions but the {nd}-D "
+                f"kernel {self.kernel} needs {nd + 2}: (batch, channels, {nd} spatial)")
+        channels = data[1]
+        if channels and channels % self.num_group:
+            raise MXNetValueError(f"{self.where}: data has {channels} channels, not "
+                                  f"divisible by num_group={self.num_group}")
+        weight = (self.num_filter, channels // self.num_group if channels else 0) + self.kernel
+        stride, dilate, pad = (spatial_param(self, "stride", 1), spatial_param(self, "dilate", 1),
+                               spatial_param(self, "pad", 0))
+        spatial = []
+        for x, k, s, d, p in zip(data[2:], self.kernel, stride, dilate, pad):
+            extent = d * (k - 1) + 1
+            if x and x + 2 * p < extent:
+                raise MXNetValueError(
+                    f"{self.where}: kernel {self.kernel} (dilated size {extent}) is larger "
+                    f"than the padded input {fmt(data)} with pad {pad}")
+            spatial.append((x + 2 * p - extent) // s + 1 if x else 0)
+        out = (data[0], self.num_filter) + tuple(spatial)
+        ins = [data, weight] + ([] if self.no_bias else [bias])
+        return ins, [out], []
+
+    def _geometry(self):
+        """(stride, dilate, pad), each with one value per spatial axis."""
+        return (spatial_param(self, "stride", 1), spatial_param(self, "dilate", 1),
+                spatial_param(self, "pad", 0))
+
+    def _grouped(self, array, rows):
+        """(N, F or C, ...) -> (N, num_group, rows per group, positions)."""
+        return array.reshape(array.shape[0], self.num_group, rows // self.num_group, -1)
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data (N, C, *x), weight (F, C/g, *k), bias (F,) -> (N, F, *out) via im2col."""
+        data, weight, *rest = in_data
+        bias = rest[0] if rest else None
+        check_layout(self, len(self.kernel))
+        stride, dilate, pad = self._geometry()
+        if fast_path(data, len(self.kernel)):
+            target = write_target(out_data[0], req[0])
+            kconv.conv2d_forward(as_4d(data), as_4d(weight), bias, lift_1d(stride, 1),
+                                 lift_1d(pad, 0), lift_1d(dilate, 1), self.num_group,
+                                 out=as_4d(target))
+            finish(out_data[0], req[0], target)
+            return
+        out_shape = out_data[0].shape
+        cols = ref.im2col(data, self.kernel, stride, dilate, pad, out_shape[2:])
+        cols = self._grouped(cols, data.shape[1] * prod(self.kernel))  # (N, g, C/g*K, L)
+        w = weight.reshape(self.num_group, self.num_filter // self.num_group, -1)
+        out = (w @ cols).reshape(out_shape)  # (g, F/g, C/g*K) @ (N, g, C/g*K, L)
+        if bias is not None:
+            out = out + bias.reshape((-1,) + (1,) * len(self.kernel))
+        assign(out_data[0], req[0], out)
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """dx by col2im of Wᵀ.dy, dW = dy.colsᵀ summed over the batch, db = sum of dy."""
+        data, weight, *_ = in_data
+        stride, dilate, pad = self._geometry()
+        if fast_path(data, len(self.kernel)):
+            self._backward_fast(req, out_grad[0], data, weight, in_grad, stride, dilate, pad)
+            return
+        dy = self._grouped(out_grad[0], self.num_filter)  # (N, g, F/g, L)
+        w = weight.reshape(self.num_group, self.num_filter // self.num_group, -1)
+        if req[0] != "null":
+            dcols = (w.swapaxes(1, 2) @ dy).reshape(
+                data.shape[:2] + self.kernel + out_grad[0].shape[2:])
+            assign(in_grad[0], req[0], ref.col2im(dcols, data.shape, self.kernel, stride,
+                                                  dilate, pad))
+        if req[1] != "null":
+            cols = ref.im2col(data, self.kernel, stride, dilate, pad, out_grad[0].shape[2:])
+            cols = self._grouped(cols, data.shape[1] * prod(self.kernel))
+            dw = (dy @ cols.swapaxes(2, 3)).sum(axis=0)  # (g, F/g, C/g*K)
+            assign(in_grad[1], req[1], dw.reshape(weight.shape))
+        if not self.no_bias:
+            assign(in_grad[2], req[2], out_grad[0].sum(axis=all_but(out_grad[0].ndim, 1)))
+
+    def _backward_fast(self, req, dy, data, weight, in_grad, stride, dilate, pad):
+        """The same gradients through im2col / col2im kernels and BLAS."""
+        dx, dw, db = kconv.conv2d_backward(
+            as_4d(dy), as_4d(data), as_4d(weight), lift_1d(stride, 1), lift_1d(pad, 0),
+            lift_1d(dilate, 1), self.num_group, need_dx=req[0] != "null",
+            need_dw=req[1] != "null")
+        if dx is not None:
+            assign(in_grad[0], req[0], dx.reshape(data.shape))
+        if dw is not None:
+            assign(in_grad[1], req[1], dw.reshape(weight.shape))
+        if not self.no_bias:
+            assign(in_grad[2], req[2], db)
+
+
+@register("Pooling")
+class Pooling(Operator):
+    """Max / average / sum pooling over windows; global_pool pools each map to 1x1."""
+
+    params = {
+        "kernel": Param(shape_tuple, ()),
+        "pool_type": Param(str, "max", choices=("avg", "lp", "max", "sum")),
+        "global_pool": Param(boolean, False),
+        "cudnn_off": Param(boolean, False),
+        "pooling_convention": Param(str, "valid", choices=("full", "same", "valid")),
+        "stride": Param(shape_tuple, ()),
+        "pad": Param(shape_tuple, ()),
+        "p_value": Param(optional(int), None),
+        "count_include_pad": Param(optional(boolean), None),
+        "layout": Param(optional(str), None),
+    }
+    backward_needs = ("out_grad", "in_data", "out_data")
+
+    def validate(self):
+        if not self.global_pool:
+            if not 1 <= len(self.kernel) <= 3:
+                raise MXNetValueError(f"{self.where}: kernel={self.kernel} must have 1 to 3 "
+                                      "dimensions (or set global_pool=True)")
+            check_spatial(self)
+
+    def infer_shape(self, in_shape, out_shape):
+        data = in_shape[0]
+        if data is None:
+            return [None], [None], []
+        if self.global_pool:
+            return [data], [data[:2] + (1,) * (len(data) - 2)], []
+        nd = len(self.kernel)
+        if len(data) != nd + 2:
+            raise MXNetValueError(f"{self.where}: data {fmt(data)} has {len(data)} dimensions; "
+                                  f"kernel {self.kernel} needs {nd + 2}")
+        stride, pad = spatial_param(self, "stride", 1), spatial_param(self, "pad", 0)
+        spatial = []
+        for x, k, s, p in zip(data[2:], self.kernel, stride, pad):
+            if not x:
+                spatial.append(0)
+                continue
+            if x + 2 * p < k:
+                raise MXNetValueError(f"{self.where}: kernel {self.kernel} is larger than the "
+                                      f"padded input {fmt(data)} (pad {pad})")
+            if self.pooling_convention == "valid":
+                spatial.append((x + 2 * p - k) // s + 1)
+            elif self.pooling_convention == "full":
+                spatial.append(-(-(x + 2 * p - k) // s) + 1)
+            else:
+                spatial.append(-(-x // s))
+        return [data], [data[:2] + tuple(spatial)], []
+
+    def _geometry(self, data):
+        """(kernel, stride, pad) for ``data``; global pooling covers each whole map."""
+        if self.global_pool:
+            spatial = data.shape[2:]
+            return spatial, (1,) * len(spatial), (0,) * len(spatial)
+        return self.kernel, spatial_param(self, "stride", 1), spatial_param(self, "pad", 0)
+
+    def _check_runnable(self, data):
+        check_layout(self, data.ndim - 2)
+        if self.pool_type == "lp":
+            raise NotImplementedError(f"{self.where}: pool_type='lp' is not implemented in "
+                                      "minisym; use 'max', 'avg' or 'sum'")
+        if self.pooling_convention == "same":
+            raise MXNetValueError(f"{self.where}: pooling_convention='same' cannot run (MXNet "
+                                  "1.9.1 rejects it for every input); use 'valid' or 'full'")
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data (N, C, *x) -> (N, C, *out): max / avg / sum over each (padded) window."""
+        (data,) = in_data
+        self._check_runnable(data)
+        kernel, stride, pad = self._geometry(data)
+        if fast_path(data, len(kernel)):
+            target = write_target(out_data[0], req[0])
+            kpool.pool2d_forward(as_4d(data), self.pool_type, lift_1d(kernel, 1),
+                                 lift_1d(stride, 1), lift_1d(pad, 0),
+                                 as_4d(target).shape[2:], self.count_include_pad is not False,
+                                 out=as_4d(target))
+            finish(out_data[0], req[0], target)
+            return
+        out = ref.pool_forward(data, self.pool_type, kernel, stride, pad, out_data[0].shape[2:],
+                               self.count_include_pad is not False)
+        assign(out_data[0], req[0], out)
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """max: dy to the first max of each window; sum/avg: dy (/ divisor) to every cell."""
+        (data,) = in_data
+        kernel, stride, pad = self._geometry(data)
+        if req[0] == "null":
+            return
+        include_pad = self.count_include_pad is not False
+        if fast_path(data, len(kernel)):
+            grad = kpool.pool2d_backward(
+                as_4d(out_grad[0]), as_4d(data), as_4d(out_data[0]), self.pool_type,
+                lift_1d(kernel, 1), lift_1d(stride, 1), lift_1d(pad, 0), include_pad)
+            assign(in_grad[0], req[0], grad.reshape(data.shape))
+            return
+        grad = ref.pool_backward(out_grad[0], data, out_data[0], self.pool_type, kernel,
+                                 stride, pad, include_pad)
+        assign(in_grad[0], req[0], grad)
