@@ -120,8 +120,9 @@ class Executor:
     def _plan_fusion(self):
         """{id(BatchNorm node): its ReLU node} for each BatchNorm whose only reader is a ReLU.
 
-        Their forwards then run as one pass. A buffer the ReLU output may share is at most the
-        BatchNorm's input, which the kernel reads and writes at the same index: safe.
+        Their forwards run as one pass, and so do their backwards (unless tracing). A buffer
+        the ReLU output may share is at most the BatchNorm's input, which the kernel reads and
+        writes at the same index: safe.
         """
         fused = {}
         for node, after in zip(self._ops, self._ops[1:]):
@@ -191,9 +192,12 @@ class Executor:
         pending = {}  # entry -> list of gradient contributions still to be summed
         for key, grad in heads.items():
             pending.setdefault(key, []).append(grad)
+        fusing = self._trace is None
+        relus = {id(r) for r in self._fused.values()} if fusing else set()
         for node in reversed(self._ops):
-            if id(node) in self._runs:
-                self._backward_node(node, pending, is_train)
+            if id(node) in self._runs and id(node) not in relus:
+                relu = self._fused.get(id(node)) if fusing else None
+                self._backward_node(node, pending, is_train, relu)
         self._finish_arguments(pending)
 
     def _head_gradients(self, out_grads):
@@ -227,16 +231,25 @@ class Executor:
     def _reads_out_grad(node):
         return any(node.op.backward_reads()["out_grad"])
 
-    def _backward_node(self, node, pending, is_train):
+    def _backward_node(self, node, pending, is_train, relu=None):
+        """Run ``node``'s backward; with ``relu`` (a fused ReLU after a BatchNorm) both at once:
+        the BatchNorm then receives the ReLU's head gradient and output."""
         op = node.op
         n_args = len(op.list_arguments())
         in_data, aux, out_data = self._node_arrays(node)
-        out_grad = [_summed(pending.pop(_key(node, j), None), out_data[j])
-                    for j in range(node.num_outputs)]
+        heads_of = [(node, j) for j in range(node.num_outputs)]
+        if relu is not None:
+            heads_of[0] = (relu, 0)
+        out_grad = [_summed(pending.pop(_key(*entry), None), self._data[_key(*entry)])
+                    for entry in heads_of]
         in_grad, req, direct = self._gradient_targets(node, in_data)
         start = time.perf_counter()
-        _call(op, node, "backward", self._runners[id(node)].backward, req, out_grad, in_data,
-              out_data, in_grad, aux)
+        if relu is None:
+            _call(op, node, "backward", self._runners[id(node)].backward, req, out_grad, in_data,
+                  out_data, in_grad, aux)
+        else:
+            _call(op, node, "backward", op.backward_relu, req, out_grad, in_data, out_data,
+                  in_grad, aux, self._data[_key(relu, 0)])
         if self._trace is not None:
             reads = op.backward_reads()  # what backward did not declare is shown as not passed
             hide = lambda arrays, role: [a if r else None for a, r in zip(arrays, reads[role])]

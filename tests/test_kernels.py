@@ -124,3 +124,16 @@ def test_batchnorm_train_matches_reference(shape, axis, dtype, relu):
     np.testing.assert_allclose(dbeta, dbeta_ref, **tol)
     np.testing.assert_allclose(dgamma, dgamma_ref, **tol)
     np.testing.assert_allclose(dx, dx_ref, **tol)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_batchnorm_backward_with_a_fused_relu_masks_the_head_gradient(dtype):
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((3, 4, 5)).astype(dtype)
+    gamma, beta = np.ones(4, dtype), rng.standard_normal(4).astype(dtype)
+    y, mean, invstd, _ = batchnorm.bn_forward_train(x, gamma, beta, 1e-3, relu=True)
+    dy = rng.standard_normal(x.shape).astype(dtype)
+    fused = batchnorm.bn_backward(dy, x, mean, invstd, gamma, True, relu_y=y)
+    separate = batchnorm.bn_backward(dy * (y > 0), x, mean, invstd, gamma, True)
+    for a, b in zip(fused, separate):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)

@@ -53,3 +53,21 @@ def test_batchnorm_relu_fusion_changes_no_result(train):
     traced = ex.forward(is_train=train)[0].asnumpy()
     np.testing.assert_allclose(fused, traced, rtol=1e-6, atol=1e-7)
     assert len(ex.trace.find(phase="forward")) == len(ex._ops)  # every call shows when traced
+
+
+def test_fused_backward_gives_the_same_gradients():
+    net = resnet(18, num_classes=5, small_input=True)
+    ex = net.simple_bind(mx.cpu(), data=(2, 3, 8, 8), grad_req="write")
+    rng = np.random.default_rng(2)
+    for name, arr in ex.arg_dict.items():
+        arr[:] = rng.standard_normal(arr.shape) * (0.1 if name != "softmax_label" else 0)
+    grads = []
+    for traced in (False, True):  # tracing turns fusion off: every operator runs on its own
+        if traced:
+            ex.enable_trace(preview_size=0)
+        ex.forward(is_train=True)
+        ex.backward()
+        grads.append({k: v.asnumpy().copy() for k, v in ex.grad_dict.items()})
+    for name in grads[0]:
+        np.testing.assert_allclose(grads[0][name], grads[1][name], rtol=1e-5, atol=1e-6,
+                                   err_msg=name)

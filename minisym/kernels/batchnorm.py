@@ -43,16 +43,21 @@ def _normalize(x, mean, invstd, gamma, beta, relu, y):
 
 
 @njit(cache=True, parallel=True)
-def _backward(dy, x, mean, invstd, gamma, train, dx, dgamma, dbeta):
-    """Gradients of batch norm (train: through the batch statistics; else per channel)."""
+def _backward(dy, x, mean, invstd, gamma, train, relu_y, dx, dgamma, dbeta):
+    """Gradients of batch norm (train: through the batch statistics; else per channel).
+
+    With a ReLU fused after it, ``relu_y`` is that ReLU's output and dy is the ReLU's head
+    gradient, masked here (dy where relu_y > 0); otherwise ``relu_y`` has size 0.
+    """
     n_img, channels, size = x.shape
     count = n_img * size
+    masked = relu_y.size > 0
     for c in prange(channels):
         sum_dy = 0.0
         sum_dy_xhat = 0.0
         for n in range(n_img):
             for i in range(size):
-                g = dy[n, c, i]
+                g = dy[n, c, i] if not masked or relu_y[n, c, i] > 0 else 0.0
                 sum_dy += g
                 sum_dy_xhat += g * (x[n, c, i] - mean[c]) * invstd[c]
         dbeta[c] = sum_dy
@@ -60,7 +65,7 @@ def _backward(dy, x, mean, invstd, gamma, train, dx, dgamma, dbeta):
         scale = gamma[c] * invstd[c]
         for n in range(n_img):
             for i in range(size):
-                g = dy[n, c, i]
+                g = dy[n, c, i] if not masked or relu_y[n, c, i] > 0 else 0.0
                 if train:
                     xhat = (x[n, c, i] - mean[c]) * invstd[c]
                     g = g - (sum_dy + xhat * sum_dy_xhat) / count
@@ -94,11 +99,13 @@ def bn_normalize(x, mean, invstd, gamma, beta, axis=1, relu=False, out=None):
     return y.reshape(x.shape)
 
 
-def bn_backward(dy, x, mean, invstd, gamma, train, axis=1):
-    """(dx, dgamma, dbeta); ``train`` differentiates through the batch statistics."""
+def bn_backward(dy, x, mean, invstd, gamma, train, axis=1, relu_y=None):
+    """(dx, dgamma, dbeta); ``train`` differentiates through the batch statistics. With
+    ``relu_y`` (the output of a ReLU right after), dy is that ReLU's head gradient."""
     x3 = _as3d(x, axis)
     dx = np.empty_like(x3)
     channels = x3.shape[1]
     dgamma, dbeta = np.empty(channels, x.dtype), np.empty(channels, x.dtype)
-    _backward(_as3d(dy, axis), x3, mean, invstd, gamma, bool(train), dx, dgamma, dbeta)
+    mask = np.empty((0, 0, 0), x.dtype) if relu_y is None else _as3d(relu_y, axis)
+    _backward(_as3d(dy, axis), x3, mean, invstd, gamma, bool(train), mask, dx, dgamma, dbeta)
     return dx.reshape(x.shape), dgamma, dbeta

@@ -2,7 +2,7 @@
 a following ReLU."""
 import numpy as np
 
-from ..base import MXNetValueError
+from ..base import MXNetError, MXNetValueError
 from ..kernels import batchnorm as kbn
 from ..kernels import finish, write_target
 from .assign import assign
@@ -133,7 +133,12 @@ class BatchNorm(Operator):
         self._forward_fast(is_train, req, data, gamma, beta, aux, out_data,
                            self.axis % data.ndim, relu_out=relu_out)
 
-    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+    def backward_relu(self, req, out_grad, in_data, out_data, in_grad, aux, relu_out):
+        """``backward`` of BatchNorm and the ReLU after it in one pass (an executor optimisation
+        like ``forward_relu``): out_grad[0] is the ReLU's head gradient, ``relu_out`` its output."""
+        self.backward(req, out_grad, in_data, out_data, in_grad, aux, relu_out=relu_out)
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux, relu_out=None):
         """Standard BN backward; in training it also updates the moving stats (MXNet CPU does)."""
         data, gamma, beta = in_data
         _, saved_mean, saved_invstd = out_data  # what forward normalised with
@@ -149,11 +154,13 @@ class BatchNorm(Operator):
             scale = np.ones_like(gamma) if self.fix_gamma else gamma
             dx, dgamma, dbeta = kbn.bn_backward(out_grad[0], data, mean.astype(data.dtype),
                                                 invstd.astype(data.dtype), scale,
-                                                not self.use_global_stats, axis)
+                                                not self.use_global_stats, axis, relu_out)
             assign(in_grad[0], req[0], dx)
             assign(in_grad[1], req[1], 0 if self.fix_gamma else dgamma)
             assign(in_grad[2], req[2], dbeta)
             return
+        if relu_out is not None:
+            raise MXNetError(f"{self.where}: backward_relu needs the fast kernels")
         x, dy = data.astype(gamma.dtype), out_grad[0].astype(gamma.dtype)
         centered = x - per_channel(mean, x.ndim, axis)
         sum_dy, dot = dy.sum(axis=others), (centered * dy).sum(axis=others)
