@@ -42,7 +42,10 @@ def test_conv_forward_and_backward_match_reference(case, dtype):
     assert y.dtype == dtype
     np.testing.assert_allclose(y, expected + b.reshape(1, -1, 1, 1), **tol)
     dy = rng.standard_normal(y.shape).astype(dtype)
-    dx, dw, db = conv.conv2d_backward(dy, x, w, stride, pad, dilate, groups)
+    dx, dw = conv.conv2d_backward(dy, x, w, stride, pad, dilate, groups)
+    in_place = (np.full_like(x, 9), np.full_like(w, 9))  # written over, not added to
+    conv.conv2d_backward(dy, x, w, stride, pad, dilate, groups, dx_out=in_place[0],
+                         dw_out=in_place[1])
     fg, cg = f // groups, shape[1] // groups
     dw_ref = np.concatenate([np.einsum("nfoq,nckloq->fckl", dy[:, g * fg:(g + 1) * fg],
                                        cols[:, g * cg:(g + 1) * cg]) for g in range(groups)])
@@ -51,7 +54,8 @@ def test_conv_forward_and_backward_match_reference(case, dtype):
     dx_ref = ref.col2im(dcols, x.shape, kernel, stride, dilate, pad)
     np.testing.assert_allclose(dw, dw_ref, **tol)
     np.testing.assert_allclose(dx, dx_ref, **tol)
-    np.testing.assert_allclose(db, dy.sum(axis=(0, 2, 3)), **tol)
+    np.testing.assert_allclose(in_place[0], dx_ref, **tol)
+    np.testing.assert_allclose(in_place[1], dw_ref, **tol)
 
 
 POOL_CASES = [  # (x shape, kernel, stride, pad, convention)

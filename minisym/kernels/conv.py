@@ -118,27 +118,36 @@ def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):
     return y
 
 
-def conv2d_backward(dy, x, weight, stride, pad, dilate, groups, need_dx=True, need_dw=True):
-    """(dx or None, dweight or None, dbias) for y = conv2d_forward(x, weight, ...)."""
+def conv2d_backward(dy, x, weight, stride, pad, dilate, groups, need_dx=True, need_dw=True,
+                    dx_out=None, dw_out=None):
+    """(dx or None, dweight or None, dbias) for y = conv2d_forward(x, weight, ...).
+
+    ``dx_out`` / ``dw_out`` (C-contiguous, the right shapes) receive the gradients when given,
+    saving a copy; the bias gradient is left to the caller (``dy`` summed over N, H, W).
+    """
     n, c, h, w = x.shape
     f, cg, kh, kw = weight.shape
     oh, ow = dy.shape[2:]
     fg = f // groups
-    dx = np.zeros_like(x) if need_dx else None
-    dw = np.empty_like(weight) if need_dw else None
+    dx = (np.zeros_like(x) if dx_out is None else _zeroed(dx_out)) if need_dx else None
+    dw = (np.empty_like(weight) if dw_out is None else dw_out) if need_dw else None
     for g in range(groups):
         dy_g = np.ascontiguousarray(dy[:, g * fg:(g + 1) * fg].transpose(1, 0, 2, 3))
         dy_g = dy_g.reshape(fg, -1)
         x_g = x[:, g * cg:(g + 1) * cg]
         if need_dw:
             cols = _columns(x_g, (kh, kw), stride, pad, dilate, (oh, ow))
-            dw[g * fg:(g + 1) * fg] = (dy_g @ cols.T).reshape(fg, cg, kh, kw)
+            np.dot(dy_g, cols.T, out=dw[g * fg:(g + 1) * fg].reshape(fg, -1))
         if need_dx:
             dcols = weight[g * fg:(g + 1) * fg].reshape(fg, -1).T @ dy_g
             if _is_pointwise((kh, kw), stride, pad):
                 dx[:, g * cg:(g + 1) * cg] = dcols.reshape(cg, n, h, w).transpose(1, 0, 2, 3)
             else:
-                dx[:, g * cg:(g + 1) * cg] = col2im(dcols, x_g.shape, (kh, kw), stride, pad,
-                                                    dilate, (oh, ow))
-    db = dy.sum(axis=(0, 2, 3))
-    return dx, dw, db
+                _col2im(dcols, kh, kw, stride[0], stride[1], pad[0], pad[1], dilate[0],
+                        dilate[1], oh, ow, dx[:, g * cg:(g + 1) * cg])
+    return dx, dw
+
+
+def _zeroed(array):
+    array[...] = 0
+    return array

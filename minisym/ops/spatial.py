@@ -138,17 +138,21 @@ class Convolution(Operator):
             assign(in_grad[2], req[2], out_grad[0].sum(axis=all_but(out_grad[0].ndim, 1)))
 
     def _backward_fast(self, req, dy, data, weight, in_grad, stride, dilate, pad):
-        """The same gradients through im2col / col2im kernels and BLAS."""
-        dx, dw, db = kconv.conv2d_backward(
+        """The same gradients through im2col / col2im kernels and BLAS, written in place when
+        req is write (one copy less)."""
+        dx_target = write_target(in_grad[0], req[0]) if req[0] != "null" else None
+        dw_target = write_target(in_grad[1], req[1]) if req[1] != "null" else None
+        kconv.conv2d_backward(
             as_4d(dy), as_4d(data), as_4d(weight), lift_1d(stride, 1), lift_1d(pad, 0),
             lift_1d(dilate, 1), self.num_group, need_dx=req[0] != "null",
-            need_dw=req[1] != "null")
-        if dx is not None:
-            assign(in_grad[0], req[0], dx.reshape(data.shape))
-        if dw is not None:
-            assign(in_grad[1], req[1], dw.reshape(weight.shape))
+            need_dw=req[1] != "null", dx_out=None if dx_target is None else as_4d(dx_target),
+            dw_out=None if dw_target is None else as_4d(dw_target))
+        if dx_target is not None:
+            finish(in_grad[0], req[0], dx_target)
+        if dw_target is not None:
+            finish(in_grad[1], req[1], dw_target)
         if not self.no_bias:
-            assign(in_grad[2], req[2], db)
+            assign(in_grad[2], req[2], dy.sum(axis=all_but(dy.ndim, 1)))
 
 
 @register("Pooling")
