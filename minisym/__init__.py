@@ -8,6 +8,7 @@
 from . import (
     attribute,
     base,
+    callback,
     initializer,
     io,
     lr_scheduler,
@@ -40,5 +41,5 @@ __version__ = "0.1.0"
 
 __all__ = ["sym", "symbol", "nd", "ndarray", "mod", "module", "mon", "monitor", "init",
            "initializer", "viz", "visualization", "io", "model", "metric", "optimizer",
-           "lr_scheduler", "operator", "name", "attribute", "base", "random", "AttrScope",
-           "MXNetError", "Context", "cpu", "gpu", "current_context"]
+           "lr_scheduler", "callback", "operator", "name", "attribute", "base", "random",
+           "AttrScope", "MXNetError", "Context", "cpu", "gpu", "current_context"]

@@ -315,9 +315,18 @@ class Executor:
         self._trace.record(phase, node, is_train, lists, time.perf_counter() - start)
 
     def set_monitor_callback(self, callback, monitor_all=False):
-        """Call ``callback(name, array)`` for every operator output (and input if monitor_all)."""
+        """Call ``callback(name, array)`` for every operator output (and input if monitor_all).
+
+        Monitored outputs get buffers of their own, so an array a callback keeps is never
+        overwritten by a later operator (the memory plan shares no buffer from then on).
+        """
         from .monitor import MonitorHook
         self._monitor = MonitorHook(callback, monitor_all, self._ctx)
+        for node in self._ops:
+            for j in range(node.num_outputs):
+                self._data[_key(node, j)] = np.zeros_like(self._data[_key(node, j)])
+        self.outputs = [NDArray(self._data[_key(n, i)], self._ctx) for n, i in
+                        self._symbol.outputs]
 
     # --- dictionaries -----------------------------------------------------------------------------
     @staticmethod

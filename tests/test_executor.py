@@ -184,3 +184,15 @@ def test_trace_shows_what_backward_did_not_declare_as_not_passed():
     fc = trace.find("fc", "backward")[0]
     assert fc.slot("out_data[0]").dtype == "none"  # FullyConnected's backward never reads it
     assert fc.slot("out_grad[0]").shape == (2, 3)
+
+
+def test_monitored_arrays_are_never_overwritten_later():
+    y = mx.sym.Activation(x * 2, act_type="relu", name="a")
+    for _ in range(4):
+        y = mx.sym.Activation(y + 1, act_type="relu")
+    ex = y.simple_bind(mx.cpu(), x=(3,), grad_req="null")  # inference: buffers are shared
+    kept = {}
+    ex.set_monitor_callback(lambda name, arr: kept.setdefault(name, arr))
+    ex.forward(x=np.array([1.0, 2.0, 3.0]))
+    assert kept["a_output"].asnumpy().tolist() == [2.0, 4.0, 6.0]  # still what "a" wrote
+    assert ex.outputs[0].asnumpy().tolist() == [6.0, 8.0, 10.0]

@@ -94,3 +94,18 @@ def test_fit_shows_a_progress_bar_and_calls_back(capsys):
             (p.epoch, p.nbatch)))
     assert batches == [(0, 0), (0, 1), (1, 0), (1, 1)]
     assert "epoch" in capsys.readouterr().err
+
+
+def test_callbacks_checkpoint_and_log(tmp_path, caplog):
+    data = np.random.default_rng(1).standard_normal((8, 5)).astype(np.float32)
+    train = mx.io.NDArrayIter(data, np.zeros(8, np.float32), batch_size=2)
+    mod = mx.mod.Module(mlp(), logger=logging.getLogger("test"))
+    prefix = str(tmp_path / "run")
+    with caplog.at_level(logging.INFO):
+        mod.fit(train, num_epoch=2, progress_bar=False,
+                batch_end_callback=mx.callback.Speedometer(2, frequent=2),
+                epoch_end_callback=mx.callback.do_checkpoint(prefix, period=2))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run-0002.params", "run-symbol.json"]
+    speed_lines = [r.getMessage() for r in caplog.records if "samples/sec" in r.getMessage()]
+    assert len(speed_lines) == 2 and speed_lines[0].startswith("Epoch[0] Batch [0-2]\tSpeed: ")
+    assert "accuracy=" in speed_lines[0]
