@@ -58,6 +58,10 @@ _BINARY_MATH = {
 }
 
 
+_ARITHMETIC_UFUNCS = {np.add, np.subtract, np.multiply, np.divide, np.power, np.maximum,
+                      np.minimum}  # these may write straight into the output (same dtype)
+
+
 class _Binary(Operator):
     """lhs (x) rhs with identical shapes; ``math`` names its row of ``_BINARY_MATH``."""
 
@@ -76,7 +80,10 @@ class _Binary(Operator):
         lhs, rhs = in_data
         value = _BINARY_MATH[self.math][0]
         with np.errstate(all="ignore"):  # MXNet returns inf / nan silently
-            assign(out_data[0], req[0], value(lhs, rhs))
+            if req[0] == "write" and value in _ARITHMETIC_UFUNCS:
+                value(lhs, rhs, out=out_data[0])  # one pass, no temporary (residual additions)
+            else:
+                assign(out_data[0], req[0], value(lhs, rhs))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """grad_lhs = out_grad * df/dlhs, grad_rhs = out_grad * df/drhs (summed to each shape)."""
