@@ -550,3 +550,30 @@ def test_inputs_are_read_only_for_in_place_arithmetic_only():
     ex.forward(x=np.array([1.0, 2.0]))
     assert "readonly" in _InPlaceProbe.seen[-1] and "self.assign" in _InPlaceProbe.seen[-1]
     assert ex.arg_dict["x"].asnumpy().tolist() == [5.0, 5.0]
+
+
+class _OffByOne(mx.operator.CustomOp):
+    """The seed-001 confusion: reads in_data[2] when the Prop declares two arguments."""
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        self.assign(out_data[0], req[0], in_data[2])
+
+
+@mx.operator.register("tco_off_by_one")
+class _OffByOneProp(mx.operator.CustomOpProp):
+    def list_arguments(self):
+        return ["data", "label"]
+
+    def create_operator(self, ctx, shapes, dtypes):
+        return _OffByOne()
+
+
+def test_an_index_out_of_range_says_what_each_index_is():
+    net = mx.sym.Custom(mx.sym.Variable("x"), mx.sym.Variable("y"), op_type="tco_off_by_one")
+    ex = net.simple_bind(mx.cpu(), x=(2,), y=(2,))
+    with pytest.raises(IndexError) as caught:
+        ex.forward()
+    text = str(caught.value)
+    assert "in_data[2] does not exist" in text
+    assert "in_data[0] is 'data', in_data[1] is 'label'" in text
+    assert "list_arguments()" in text

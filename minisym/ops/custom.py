@@ -129,23 +129,53 @@ class CustomRunner:
         self.ctx = ctx
         self.needs = op.backward_reads()
 
-    def _wrap(self, arrays, needed=None, role=None, writable=True):
-        """NDArrays over the buffers; MXNet flags inputs read-only (``+=`` on them fails,
-        though ``x[:] = ...`` does not: a quirk copied on purpose)."""
-        return [NDArray(a, self.ctx, writable) if needed is None or needed[i]
-                else _undeclared(self.op, role, i, self.ctx) for i, a in enumerate(arrays)]
+    def _wrap(self, arrays, role, needed=None, writable=True):
+        """NDArrays over the buffers, in a SlotList named after ``role``; MXNet flags inputs
+        read-only (``+=`` on them fails, though ``x[:] = ...`` does not: copied on purpose)."""
+        wrapped = [NDArray(a, self.ctx, writable) if needed is None or needed[i]
+                   else _undeclared(self.op, role, i, self.ctx) for i, a in enumerate(arrays)]
+        return SlotList(wrapped, role, self._names(role))
+
+    def _names(self, role):
+        if role in ("out_data", "out_grad", "req (forward)"):
+            return self.op.list_outputs()
+        if role == "aux":
+            return self.op.list_auxiliary_states()
+        return self.op.list_arguments()
 
     def forward(self, is_train, req, in_data, out_data, aux):
-        self.custom_op.forward(int(bool(is_train)), list(req),
-                               self._wrap(in_data, writable=False), self._wrap(out_data),
-                               self._wrap(aux))
+        self.custom_op.forward(
+            int(bool(is_train)), SlotList(req, "req", self._names("req (forward)")),
+            self._wrap(in_data, "in_data", writable=False), self._wrap(out_data, "out_data"),
+            self._wrap(aux, "aux"))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         self.custom_op.backward(
-            list(req), self._wrap(out_grad, self.needs["out_grad"], "out_grad", False),
-            self._wrap(in_data, self.needs["in_data"], "in_data", False),
-            self._wrap(out_data, self.needs["out_data"], "out_data", False),
-            self._wrap(in_grad), self._wrap(aux))
+            SlotList(req, "req", self._names("in_grad")),
+            self._wrap(out_grad, "out_grad", self.needs["out_grad"], False),
+            self._wrap(in_data, "in_data", self.needs["in_data"], False),
+            self._wrap(out_data, "out_data", self.needs["out_data"], False),
+            self._wrap(in_grad, "in_grad"), self._wrap(aux, "aux"))
+
+
+class SlotList(list):
+    """The list a custom operator receives; out of range, it says what each index is."""
+
+    def __init__(self, items, role, names):
+        super().__init__(items)
+        self.role = role
+        self.names = list(names)
+
+    def __getitem__(self, index):
+        try:
+            return super().__getitem__(index)
+        except IndexError:
+            listing = ", ".join(f"{self.role}[{i}] is {n!r}" for i, n in enumerate(self.names))
+            raise IndexError(
+                f"{self.role}[{index}] does not exist: {self.role} has {len(self)} entries, "
+                f"one per name the Prop declares ({listing or 'none'}). in_data / in_grad / "
+                "backward req follow list_arguments(), out_data / out_grad / forward req follow "
+                "list_outputs(), aux follows list_auxiliary_states().") from None
 
 
 def _undeclared(op, role, index, ctx):
