@@ -22,7 +22,7 @@ def _arrays(names, given, what, required=True):
         missing = [n for n in names if n not in given]
         if missing and required:
             raise ValueError(f"key `{missing[0]}` is missing in `{what}`; it needs "
-                             f"{names}")
+                             f"{names} (simple_bind allocates them all from the data's shape)")
         arrays = [given.get(n) for n in names]
     elif isinstance(given, (list, tuple)):
         if len(given) != len(names):
@@ -146,7 +146,9 @@ def _simple_bind(symbol, ctx, grad_req, type_dict, shapes_given):
         listed = ", ".join(f"{n}: {s if s is not None else 'None'}" for n, s in missing)
         raise MXNetValueError(
             "InferShape pass cannot decide shapes for the following arguments (-1 means unknown "
-            f"dimensions). Please consider providing them as inputs:\n{listed}")
+            f"dimensions). Please consider providing them as inputs:\n{listed}\n"
+            f"Give at least the data's shape, e.g. simple_bind(mx.cpu(), {missing[0][0]}=(batch, "
+            "...)); weights and labels are inferred from it.")
     given_types = {n: np.dtype(t) for n, t in (type_dict or {}).items()}
     if not type_dict:
         given_types = {n: np.dtype(np.float32) for n in arg_names}

@@ -170,7 +170,9 @@ class Executor:
                                  f"{name} is {type(value).__name__}")
             if tuple(value.shape) != arg_dict[name].shape:
                 raise ValueError(f"Shape not match! Argument {name}, need: "
-                                 f"{arg_dict[name].shape}, received: {tuple(value.shape)}")
+                                 f"{arg_dict[name].shape}, received: {tuple(value.shape)} "
+                                 f"(for another batch size use ex.reshape({name}="
+                                 f"{tuple(value.shape)}))")
             arg_dict[name][:] = value
 
     def _forward_node(self, node, is_train):
