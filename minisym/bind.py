@@ -2,7 +2,7 @@
 and build the Executor."""
 import numpy as np
 
-from .base import MXNetError, MXNetValueError
+from .base import MXNetError, MXNetValueError, dtype_name
 from .context import Context
 from .executor import Executor
 from .ndarray import NDArray
@@ -72,12 +72,19 @@ def _entry_tables(symbol, arrays_by_name):
 
 
 def _check_complete(symbol, shapes, dtypes):
+    """Every entry has a known shape and dtype, or a teaching error naming the first that has
+    not."""
     for node in symbol.topo_order():
         for j in range(node.num_outputs):
-            shape = shapes.get((id(node), j))
-            if shape is None or 0 in shape or dtypes.get((id(node), j)) is None:
-                raise MXNetValueError(f"bind: cannot decide the shape of {node.name} output {j} "
-                                      f"({fmt(shape)})")
+            shape, dtype = shapes.get((id(node), j)), dtypes.get((id(node), j))
+            if shape is None or 0 in shape or dtype is None:
+                what = "dtype" if shape is not None and 0 not in shape else "shape"
+                where = node.op.where if node.op is not None else f"variable {node.name!r}"
+                raise MXNetValueError(
+                    f"bind: cannot decide the {what} of {where} output {j} "
+                    f"'{node.entry_name(j)}' (shape {fmt(shape)}, dtype {dtype_name(dtype)}) "
+                    "from the arrays given; check that operator's shape rule, or print "
+                    "symbol.infer_shape_partial(...) to see where inference stops")
 
 
 def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None,
@@ -110,6 +117,7 @@ def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None,
 
 
 def _no_duplicates(names):
+    """A teaching error when two variables share a name (arrays are bound by name)."""
     seen = set()
     for name in names:
         if name in seen:
@@ -132,6 +140,7 @@ def simple_bind(symbol, ctx, grad_req="write", type_dict=None, stype_dict=None, 
 
 
 def _simple_bind(symbol, ctx, grad_req, type_dict, shapes_given):
+    """simple_bind without the RuntimeError wrapping: infer, allocate, build the Executor."""
     arg_names = symbol.list_arguments()
     aux_names = symbol.list_auxiliary_states()
     _no_duplicates(arg_names + aux_names)
@@ -168,6 +177,7 @@ def _simple_bind(symbol, ctx, grad_req, type_dict, shapes_given):
 
 
 def _variable_nodes(symbol):
+    """[(name, node)] of every variable, arguments and auxiliary states, in DFS order."""
     return [(n.name, n) for n in symbol.topo_order() if n.is_variable]
 
 
@@ -193,6 +203,7 @@ def reshape_executor(executor, partial_shaping, allow_up_sizing, new_shapes):
 
 
 def _reshaped(name, old, new_shape, specified, partial_shaping, allow_up_sizing):
+    """``old`` in ``new_shape``: itself, a view of its memory when smaller, else new zeros."""
     if new_shape == old.shape:
         return old
     if not specified and not partial_shaping:

@@ -27,6 +27,7 @@ HEAD_GRAD_ERROR = (
 
 
 def _key(node, index):
+    """The key of output ``index`` of ``node`` in the executor's tables."""
     return (id(node), index)
 
 
@@ -64,6 +65,7 @@ class Executor:
 
     # --- memory --------------------------------------------------------------------------------
     def _variables(self):
+        """(argument nodes, auxiliary-state nodes), each in list_arguments / aux order."""
         aux_ids = self._symbol._aux_variable_ids()
         variables = [n for n in self._order if n.is_variable]
         return ([n for n in variables if id(n) not in aux_ids],
@@ -94,15 +96,13 @@ class Executor:
             needs[id(node)] = req != "null"
         self._runs = set()
         for node in self._ops:
-            n_args = len(node.op.list_arguments())
-            if any(needs.get(id(src), False) for src, _ in node.inputs[:n_args]):
+            if any(needs.get(id(src), False) for src, _ in node.arg_inputs):
                 self._runs.add(id(node))
                 needs[id(node)] = True
         self._needs = needs
         self._uses = {}
         for node in self._ops:
-            n_args = len(node.op.list_arguments())
-            for src, idx in node.inputs[:n_args]:
+            for src, idx in node.arg_inputs:
                 self._uses[_key(src, idx)] = self._uses.get(_key(src, idx), 0) + 1
         for node, idx in self._symbol.outputs:
             self._uses[_key(node, idx)] = self._uses.get(_key(node, idx), 0) + 1
@@ -135,9 +135,8 @@ class Executor:
 
     def _node_arrays(self, node):
         """(in_data, aux, out_data) buffers of ``node``."""
-        n_args = len(node.op.list_arguments())
-        return ([self._data[_key(s, i)] for s, i in node.inputs[:n_args]],
-                [self._data[_key(s, i)] for s, i in node.inputs[n_args:]],
+        return ([self._data[_key(s, i)] for s, i in node.arg_inputs],
+                [self._data[_key(s, i)] for s, i in node.aux_inputs],
                 [self._data[_key(node, j)] for j in range(node.num_outputs)])
 
     # --- running ---------------------------------------------------------------------------------
@@ -154,12 +153,13 @@ class Executor:
                 self._forward_node(node, is_train)
                 continue
             in_data, aux, out_data = self._node_arrays(node)
-            _call(node.op, node, "forward", node.op.forward_relu, is_train,
+            _call(node.op, "forward", node.op.forward_relu, is_train,
                   self._out_req[id(node)], in_data, out_data, aux, self._data[_key(relu, 0)])
             skipped.add(id(relu))
         return self.outputs
 
     def _copy_inputs(self, kwargs):
+        """``forward(data=...)``: copy each value into the argument array of that name."""
         arg_dict = self.arg_dict
         for name, value in kwargs.items():
             if name not in arg_dict:
@@ -180,8 +180,8 @@ class Executor:
         in_data, aux, out_data = self._node_arrays(node)
         req = list(self._out_req[id(node)])
         start = time.perf_counter()
-        _call(op, node, "forward", self._runners[id(node)].forward, is_train, req, in_data,
-              out_data, aux)
+        _call(op, "forward", self._runners[id(node)].forward, is_train, req, in_data, out_data,
+              aux)
         if self._trace is not None:
             self._record(node, "forward", is_train, start, in_data=in_data, out_data=out_data,
                          aux=aux, req_out=req)
@@ -231,13 +231,13 @@ class Executor:
 
     @staticmethod
     def _reads_out_grad(node):
+        """Whether ``node``'s backward reads a head gradient (a loss head makes its own)."""
         return any(node.op.backward_reads()["out_grad"])
 
     def _backward_node(self, node, pending, is_train, relu=None):
         """Run ``node``'s backward; with ``relu`` (a fused ReLU after a BatchNorm) both at once:
         the BatchNorm then receives the ReLU's head gradient and output."""
         op = node.op
-        n_args = len(op.list_arguments())
         in_data, aux, out_data = self._node_arrays(node)
         heads_of = [(node, j) for j in range(node.num_outputs)]
         if relu is not None:
@@ -247,18 +247,18 @@ class Executor:
         in_grad, req, direct = self._gradient_targets(node, in_data)
         start = time.perf_counter()
         if relu is None:
-            _call(op, node, "backward", self._runners[id(node)].backward, req, out_grad, in_data,
+            _call(op, "backward", self._runners[id(node)].backward, req, out_grad, in_data,
                   out_data, in_grad, aux)
         else:
-            _call(op, node, "backward", op.backward_relu, req, out_grad, in_data, out_data,
-                  in_grad, aux, self._data[_key(relu, 0)])
+            _call(op, "backward", op.backward_relu, req, out_grad, in_data, out_data, in_grad,
+                  aux, self._data[_key(relu, 0)])
         if self._trace is not None:
             reads = op.backward_reads()  # what backward did not declare is shown as not passed
             hide = lambda arrays, role: [a if r else None for a, r in zip(arrays, reads[role])]
             self._record(node, "backward", is_train, start, in_data=hide(in_data, "in_data"),
                          out_data=hide(out_data, "out_data"), aux=aux, in_grad=in_grad,
                          out_grad=hide(out_grad, "out_grad"), req_in=req)
-        for i, (src, idx) in enumerate(node.inputs[:n_args]):
+        for i, (src, idx) in enumerate(node.arg_inputs):
             if req[i] != "null" and not direct[i]:
                 pending.setdefault(_key(src, idx), []).append(in_grad[i])
 
@@ -298,6 +298,7 @@ class Executor:
         return self._trace
 
     def disable_trace(self):
+        """Stop recording operator calls (``trace`` becomes None)."""
         self._trace = None
 
     @property
@@ -306,6 +307,7 @@ class Executor:
         return self._trace
 
     def _record(self, node, phase, is_train, start, req_out=None, req_in=None, **arrays):
+        """Add one call to the trace: each array with its slot name, entry name and req."""
         names = slot_names(node)
         lists = {}
         for role in ("in_data", "out_data", "aux", "in_grad", "out_grad"):
@@ -394,7 +396,7 @@ def _summed(parts, like):
     return total
 
 
-def _call(op, node, phase, method, *args):
+def _call(op, phase, method, *args):
     """Call an operator's forward/backward; errors name the operator and the node."""
     try:
         method(*args)

@@ -44,13 +44,24 @@ class Node:
         """The outputs a Symbol shows (BatchNorm: 1, or 3 with output_mean_var)."""
         return 1 if self.op is None else self.op.num_visible_outputs()
 
-    def output_names(self):
-        """``['fc1_output']`` for an operator, ``['data']`` for a variable (visible outputs
-        only)."""
+    @property
+    def arg_inputs(self):
+        """The input entries behind the operator's arguments (its ``in_data``), in order."""
+        return self.inputs[: self._num_args()]
+
+    @property
+    def aux_inputs(self):
+        """The input entries behind the operator's auxiliary states (its ``aux``), in order."""
+        return self.inputs[self._num_args():]
+
+    def _num_args(self):
+        return 0 if self.op is None else len(self.op.list_arguments())
+
+    def entry_name(self, index):
+        """The graph's name for output ``index``: ``'fc1_output'``, or a variable's own name."""
         if self.op is None:
-            return [self.name]
-        names = self.op.list_outputs()[: self.num_visible_outputs]
-        return [f"{self.name}_{out}" for out in names]
+            return self.name
+        return f"{self.name}_{self.op.list_outputs()[index]}"
 
     def _set_missing_attr(self, key, value):
         """Add attribute ``key`` if absent: only for MXNet's compose-time hook that gives a

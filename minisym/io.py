@@ -157,7 +157,6 @@ class NDArrayIter(DataIter):
         self.idx = np.arange(self.data[0][1].shape[0])
         self.shuffle = shuffle
         self.last_batch_handle = last_batch_handle
-        self.batch_size = batch_size
         self.cursor = -self.batch_size
         self.num_data = self.idx.shape[0]
         self.reset()

@@ -37,12 +37,11 @@ def _lifetimes(ops, runs_backward, pinned):
                 if read:
                     life[(id(node), j)][1] = back_step[id(node)]
     for node in ops:
-        n_args = len(node.op.list_arguments())
         if id(node) in runs_backward:
             reads_in = node.op.backward_reads()["in_data"]
         else:
-            reads_in = [False] * n_args
-        for (src, idx), read in zip(node.inputs[:n_args], reads_in):
+            reads_in = [False] * len(node.arg_inputs)
+        for (src, idx), read in zip(node.arg_inputs, reads_in):
             key = (id(src), idx)
             if key in life:
                 last = back_step[id(node)] if read else step[id(node)]

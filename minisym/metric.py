@@ -625,6 +625,7 @@ class CustomMetric(EvalMetric):
                 self._add(result, 1)
 
     def get_config(self):
+        """Not available: a Python function cannot be written into a config."""
         raise NotImplementedError("CustomMetric cannot be serialized")
 
 

@@ -37,7 +37,7 @@ def load_params(prefix, epoch):
     if not isinstance(save_dict, dict):
         # MXNet fails here with "'list' object has no attribute 'items'": same type, clearer text
         raise AttributeError(f"{param_name} holds a list of arrays without names; a checkpoint "
-                         "needs names like 'arg:fc1_weight' (write it with save_checkpoint)")
+                             "needs names like 'arg:fc1_weight' (write it with save_checkpoint)")
     for key, value in save_dict.items():
         kind, name = key.split(":", 1)
         if kind == "arg":

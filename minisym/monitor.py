@@ -25,8 +25,8 @@ class MonitorHook:
                 if src.is_variable:
                     self.callback(src.name, NDArray(array, self.ctx, writable=False))
                 self.callback(f"{node.name}_{name}", NDArray(array, self.ctx, writable=False))
-        for name, array in zip(node.op.list_outputs(), out_data):
-            self.callback(f"{node.name}_{name}", NDArray(array, self.ctx, writable=False))
+        for j, array in enumerate(out_data):
+            self.callback(node.entry_name(j), NDArray(array, self.ctx, writable=False))
 
 
 def _norm_stat(array):
@@ -50,6 +50,8 @@ class Monitor:
         self.activated = False
 
     def stat_helper(self, name, array):
+        """The executor's callback: queue ``stat_func(array)`` when collecting and ``name``
+        matches."""
         if self.activated and self.pattern.match(name):
             self.queue.append((self.step, name, self.stat_func(array)))
 

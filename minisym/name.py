@@ -41,6 +41,7 @@ class Prefix(NameManager):
         self._prefix = prefix
 
     def get(self, name, hint):
+        """``prefix`` + the name a NameManager gives."""
         return self._prefix + super().get(name, hint)
 
 

@@ -50,12 +50,15 @@ class CustomOpProp:
                 [in_type[0]] * len(self.list_auxiliary_states()))
 
     def list_outputs(self):
+        """Output names, in the order of ``out_data`` / ``out_grad`` / forward ``req``."""
         return ["output"]
 
     def list_arguments(self):
+        """Input names, in the order of ``in_data`` / ``in_grad`` / backward ``req``."""
         return ["data"]
 
     def list_auxiliary_states(self):
+        """Auxiliary state names, in the order of ``aux``."""
         return []
 
     def declare_backward_dependency(self, out_grad, in_data, out_data):

@@ -86,6 +86,7 @@ class Trace:
                 and (phase is None or c.phase == phase)]
 
     def clear(self):
+        """Forget every recorded call (tracing stays on)."""
         self.calls.clear()
 
 
@@ -93,8 +94,8 @@ def slot_names(node):
     """{role: [(name, entry)]} for a node: what each index of each list stands for."""
     op = node.op
     args, outs, auxs = op.list_arguments(), op.list_outputs(), op.list_auxiliary_states()
-    in_entries = [_entry_name(src, idx) for src, idx in node.inputs]
-    out_entries = [f"{node.name}_{o}" for o in outs]
+    in_entries = [src.entry_name(idx) for src, idx in node.inputs]
+    out_entries = [node.entry_name(j) for j in range(len(outs))]
     return {
         "in_data": list(zip(args, in_entries[: len(args)])),
         "out_data": list(zip(outs, out_entries)),
@@ -102,9 +103,3 @@ def slot_names(node):
         "in_grad": [(a, f"grad of {e}") for a, e in zip(args, in_entries)],
         "out_grad": [(o, f"grad of {e}") for o, e in zip(outs, out_entries)],
     }
-
-
-def _entry_name(node, index):
-    if node.is_variable:
-        return node.name
-    return f"{node.name}_{node.op.list_outputs()[index]}"

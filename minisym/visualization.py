@@ -218,6 +218,23 @@ def plot_network(symbol, title="plot", save_format="pdf", shape=None, dtype=None
                           "graphviz)") from None
     if not isinstance(symbol, Symbol):
         raise TypeError("symbol must be a Symbol")
+    shape_dict, type_dict = _edge_labels(symbol, shape, dtype)
+    nodes = json.loads(symbol.tojson())["nodes"]
+    _warn_repeated_names(nodes)
+    node_attr = {"shape": "box", "fixedsize": "true", "width": "1.3", "height": "0.8034",
+                 "style": "filled"}
+    node_attr.update(node_attrs or {})
+    dot = Digraph(name=title, format=save_format)
+    hidden = _add_nodes(dot, nodes, node_attr, hide_weights)
+    _add_edges(dot, nodes, hidden, shape_dict, type_dict)
+    if shutil.which("dot") is None:
+        warnings.warn(_DOT_MISSING, RuntimeWarning, stacklevel=2)
+    return dot
+
+
+def _edge_labels(symbol, shape, dtype):
+    """({output name: shape}, {output name: type}) of every internal output; None for what
+    was not asked."""
     internals = symbol.get_internals()
     shape_dict = type_dict = None
     if shape is not None:
@@ -230,12 +247,11 @@ def plot_network(symbol, title="plot", save_format="pdf", shape=None, dtype=None
         if out_types is None:
             raise ValueError("Input type is incomplete")
         type_dict = dict(zip(internals.list_outputs(), out_types))
-    nodes = json.loads(symbol.tojson())["nodes"]
-    _warn_repeated_names(nodes)
-    node_attr = {"shape": "box", "fixedsize": "true", "width": "1.3", "height": "0.8034",
-                 "style": "filled"}
-    node_attr.update(node_attrs or {})
-    dot = Digraph(name=title, format=save_format)
+    return shape_dict, type_dict
+
+
+def _add_nodes(dot, nodes, node_attr, hide_weights):
+    """Draw every node but the parameters; return the names of the hidden ones."""
     hidden = set()
     for node in nodes:
         if node["op"] == "null" and node["name"].endswith(_WEIGHT_SUFFIXES):
@@ -250,6 +266,11 @@ def plot_network(symbol, title="plot", save_format="pdf", shape=None, dtype=None
             attr["shape"] = "oval"
         attr["fillcolor"] = fill
         dot.node(name=node["name"], label=label, **attr)
+    return hidden
+
+
+def _add_edges(dot, nodes, hidden, shape_dict, type_dict):
+    """One edge per operator input not hidden, labelled with its shape / type when known."""
     for node in nodes:
         if node["op"] == "null":
             continue
@@ -265,9 +286,6 @@ def plot_network(symbol, title="plot", save_format="pdf", shape=None, dtype=None
             if type_dict is not None:
                 attr["label"] += "(" + type_dict[key].__name__ + ")"
             dot.edge(tail_name=node["name"], head_name=source["name"], **attr)
-    if shutil.which("dot") is None:
-        warnings.warn(_DOT_MISSING, RuntimeWarning, stacklevel=2)
-    return dot
 
 
 def _node_style(node):

@@ -101,7 +101,8 @@ def check_gradients(op, ins, aux=(), check=None, is_train=True, seed=1, rtol=1e-
 def check_req(op, ins, aux=(), is_train=True, seed=2):
     """``null`` leaves every buffer untouched, ``write`` overwrites, ``add`` accumulates.
 
-    Covers forward outputs and backward input gradients; returns nothing, asserts.
+    Covers forward outputs and backward input gradients, with one req for every buffer and,
+    for several inputs, with a different req per input; returns nothing, asserts.
     """
     ins = [np.asarray(x) for x in ins]
     rng = np.random.default_rng(seed)
@@ -124,6 +125,22 @@ def check_req(op, ins, aux=(), is_train=True, seed=2):
                 continue
             np.testing.assert_allclose(in_grads[i], expect(g), rtol=1e-5, atol=1e-6,
                                        err_msg=f"{op.where}: backward req={req} in_grad {i}")
+    # Mixed: each input its own req (the executor asks this of every layer whose data needs no
+    # gradient but whose weights do), rotated so that every input meets every req.
+    names = op.list_arguments()
+    if len(ins) > 1:
+        expectations = {"null": lambda r: 7.0 + 0 * r, "write": lambda r: r,
+                        "add": lambda r: 7.0 + r}
+        for shift in range(3):
+            reqs = ["null" if n in op.no_gradient_inputs else ("null", "write", "add")[
+                (i + shift) % 3] for i, n in enumerate(names)]
+            in_grads = [np.full_like(g, 7.0) for g in grads]
+            run_backward(op, ins, reference, heads, [np.array(a) for a in aux], req=reqs,
+                         in_grads=in_grads)
+            for i, g in enumerate(grads):
+                np.testing.assert_allclose(
+                    in_grads[i], expectations[reqs[i]](g), rtol=1e-5, atol=1e-6,
+                    err_msg=f"{op.where}: backward reqs={reqs} in_grad {i}")
 
 
 def check_backward_dependency(op, ins, aux=(), is_train=True, seed=3):

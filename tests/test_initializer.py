@@ -93,7 +93,7 @@ def test_dumps_and_create_round_trip():
 def test_create_errors_are_assertions():
     with pytest.raises(AssertionError, match="nosuch is not registered"):
         mx.init.create("nosuch")
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="initializer must be of string type"):
         mx.init.create(3)
 
 

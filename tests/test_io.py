@@ -70,7 +70,7 @@ def test_data_desc_is_a_name_shape_pair_with_dtype_and_layout():
 def test_data_batch_str():
     batch = mx.io.DataBatch([mx.nd.ones((2, 3))], [mx.nd.ones((2,))])
     assert str(batch) == "DataBatch: data shapes: [(2, 3)] label shapes: [(2,)]"
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="Data must be list of NDArrays"):
         mx.io.DataBatch(mx.nd.ones((2, 3)))
 
 

@@ -114,7 +114,10 @@ def test_batchnorm_train_matches_reference(shape, axis, dtype, relu):
         y_ref = np.maximum(y_ref, 0)
     tol = dict(rtol=1e-4, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(y, y_ref, **tol)
+    np.testing.assert_allclose(mean, mean_ref, **tol)
     np.testing.assert_allclose(var, var_ref, **tol)
+    np.testing.assert_allclose(invstd, 1 / np.sqrt(var_ref + 1e-3), **tol)
+    assert y.dtype == mean.dtype == invstd.dtype == dtype
     dy = rng.standard_normal(shape).astype(dtype)
     dx, dgamma, dbeta = batchnorm.bn_backward(dy, x, mean, invstd, gamma, True, axis)
     axes = tuple(i for i in range(x.ndim) if i != axis)
@@ -141,3 +144,93 @@ def test_batchnorm_backward_with_a_fused_relu_masks_the_head_gradient(dtype):
     separate = batchnorm.bn_backward(dy * (y > 0), x, mean, invstd, gamma, True)
     for a, b in zip(fused, separate):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, axis", [((4, 3, 5, 5), 1), ((6, 4), 1), ((2, 3, 5), 2)])
+@pytest.mark.parametrize("relu", [False, True])
+def test_batchnorm_with_given_statistics_matches_reference(shape, axis, dtype, relu):
+    """The test-mode kernels: bn_normalize, and bn_backward with train=False (the statistics
+    are constants, so dx = dy * gamma * invstd per channel)."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(shape).astype(dtype) * 2 + 0.5
+    c = shape[axis]
+    gamma, beta, mean = (rng.standard_normal(c).astype(dtype) for _ in range(3))
+    invstd = rng.uniform(0.5, 2.0, c).astype(dtype)
+    bshape = [1] * x.ndim
+    bshape[axis] = -1
+    per = lambda v: v.astype(np.float64).reshape(bshape)
+    xhat = (x - per(mean)) * per(invstd)
+    y_ref = xhat * per(gamma) + per(beta)
+    if relu:
+        y_ref = np.maximum(y_ref, 0)
+    tol = dict(rtol=1e-4, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-10, atol=1e-12)
+    y = batchnorm.bn_normalize(x, mean, invstd, gamma, beta, axis, relu=relu)
+    assert y.dtype == dtype
+    np.testing.assert_allclose(y, y_ref, **tol)
+    dy = rng.standard_normal(shape).astype(dtype)
+    dx, dgamma, dbeta = batchnorm.bn_backward(dy, x, mean, invstd, gamma, False, axis)
+    axes = tuple(i for i in range(x.ndim) if i != axis)
+    np.testing.assert_allclose(dx, dy * per(gamma) * per(invstd), **tol)
+    np.testing.assert_allclose(dgamma, (dy * xhat).sum(axis=axes), **tol)
+    np.testing.assert_allclose(dbeta, dy.sum(axis=axes), **tol)
+
+
+# --- the operators' fast paths against their NumPy paths (MINISYM_KERNELS=reference) ----------
+OP_CASES = [  # (op name, params, input shapes, is_train)
+    ("Convolution", {"kernel": (3, 2), "stride": (2, 1), "pad": (1, 1), "dilate": (1, 2),
+                     "num_group": 2, "num_filter": 4}, [(2, 4, 7, 6), (4, 2, 3, 2), (4,)], True),
+    ("Convolution", {"kernel": (3,), "stride": (2,), "pad": (1,), "num_filter": 3,
+                     "no_bias": True}, [(2, 2, 9), (3, 2, 3)], True),
+    ("Convolution", {"kernel": (1, 1), "num_filter": 3}, [(1, 4, 3, 5), (3, 4, 1, 1), (3,)],
+     True),
+    ("Convolution", {"kernel": (1, 1), "num_filter": 3}, [(2, 4, 3, 5), (3, 4, 1, 1), (3,)],
+     True),
+    ("Pooling", {"kernel": (3, 3), "stride": (2, 2), "pad": (1, 1)}, [(2, 3, 7, 6)], True),
+    ("Pooling", {"kernel": (3, 2), "stride": (2, 2), "pad": (1, 1), "pool_type": "avg",
+                 "pooling_convention": "full", "count_include_pad": False}, [(2, 2, 5, 6)],
+     True),
+    ("Pooling", {"kernel": (3, 3), "stride": (2, 1), "pad": (1, 1), "pool_type": "avg"},
+     [(1, 2, 6, 5)], True),
+    ("Pooling", {"kernel": (3,), "stride": (2,), "pad": (1,), "pool_type": "sum"},
+     [(2, 3, 8)], True),
+    ("Pooling", {"pool_type": "avg", "global_pool": True}, [(2, 3, 4, 5)], True),
+    ("BatchNorm", {"fix_gamma": False}, [(4, 3, 2, 2), (3,), (3,)], True),
+    ("BatchNorm", {"fix_gamma": True, "axis": -1}, [(3, 2, 4), (4,), (4,)], True),
+    ("BatchNorm", {"fix_gamma": False}, [(5, 3), (3,), (3,)], False),
+    ("BatchNorm", {"fix_gamma": False, "use_global_stats": True}, [(4, 3, 2), (3,), (3,)],
+     True),
+]
+
+
+def _fast_and_reference(monkeypatch, op_name, params, in_shapes, is_train, dtype, req):
+    """{path: outputs + input gradients + aux states after forward and backward}."""
+    from opcheck import make_op, output_shapes
+    results = {}
+    for path in ("fast", "reference"):
+        monkeypatch.setenv("MINISYM_KERNELS", path)
+        op = make_op(op_name, **params)
+        rng = np.random.default_rng(6)
+        ins = [rng.standard_normal(s).astype(dtype) for s in in_shapes]
+        out_shapes, aux_shapes = output_shapes(op, in_shapes)
+        aux = [rng.uniform(0.5, 1.5, s).astype(dtype) for s in aux_shapes]
+        outs = [np.full(s, 0.5, dtype) for s in out_shapes]  # 'add' adds to these
+        op.forward(is_train, [req] * len(outs), ins, outs, aux)
+        heads = [rng.standard_normal(s).astype(dtype) for s in out_shapes]
+        grads = [np.full_like(x, 0.5) for x in ins]
+        op.backward([req] * len(ins), heads, ins, outs, grads, aux)
+        results[path] = outs + grads + aux
+    return results
+
+
+@pytest.mark.parametrize("req", ["write", "add"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("op_name, params, in_shapes, is_train", OP_CASES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(OP_CASES)])
+def test_operator_fast_path_matches_its_numpy_path(monkeypatch, op_name, params, in_shapes,
+                                                   is_train, dtype, req):
+    results = _fast_and_reference(monkeypatch, op_name, params, in_shapes, is_train, dtype, req)
+    tol = dict(rtol=1e-4, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-10, atol=1e-12)
+    for i, (fast, reference) in enumerate(zip(results["fast"], results["reference"])):
+        assert fast.dtype == reference.dtype == dtype
+        np.testing.assert_allclose(fast, reference, **tol, err_msg=f"array {i}")

@@ -24,7 +24,8 @@ def _run(monkeypatch, plan, train):
     return outs, grads, ex.memory_stats
 
 
-@pytest.mark.parametrize("train", [False, True])
+@pytest.mark.parametrize("train", [
+    False, pytest.param(True, marks=pytest.mark.slow)])  # backward: ~7 s with NUMBA_DISABLE_JIT=1
 def test_plan_changes_no_result(monkeypatch, train):
     outs_a, grads_a, stats = _run(monkeypatch, True, train)
     outs_b, grads_b, unplanned = _run(monkeypatch, False, train)
@@ -55,6 +56,7 @@ def test_batchnorm_relu_fusion_changes_no_result(train):
     assert len(ex.trace.find(phase="forward")) == len(ex._ops)  # every call shows when traced
 
 
+@pytest.mark.slow  # two ResNet-18 backward passes: ~10 s with NUMBA_DISABLE_JIT=1
 def test_fused_backward_gives_the_same_gradients():
     net = resnet(18, num_classes=5, small_input=True)
     ex = net.simple_bind(mx.cpu(), data=(2, 3, 8, 8), grad_req="write")

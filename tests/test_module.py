@@ -45,10 +45,19 @@ def test_calls_out_of_order_are_refused_or_warned():
     mod = bound()
     with pytest.warns(UserWarning, match="already initialized"):
         mod.init_params()
+    # MXNet's bare asserts (no message): the missing step is what makes them fail, as the
+    # same calls after that step show
     with pytest.raises(AssertionError):
         mod.get_input_grads()  # bound without inputs_need_grad
     with pytest.raises(AssertionError):
         mod.update()  # no optimizer yet
+    batch = mx.io.DataBatch([mx.nd.ones((2, 5))], [mx.nd.zeros(2)])
+    mod.forward_backward(batch)
+    mod.init_optimizer()
+    mod.update()
+    with_input_grads = bound(inputs_need_grad=True)
+    with_input_grads.forward_backward(batch)
+    assert with_input_grads.get_input_grads()[0].shape == (2, 5)
 
 
 def test_forward_with_a_new_batch_size_rebinds_and_keeps_parameters():

@@ -272,3 +272,8 @@ def test_only_comparisons_need_no_head_gradient(name, params, in_shapes, out_sha
     deps = op.declare_backward_dependency([0], [1, 2][:len(in_shapes)], [3])
     comparison = any(word in name for word in ("equal", "greater", "lesser"))
     assert (0 in deps) == (not comparison)
+
+
+# --- what this file covers, per operator (read by test_ops_coverage.py) ------------------------
+# test_shape_rule, test_gradients and test_req are each parametrized over every case of CASES.
+SHAPE_TESTED = GRADIENT_TESTED = REQ_TESTED = frozenset(case[0] for case in CASES)

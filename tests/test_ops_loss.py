@@ -351,12 +351,35 @@ def test_make_loss_and_block_grad(name, params, expected):
     np.testing.assert_array_equal(grads[0], np.full(x.shape, expected))
 
 
+MAKE_LOSS_FD_CASES = [  # (op name, params, the loss its gradient differentiates, as a function)
+    ("MakeLoss", {}, lambda v, x: v.sum()),
+    ("MakeLoss", dict(grad_scale=2.5, normalization="batch"), lambda v, x: 2.5 * v.sum() / 3),
+    ("MakeLoss", dict(normalization="valid", valid_thresh=0.1),
+     lambda v, x: v.sum() / max(1, int((x > 0.1).sum()))),  # the count is taken as a constant
+    ("make_loss", dict(grad_scale=4.0), lambda v, x: v.sum()),  # ignored, as in MXNet 1.9.1
+]
+
+
+@pytest.mark.parametrize("name, params, loss", MAKE_LOSS_FD_CASES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(MAKE_LOSS_FD_CASES)])
+def test_make_loss_gradient_is_the_derivative_of_its_loss(name, params, loss):
+    """The gradient is that of grad_scale * sum(data) / divisor: float64 central differences
+    of that loss (a loss head ignores its head gradient, so check_gradients does not apply)."""
+    x = _rand((3, 4), 31)
+    _, grads = _loss_grads(make_op(name, **params), [x])
+    np.testing.assert_allclose(grads[0], _numeric_grad(lambda v: loss(v, x), x), rtol=1e-6,
+                               atol=1e-8)
+
+
 # --- softmax / log_softmax --------------------------------------------------------------------
 SOFTMAX_PARAMS = [{}, dict(axis=1), dict(axis=0), dict(axis=-2, temperature=2.5),
                   dict(temperature=0.5)]
 
 
-@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+SOFTMAX_FAMILY = ["softmax", "log_softmax"]
+
+
+@pytest.mark.parametrize("name", SOFTMAX_FAMILY)
 @pytest.mark.parametrize("params", SOFTMAX_PARAMS)
 def test_softmax_family_values_and_gradients(name, params):
     op = make_op(name, **params)
@@ -450,7 +473,7 @@ def test_softmax_activation_instance_backward_quirk():
                                        [-0.27280247, 0.21194014]],
                                       [[0.42506257, 0.47211817], [-0.05902587, -0.46392402],
                                        [-0.36268777, 0.05078002]]], atol=1e-6)
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="gradient of input 0 'data'"):
         check_gradients(op, [x])
 
 
@@ -460,6 +483,47 @@ def test_softmax_activation_needs_two_dims_for_backward():
     np.testing.assert_allclose(outs[0], [1 / 3] * 3)
     with pytest.raises(ValueError, match="at least 2 dimensions"):
         run_backward(op, [np.zeros(3)], outs, [np.ones(3)])
+
+
+# --- every operator: the shape rule ----------------------------------------------------------
+# (op name, params, data shape, every input shape the rule infers from it, output shape). The
+# label shapes are the ones MXNet 1.9.1 infers (differential programs p046, p047); softmax's
+# length is the data shape without the softmax axis (MXNet's SoftmaxOpShape).
+SHAPE_CASES = [
+    ("SoftmaxOutput", {}, (4, 5), [(4, 5), (4,)], (4, 5)),
+    ("SoftmaxOutput", {}, (2, 3, 4), [(2, 3, 4), (2, 3)], (2, 3, 4)),
+    ("SoftmaxOutput", dict(multi_output=True), (2, 3, 4), [(2, 3, 4), (2, 4)], (2, 3, 4)),
+    ("SoftmaxOutput", dict(multi_output=True), (2, 3, 4, 5), [(2, 3, 4, 5), (2, 20)],
+     (2, 3, 4, 5)),
+    ("SoftmaxOutput", dict(preserve_shape=True), (2, 3, 4), [(2, 3, 4), (2, 3)], (2, 3, 4)),
+    ("LinearRegressionOutput", {}, (4, 3), [(4, 3), (4, 3)], (4, 3)),
+    ("LinearRegressionOutput", {}, (4, 1), [(4, 1), (4,)], (4, 1)),
+    ("LogisticRegressionOutput", {}, (4, 1), [(4, 1), (4,)], (4, 1)),
+    ("LogisticRegressionOutput", {}, (2, 3, 4), [(2, 3, 4), (2, 3, 4)], (2, 3, 4)),
+    ("MAERegressionOutput", {}, (2, 3, 4), [(2, 3, 4), (2, 3, 4)], (2, 3, 4)),
+    ("MakeLoss", dict(normalization="batch"), (2, 3), [(2, 3)], (2, 3)),
+    ("make_loss", {}, (2, 3, 4), [(2, 3, 4)], (2, 3, 4)),
+    ("BlockGrad", {}, (5,), [(5,)], (5,)),
+    ("softmax", dict(axis=0), (2, 3), [(2, 3)], (2, 3)),
+    ("softmax", dict(use_length=True), (2, 3, 4), [(2, 3, 4), (2, 3)], (2, 3, 4)),
+    ("softmax", dict(use_length=True, axis=1), (2, 3, 4), [(2, 3, 4), (2, 4)], (2, 3, 4)),
+    ("log_softmax", {}, (2, 3, 4), [(2, 3, 4)], (2, 3, 4)),
+    ("SoftmaxActivation", {}, (3, 4), [(3, 4)], (3, 4)),
+    ("SoftmaxActivation", dict(mode="channel"), (2, 3, 4, 4), [(2, 3, 4, 4)], (2, 3, 4, 4)),
+]
+
+
+@pytest.mark.parametrize("name, params, data_shape, in_shapes, out_shape", SHAPE_CASES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(SHAPE_CASES)])
+def test_shape_rule(name, params, data_shape, in_shapes, out_shape):
+    op = make_op(name, **params)
+    unknown = [data_shape] + [None] * (len(op.list_arguments()) - 1)
+    assert op.infer_shape(unknown, [None]) == (in_shapes, [out_shape], [])
+    assert output_shapes(op, in_shapes)[0] == [out_shape]
+    # forward writes every element of an output of that shape (labels / lengths of 1 are valid)
+    ins = [_rand(data_shape, 70)] + [np.ones(s) for s in in_shapes[1:]]
+    out, = run_forward(op, ins, outs=[np.full(out_shape, np.nan)])
+    assert out.shape == out_shape and not np.isnan(out).any()
 
 
 # --- every operator: req handling and float32 -------------------------------------------------
@@ -505,3 +569,17 @@ def test_float32_stays_float32(name, params, shapes, classes):
     outs64, grads64 = _loss_grads(op, ins64)
     np.testing.assert_allclose(outs[0], outs64[0], rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(grads[0], grads64[0], rtol=1e-4, atol=1e-5)
+
+
+# --- what this file covers, per operator (read by test_ops_coverage.py) ------------------------
+SHAPE_TESTED = frozenset(c[0] for c in SHAPE_CASES)
+# A loss head ignores its head gradient, so its gradient is compared with finite differences of
+# the loss it differentiates: SoftmaxOutput in test_softmax_output_is_the_cross_entropy_gradient,
+# the regressions and MakeLoss in their parametrized tests; the others go through
+# check_gradients (test_softmax_family_values_and_gradients,
+# test_softmax_activation_values_and_gradients).
+GRADIENT_TESTED = frozenset(["SoftmaxOutput", "SoftmaxActivation", *REGRESSIONS, *SOFTMAX_FAMILY,
+                             *(c[0] for c in MAKE_LOSS_FD_CASES)])
+REQ_TESTED = frozenset(c[0] for c in ALL_CASES)
+# BlockGrad's gradient is zero by definition (test_make_loss_and_block_grad checks it is).
+NO_GRADIENT = {"BlockGrad": "its gradient is zero by definition"}

@@ -70,9 +70,15 @@ SHAPE_CASES = [
 @pytest.mark.parametrize("op_name, params, in_shapes, expected", SHAPE_CASES,
                          ids=[f"{c[0]}-{i}" for i, c in enumerate(SHAPE_CASES)])
 def test_forward_fills_outputs_of_the_inferred_shapes(op_name, params, in_shapes, expected):
-    op = make_op(op_name, **params)
-    outs, _ = output_shapes(op, in_shapes)
+    op = reseeded(make_op(op_name, **params))
+    outs, aux_shapes = output_shapes(op, in_shapes)
     assert outs == expected
+    # from the data shape alone the rule also gives every parameter's and aux state's shape
+    unknown = [in_shapes[0]] + [None] * (len(in_shapes) - 1)
+    ins_inferred, outs_inferred, aux_inferred = op.infer_shape(unknown, [None] * len(expected))
+    assert (ins_inferred, outs_inferred, aux_inferred) == (in_shapes, expected, aux_shapes)
+    if op.list_auxiliary_states():  # BatchNorm's moving stats are (C,), like gamma
+        assert aux_shapes == [in_shapes[1]] * 2
     ins, aux = inputs(op, in_shapes)
     nan_filled = [np.full(s, np.nan) for s in expected]
     result = run_forward(op, ins, aux, outs=nan_filled)
@@ -145,11 +151,14 @@ def test_gradients_match_finite_differences(op_name, params, in_shapes, options)
     assert any(np.abs(g).max() > 1e-3 for g in grads)  # the check compared real numbers
 
 
-@pytest.mark.parametrize("op_name, params, shape", [
+RANDOM_GRAD_CASES = [
     ("Dropout", {"p": 0.3, "axes": (1,)}, (3, 4, 5)),
     ("Dropout", {"p": 0.6, "mode": "always"}, (4, 5)),
     ("LeakyReLU", {"act_type": "rrelu", "lower_bound": 0.1, "upper_bound": 0.6}, (3, 4, 5)),
-])
+]
+
+
+@pytest.mark.parametrize("op_name, params, shape", RANDOM_GRAD_CASES)
 def test_random_ops_gradients_with_a_fixed_draw(op_name, params, shape):
     op = reseeded(make_op(op_name, **params))
     ins, _ = inputs(op, [shape])
@@ -593,3 +602,9 @@ def test_float32_in_float32_out_close_to_float64(op_name, params, in_shapes, opt
     for r64, r32 in zip(results[np.float64], results[np.float32]):
         assert r32.dtype == np.float32
         np.testing.assert_allclose(r32, r64, rtol=2e-4, atol=2e-5)
+
+
+# --- what this file covers, per operator (read by test_ops_coverage.py) ------------------------
+SHAPE_TESTED = frozenset(c[0] for c in SHAPE_CASES)
+GRADIENT_TESTED = frozenset(c[0] for c in GRAD_CASES + RANDOM_GRAD_CASES)
+REQ_TESTED = frozenset(c[0] for c in REQ_CASES)

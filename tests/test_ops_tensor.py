@@ -219,3 +219,8 @@ def test_backward_declares_it_reads_the_head_gradient(name, params, in_shapes, o
     deps = op.declare_backward_dependency(list(range(n_out)), list(range(n_out, n_out + n_in)),
                                           list(range(n_out + n_in, 2 * n_out + n_in)))
     assert set(range(n_out)) <= set(deps)
+
+
+# --- what this file covers, per operator (read by test_ops_coverage.py) ------------------------
+# test_shape_rule, test_gradients and test_req are each parametrized over every case of CASES.
+SHAPE_TESTED = GRADIENT_TESTED = REQ_TESTED = frozenset(case[0] for case in CASES)

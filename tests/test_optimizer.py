@@ -135,7 +135,7 @@ def test_registry():
     assert mx.optimizer.Adam().lr == 0.001 and mx.optimizer.SGD().lr == 0.01
     with pytest.raises(ValueError, match="Cannot find optimizer nosuch"):
         mx.optimizer.create("nosuch")
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="param_idx2name should be a dict"):
         mx.optimizer.SGD(param_idx2name=[(0, "a")])
 
     @mx.optimizer.register
@@ -216,13 +216,14 @@ def test_multifactor_scheduler():
     assert [sched(n) for n in range(8)] == pytest.approx([1, 1, 1, 0.1, 0.1, 0.1, 0.01, 0.01])
 
 
-@pytest.mark.parametrize("make", [
-    lambda: mx.lr_scheduler.FactorScheduler(step=0),
-    lambda: mx.lr_scheduler.FactorScheduler(step=2, factor=1.5),
-    lambda: mx.lr_scheduler.FactorScheduler(step=2, warmup_mode="cubic"),
-    lambda: mx.lr_scheduler.FactorScheduler(step=2, base_lr=0.1, warmup_begin_lr=0.5),
-    lambda: mx.lr_scheduler.MultiFactorScheduler(step=[3, 3]),
+@pytest.mark.parametrize("make, text", [
+    (lambda: mx.lr_scheduler.FactorScheduler(step=0), "greater or equal than 1"),
+    (lambda: mx.lr_scheduler.FactorScheduler(step=2, factor=1.5), "no more than 1"),
+    (lambda: mx.lr_scheduler.FactorScheduler(step=2, warmup_mode="cubic"), "linear and constant"),
+    (lambda: mx.lr_scheduler.FactorScheduler(step=2, base_lr=0.1, warmup_begin_lr=0.5),
+     "higher than warmup_begin_lr"),
+    (lambda: mx.lr_scheduler.MultiFactorScheduler(step=[3, 3]), "increasing integer list"),
 ])
-def test_scheduler_errors(make):
-    with pytest.raises(ValueError):
+def test_scheduler_errors(make, text):
+    with pytest.raises(ValueError, match=text):
         make()

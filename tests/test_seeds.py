@@ -38,6 +38,7 @@ def test_seed001_custom_softmax(tmp_path):
     assert run_seed("seed001_softmax.py", tmp_path).rstrip().endswith("done")
 
 
+@pytest.mark.slow  # a whole ResNet forward and backward: ~15 s with NUMBA_DISABLE_JIT=1
 def test_seed003_resnet_module_and_plot(tmp_path):
     out = run_seed("seed003_resnet.py", tmp_path)
     assert "<NDArray 1x1x64x64 @gpu(0)>" in out  # mx.gpu() accepted, run on the CPU

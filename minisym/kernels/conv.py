@@ -120,7 +120,8 @@ def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):
 
 def conv2d_backward(dy, x, weight, stride, pad, dilate, groups, need_dx=True, need_dw=True,
                     dx_out=None, dw_out=None):
-    """(dx or None, dweight or None, dbias) for y = conv2d_forward(x, weight, ...).
+    """(dx or None, dweight or None) for y = conv2d_forward(x, weight, ...): x (N, C, H, W),
+    weight (F, C/g, kh, kw), dy (N, F, OH, OW).
 
     ``dx_out`` / ``dw_out`` (C-contiguous, the right shapes) receive the gradients when given,
     saving a copy; the bias gradient is left to the caller (``dy`` summed over N, H, W).

@@ -79,11 +79,13 @@ class Module(BaseModule):
 
     @property
     def data_shapes(self):
+        """``[DataDesc]`` of the data inputs, as bound."""
         assert self.binded
         return self._data_shapes
 
     @property
     def label_shapes(self):
+        """``[DataDesc]`` of the labels, as bound (None without labels)."""
         assert self.binded
         return self._label_shapes
 
@@ -132,10 +134,12 @@ class Module(BaseModule):
         return reqs
 
     def _req_for(self, name):
+        """The grad_req given to bind for ``name`` (a str applies to every argument)."""
         return self._grad_req.get(name, "null") if isinstance(self._grad_req, dict) \
             else self._grad_req
 
     def _make_executor(self):
+        """simple_bind with the data and label shapes and dtypes, and Module's grad_reqs."""
         shapes = {d.name: d.shape for d in self._data_shapes + (self._label_shapes or [])}
         types = {d.name: d.dtype for d in self._data_shapes + (self._label_shapes or [])}
         return self._symbol.simple_bind(self._context[0], grad_req=self._grad_reqs(),
@@ -171,16 +175,17 @@ class Module(BaseModule):
                                     allow_extra_params=allow_extra)
 
     @staticmethod
-    def _init_one(name, arr, cache, initializer, allow_missing):
+    def _init_one(desc, arr, cache, initializer, allow_missing):
+        """Fill ``arr`` from ``cache`` (given values) when it has the name, else initialize it."""
         if cache is None:
-            initializer(name, arr)
-        elif name in cache:
-            if cache[name] is not arr:
-                arr[:] = np.asarray(cache[name]).astype(arr.dtype)
+            initializer(desc, arr)
+        elif desc in cache:
+            if cache[desc] is not arr:
+                arr[:] = np.asarray(cache[desc]).astype(arr.dtype)
         elif not allow_missing:
-            raise RuntimeError(f"{name} is not presented")
+            raise RuntimeError(f"{desc} is not presented")
         elif initializer is not None:
-            initializer(name, arr)
+            initializer(desc, arr)
 
     def set_params(self, arg_params, aux_params, allow_missing=False, force_init=True,
                    allow_extra=False):
@@ -206,6 +211,7 @@ class Module(BaseModule):
         return self._arg_params, self._aux_params
 
     def _sync_params_from_devices(self):
+        """Copy the executor's current parameter values into the arg / aux dicts."""
         for name in self._param_names:
             self._arg_params[name][:] = self._exec.arg_dict[name]
         for name in self._aux_names:
@@ -291,6 +297,7 @@ class Module(BaseModule):
         self._exec.forward(is_train=self.for_training if is_train is None else is_train)
 
     def _reshape_for(self, data_batch, new_shapes):
+        """Rebind for a batch whose data shapes differ from the bound ones."""
         from ..io import DataDesc
         data = getattr(data_batch, "provide_data", None) or [
             DataDesc(d.name, s, d.dtype, d.layout) for d, s in zip(self._data_shapes, new_shapes)]

@@ -43,10 +43,12 @@ class NDArray:
 
     @property
     def size(self):
+        """The number of elements."""
         return int(self._data.size)
 
     @property
     def ndim(self):
+        """The number of dimensions."""
         return self._data.ndim
 
     @property
@@ -58,6 +60,7 @@ class NDArray:
 
     @property
     def stype(self):
+        """The storage type: always ``'default'`` (dense) in minisym."""
         return "default"
 
     @property
@@ -146,18 +149,18 @@ class NDArray:
         return NDArray(self._data.reshape(target), self._ctx)
 
     def flatten(self):
+        """(N, d1, d2, ...) -> (N, d1*d2*...), a view."""
         return self.reshape((0, -1))
 
     def expand_dims(self, axis):
+        """A view with a new axis of size 1 at ``axis``."""
         return NDArray(np.expand_dims(self._data, axis), self._ctx)
 
     # --- indexing --------------------------------------------------------------------------
     def __getitem__(self, key):
-        key = _index(key)
-        result = self._data[key]
+        result = self._data[_index(key)]
         if not isinstance(result, np.ndarray) or result.ndim == 0:
-            result = self._data[key].reshape(1) if isinstance(result, np.ndarray) else \
-                np.asarray(result).reshape(1)
+            result = np.asarray(result).reshape(1)  # MXNet has no 0-d arrays: x[0, 0] is (1,)
         return NDArray(result, self._ctx)
 
     def __setitem__(self, key, value):
@@ -203,6 +206,7 @@ def _index(key):
 
 
 def _comparison(fn):
+    """A comparison giving 1 / 0 in the left operand's dtype (MXNet has no bool arrays)."""
     return lambda lhs, rhs: fn(lhs, rhs).astype(np.result_type(lhs))
 
 
@@ -216,6 +220,5 @@ for _name, _fn in _BINARY.items():
     setattr(NDArray, f"__i{_name}__", lambda self, other, fn=_fn: self._inplace(other, fn))
 for _name, _fn in {"eq": np.equal, "ne": np.not_equal, "gt": np.greater,
                    "ge": np.greater_equal, "lt": np.less, "le": np.less_equal}.items():
-    setattr(NDArray, f"__{_name}__",
-            lambda self, other, fn=_fn: self._binary(
-                other, lambda a, b: fn(a, b).astype(np.result_type(a))))
+    _compare = _comparison(_fn)
+    setattr(NDArray, f"__{_name}__", lambda self, other, fn=_compare: self._binary(other, fn))

@@ -24,12 +24,13 @@ class Activation(Operator):
 
     @property
     def backward_needs(self):
-        # relu, sigmoid and tanh differentiate from their output; the others need the input.
+        """relu, sigmoid and tanh differentiate from their output; the others need the input."""
         if self.act_type in ("relu", "sigmoid", "tanh"):
             return ("out_grad", "out_data")
         return ("out_grad", "in_data")
 
     def infer_shape(self, in_shape, out_shape):
+        """data (any shape) -> output of the same shape."""
         return same_shape(self, in_shape, out_shape)
 
     def forward(self, is_train, req, in_data, out_data, aux):
@@ -69,9 +70,11 @@ class LeakyReLU(Operator):
         return ["output", "mask"] if self.act_type == "rrelu" else ["output"]
 
     def input_var_attrs(self, index):
+        """prelu's implicit gamma starts at 0.25 (MXNet's init for it)."""
         return {"__init__": '["Constant", {"value": 0.25}]'} if index == 1 else {}
 
     def infer_shape(self, in_shape, out_shape):
+        """data (N, C, ...) -> output (and rrelu's mask) like data; prelu's gamma (C,) or (1,)."""
         data = in_shape[0]
         if data is None:
             return list(in_shape), list(out_shape), []
@@ -90,9 +93,10 @@ class LeakyReLU(Operator):
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """data (N, C, ...) -> same shape; rrelu also outputs its per-element slopes (mask)."""
-        data, *rest = in_data
+        data = in_data[0]
         if self.act_type == "prelu":
-            slope = self._slope(rest[0], data.ndim)
+            _, gamma = in_data
+            slope = self._slope(gamma, data.ndim)
             assign(out_data[0], req[0], np.where(data > 0, data, slope * data))
         elif self.act_type == "rrelu":
             if is_train:
@@ -109,18 +113,17 @@ class LeakyReLU(Operator):
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """dx = dy * act'(x); prelu's dgamma sums dy * min(x, 0) over all but the channel axis."""
-        data, *rest = in_data
-        output, *mask = out_data
-        dy = out_grad[0]
+        data, output, dy = in_data[0], out_data[0], out_grad[0]
         if self.act_type == "prelu":
-            gamma = rest[0]
+            _, gamma = in_data
             slope = self._slope(gamma, data.ndim)
             assign(in_grad[0], req[0], dy * np.where(data > 0, 1, slope))
             dgamma = dy * np.where(data > 0, 0, data)
             dgamma = dgamma.sum() if gamma.size == 1 else dgamma.sum(axis=all_but(data.ndim, 1))
             assign(in_grad[1], req[1], np.reshape(dgamma, gamma.shape))
         elif self.act_type == "rrelu":
-            assign(in_grad[0], req[0], dy * np.where(output > 0, 1, mask[0]))
+            _, mask = out_data
+            assign(in_grad[0], req[0], dy * np.where(output > 0, 1, mask))
         else:
             grad = ref.activation_grad(self.act_type, data, output, self.slope)
             assign(in_grad[0], req[0], dy * grad)

@@ -1,4 +1,4 @@
-"""Helpers the layer operators share: parameter checks, per-channel reshapes, the spatial
+"""What the layer operators share: parameter checks, per-channel reshapes, the spatial
 geometry of convolution and pooling, and when the fast kernels take over."""
 import numpy as np
 
@@ -10,10 +10,12 @@ __all__ = ["at_least", "in_range", "all_but", "per_channel", "fast_path", "lift_
 
 
 def at_least(lower):
+    """A Param check: the value must be >= ``lower`` (MXNet's wording)."""
     return lambda v: None if v >= lower else f"should be greater equal to {lower}"
 
 
 def in_range(lo, hi):
+    """A Param check: the value must lie in [lo, hi]."""
     return lambda v: None if lo <= v <= hi else f"must be between {lo} and {hi}"
 
 
@@ -52,6 +54,7 @@ def spatial_param(op, name, default):
 
 
 def check_spatial(op):
+    """stride / dilate / pad, when given, have one value per kernel dimension."""
     for name in ("stride", "dilate", "pad"):
         value = getattr(op, name, None)
         if value and len(value) != len(op.kernel):

@@ -22,6 +22,7 @@ class Custom(Operator):
     inputs_by_position_or_name = True  # like MXNet's variadic ops: not both at once
 
     def __init__(self, attrs=None, node_name=None):
+        """No Param schema to parse: every attribute but op_type goes to the Prop, as a str."""
         self.attrs = dict(attrs or {})
         self.node_name = node_name
         if "op_type" not in self.attrs:
@@ -32,6 +33,7 @@ class Custom(Operator):
 
     @property
     def where(self):
+        """How errors name this operator: ``Custom 'c1' (op_type='softmax')``."""
         return f"Custom {self.node_name!r} (op_type={self.op_type!r})"
 
     def _make_prop(self):
@@ -80,6 +82,7 @@ class Custom(Operator):
         return [as_shape(s) for s in ins], [as_shape(s) for s in outs], [as_shape(s) for s in aux]
 
     def infer_type(self, in_type, out_type):
+        """Ask the Prop with numpy type classes (None for unknown); dtypes come back."""
         given = [None if t is None else np.dtype(t).type for t in in_type]
         ins, outs, aux = self._check_lengths(self.prop.infer_type(given), "infer_type", "types")
         as_type = lambda t: None if t is None else np.dtype(t)
@@ -115,6 +118,7 @@ class Custom(Operator):
         return CustomRunner(self, custom_op, ctx)
 
     def forward(self, is_train, req, in_data, out_data, aux):
+        """Not on the node: an executor runs the CustomOp that ``create_runner`` makes."""
         raise MXNetError(f"{self.where} runs inside an executor (bind it first)")
 
     backward = forward
@@ -132,11 +136,14 @@ class CustomRunner:
     def _wrap(self, arrays, role, needed=None, writable=True):
         """NDArrays over the buffers, in a SlotList named after ``role``; MXNet flags inputs
         read-only (``+=`` on them fails, though ``x[:] = ...`` does not: copied on purpose)."""
+        names = self._names(role)
         wrapped = [NDArray(a, self.ctx, writable) if needed is None or needed[i]
-                   else _undeclared(self.op, role, i, self.ctx) for i, a in enumerate(arrays)]
-        return SlotList(wrapped, role, self._names(role))
+                   else _undeclared(self.op, role, i, names[i], self.ctx)
+                   for i, a in enumerate(arrays)]
+        return SlotList(wrapped, role, names)
 
     def _names(self, role):
+        """The Prop's names for the entries of list ``role``."""
         if role in ("out_data", "out_grad", "req (forward)"):
             return self.op.list_outputs()
         if role == "aux":
@@ -144,12 +151,14 @@ class CustomRunner:
         return self.op.list_arguments()
 
     def forward(self, is_train, req, in_data, out_data, aux):
+        """CustomOp.forward with ``is_train`` as 0 / 1 and read-only ``in_data``."""
         self.custom_op.forward(
             int(bool(is_train)), SlotList(req, "req", self._names("req (forward)")),
             self._wrap(in_data, "in_data", writable=False), self._wrap(out_data, "out_data"),
             self._wrap(aux, "aux"))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """CustomOp.backward; what declare_backward_dependency left out is an EmptyNDArray."""
         self.custom_op.backward(
             SlotList(req, "req", self._names("in_grad")),
             self._wrap(out_grad, "out_grad", self.needs["out_grad"], False),
@@ -178,12 +187,12 @@ class SlotList(list):
                 "list_outputs(), aux follows list_auxiliary_states().") from None
 
 
-def _undeclared(op, role, index, ctx):
-    """The empty NDArray backward gets for an array it did not declare it needs."""
-    names = op.list_outputs() if role in ("out_grad", "out_data") else op.list_arguments()
+def _undeclared(op, role, index, name, ctx):
+    """The empty NDArray backward gets for ``role[index]`` (``name``), which it did not declare
+    it needs."""
     why = (" (need_top_grad=False leaves out every out_grad)"
            if role == "out_grad" and not getattr(op.prop, "need_top_grad_", True) else "")
-    message = (f"{op.where}: {role}[{index}] ({names[index]!r}) is an empty NDArray in "
+    message = (f"{op.where}: {role}[{index}] ({name!r}) is an empty NDArray in "
                f"backward, because {type(op.prop).__name__}.declare_backward_dependency did not "
                f"list it{why}. Declare it there to receive it, or do not read it. (MXNet: Check "
                "failed: ndim_is_known(this->ndim()): Shape is unknown.)")

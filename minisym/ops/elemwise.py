@@ -97,6 +97,7 @@ class _Binary(Operator):
 
 
 def _binary(op_name, math, doc, needs=("out_grad", "in_data")):
+    """Register the equal-shape operator ``op_name`` computing row ``math`` of _BINARY_MATH."""
     cls = type(op_name, (_Binary,), {"__doc__": doc, "math": math, "backward_needs": needs})
     return register(op_name)(cls)
 
@@ -105,7 +106,7 @@ _binary("elemwise_add", "add", "lhs + rhs (equal shapes).", ("out_grad",))
 _binary("elemwise_sub", "sub", "lhs - rhs (equal shapes).", ("out_grad",))
 _binary("elemwise_mul", "mul", "lhs * rhs (equal shapes).")
 _binary("elemwise_div", "div", "lhs / rhs (equal shapes).")
-_binary("_power", "power", "lhs ** rhs (equal shapes).", ("out_grad", "in_data", "out_data"))
+_binary("_power", "power", "lhs ** rhs (equal shapes).")
 _binary("_mod", "mod", "lhs % rhs (equal shapes).")
 for _cmp in ("_equal", "_not_equal", "_greater", "_greater_equal", "_lesser", "_lesser_equal"):
     _binary(_cmp, _cmp[1:], f"1 where {_cmp[1:].replace('_', ' ')} holds, else 0 (equal shapes).",

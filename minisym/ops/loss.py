@@ -99,6 +99,8 @@ class SoftmaxOutput(Operator):
         return ["data", "label"]
 
     def infer_shape(self, in_shape, out_shape):
+        """data (N, C, ...) -> output like data; label data.shape[:-1], or with multi_output
+        (N, prod(spatial)) / (N, *spatial), or data's own shape for probability labels."""
         data, label = in_shape
         if data is None:
             return [None, label], [out_shape[0]], []
@@ -191,6 +193,7 @@ class _Regression(Operator):
         return ["data", "label"]
 
     def infer_shape(self, in_shape, out_shape):
+        """data (N, ...) -> output like data; label like data ((N,) for data (N, 1))."""
         data, label = in_shape
         if data is None or not known(data):
             return [data, label], [data], []
@@ -236,6 +239,7 @@ class LogisticRegressionOutput(_Regression):
     """Sigmoid head: out = sigmoid(x), grad = out - label."""
 
     def link(self, data):
+        """sigmoid(data)."""
         return _sigmoid(data)
 
 
@@ -244,6 +248,7 @@ class MAERegressionOutput(_Regression):
     """Absolute-error head: grad = sign(out - label), with sign(0) = -1."""
 
     def loss_grad(self, diff):
+        """sign(out - label) as +1 / -1."""
         # QUIRK (MXNet minus_sign): a difference of exactly 0 gives -1, not 0.
         return np.where(diff > 0, 1, -1).astype(diff.dtype)
 
@@ -258,6 +263,7 @@ class MakeLoss(Operator):
     backward_needs = ("out_data",)
 
     def infer_shape(self, in_shape, out_shape):
+        """data (any shape) -> output of the same shape."""
         return list(in_shape), [in_shape[0]], []
 
     def forward(self, is_train, req, in_data, out_data, aux):
@@ -342,6 +348,7 @@ class _SoftmaxFamily(Operator):
         return ["data", "length"] if self.use_length else ["data"]
 
     def infer_shape(self, in_shape, out_shape):
+        """data (any shape) -> output like data; length: data's shape without ``axis``."""
         data = in_shape[0] if in_shape[0] is not None else out_shape[0]
         if data is not None and not -len(data) <= self.axis < len(data):  # MXNet does not check
             raise MXNetValueError(f"{self.where}: axis={self.axis} is out of range for data "
@@ -353,6 +360,7 @@ class _SoftmaxFamily(Operator):
         return ins, [data], []
 
     def infer_type(self, in_type, out_type):
+        """The output takes ``dtype`` when given, else the data's dtype."""
         out = np.dtype(self.dtype) if self.dtype else in_type[0]
         return list(in_type), [out], []
 
@@ -371,10 +379,11 @@ class softmax(_SoftmaxFamily):  # noqa: N801 (named as the MXNet operator)
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """data (..., K, ...) -> softmax along axis (same shape); length: data without axis."""
-        data, *rest = in_data
+        data = in_data[0]
         x = self._scaled(data)
         if self.use_length:
-            y = _masked_softmax(x, self.axis % data.ndim, rest[0])
+            _, length = in_data
+            y = _masked_softmax(x, self.axis % data.ndim, length)
         else:
             y = _softmax(x, self.axis)
         assign(out_data[0], req[0], y)
@@ -422,6 +431,7 @@ class SoftmaxActivation(Operator):
     backward_needs = ("out_grad", "out_data")
 
     def infer_shape(self, in_shape, out_shape):
+        """data (N, ...) -> output of the same shape ('channel' needs 3 or more dimensions)."""
         data = in_shape[0]
         if self.mode == "channel" and data is not None and len(data) < 3:
             raise MXNetValueError(f"{self.where}: mode='channel' needs data with at least 3 "

@@ -28,6 +28,8 @@ class FullyConnected(Operator):
         return ["data", "weight"] if self.no_bias else ["data", "weight", "bias"]
 
     def infer_shape(self, in_shape, out_shape):
+        """data (N, K...) -> weight (num_hidden, prod(K...)), bias (num_hidden,), output
+        (N, num_hidden); without flatten, K is the last axis and the others are kept."""
         data = in_shape[0]
         if data is None:  # like MXNet, nothing is inferred before data's shape is known
             return list(in_shape), list(out_shape), []
@@ -86,12 +88,12 @@ class Dropout(Operator):
         return 1
 
     def infer_shape(self, in_shape, out_shape):
+        """data (any shape) -> output like data, and the mask (1 along ``axes``)."""
         data = in_shape[0]
         if data is None:
             return list(in_shape), list(out_shape), []
-        mask = data
-        if data is not None and self.axes:
-            mask = tuple(1 if i in self.axes else d for i, d in enumerate(data))
+        # size 1 along ``axes``: one draw is shared along them (variational dropout)
+        mask = tuple(1 if i in self.axes else d for i, d in enumerate(data))
         return [data], [data, mask], []
 
     def forward(self, is_train, req, in_data, out_data, aux):
@@ -130,12 +132,14 @@ class Embedding(Operator):
         return ["data", "weight"]
 
     def infer_shape(self, in_shape, out_shape):
+        """data (any shape) -> weight (input_dim, output_dim), output data.shape + (output_dim,)."""
         data = in_shape[0]
         if data is None:
             return list(in_shape), list(out_shape), []
         return [data, (self.input_dim, self.output_dim)], [data + (self.output_dim,)], []
 
     def infer_type(self, in_type, out_type):
+        """weight and output take ``dtype``; the ids keep their own (``dtype`` if unknown)."""
         dtype = np.dtype(self.dtype)
         data = in_type[0] if in_type[0] is not None else dtype
         return [data, dtype], [dtype], []

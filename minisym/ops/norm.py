@@ -44,9 +44,11 @@ class BatchNorm(Operator):
         return ["moving_mean", "moving_var"]
 
     def input_var_attrs(self, index):
+        """moving_mean starts at 0, moving_var at 1 (MXNet's FSetInputVarAttrOnCompose)."""
         return {3: {"__init__": '["zero", {}]'}, 4: {"__init__": '["one", {}]'}}.get(index, {})
 
     def infer_shape(self, in_shape, out_shape):
+        """data (.., C at axis, ..) -> output like data; gamma, beta, mean, var, moving (C,)."""
         data = in_shape[0]
         if data is None:
             return list(in_shape), list(out_shape), [None, None]
@@ -78,7 +80,7 @@ class BatchNorm(Operator):
         moving_mean, moving_var = aux
         axis = self.axis % data.ndim
         self._overwrite_fixed_gamma(gamma, req)
-        if fast_path(data, 1) and data.dtype == gamma.dtype:
+        if _fast(data, gamma):
             self._forward_fast(is_train, req, data, gamma, beta, aux, out_data, axis)
             return
         x = data.astype(gamma.dtype)  # float16 data is normalised in float32, like MXNet
@@ -122,7 +124,7 @@ class BatchNorm(Operator):
     def fusable_with_relu(self, in_data):
         """Whether ``forward_relu`` can replace this BatchNorm and the relu after it."""
         data, gamma, _ = in_data
-        return not self.output_mean_var and fast_path(data, 1) and data.dtype == gamma.dtype
+        return not self.output_mean_var and _fast(data, gamma)
 
     def forward_relu(self, is_train, req, in_data, out_data, aux, relu_out):
         """BatchNorm then ReLU in one pass (an executor optimisation, not part of the operator
@@ -150,7 +152,7 @@ class BatchNorm(Operator):
         else:
             mean, invstd = saved_mean, saved_invstd
             self._update_moving_stats(moving_mean, moving_var, mean, invstd)
-        if fast_path(data, 1) and data.dtype == gamma.dtype:
+        if _fast(data, gamma):
             scale = np.ones_like(gamma) if self.fix_gamma else gamma
             dx, dgamma, dbeta = kbn.bn_backward(out_grad[0], data, mean.astype(data.dtype),
                                                 invstd.astype(data.dtype), scale,
@@ -181,6 +183,12 @@ class BatchNorm(Operator):
         variance = 1 / (invstd * invstd) - self.eps
         moving_mean[...] = moving_mean * self.momentum + mean * (1 - self.momentum)
         moving_var[...] = moving_var * self.momentum + variance * (1 - self.momentum)
+
+
+def _fast(data, gamma):
+    """Whether the numba kernels run this BatchNorm: float32 / float64 data, and gamma of the
+    same dtype (float16 data keeps float32 parameters and takes the NumPy path)."""
+    return fast_path(data, 1) and data.dtype == gamma.dtype
 
 
 def _batch_invstd(var, eps):

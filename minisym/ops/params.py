@@ -6,6 +6,8 @@ of a node (``{'kernel': '(3, 3)'}``) into Python values (``(3, 3)``) with MXNet'
 import ast
 import difflib
 
+import numpy as np
+
 from ..base import MXNetTypeError, MXNetValueError
 
 __all__ = ["Param", "REQUIRED", "parse_params", "shape_tuple", "optional", "boolean", "dtype_str"]
@@ -44,7 +46,6 @@ def optional(parse):
 
 def dtype_str(text):
     """A dtype name such as 'float32' (numpy dtypes pass through their name)."""
-    import numpy as np
     try:
         return np.dtype(text.strip()).name
     except TypeError as exc:
@@ -67,10 +68,12 @@ class Param:
 
     @property
     def required(self):
+        """Whether the parameter has no default and must be given."""
         return self.default is REQUIRED
 
     @property
     def type_name(self):
+        """How errors and docs name the type: ``int``, ``Shape(tuple)``, ``{'max', 'avg'}``."""
         if self.choices:
             return "{" + ", ".join(repr(c) for c in self.choices) + "}"
         return _TYPE_NAMES.get(self.parse, getattr(self.parse, "__name__", "value"))

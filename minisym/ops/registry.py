@@ -8,6 +8,7 @@ holds the parsed parameters of one node: ``FullyConnected(num_hidden=10).num_hid
 """
 from ..base import MXNetError
 from .params import parse_params
+from .rules import same_dtype
 
 __all__ = ["Operator", "register", "get_op", "all_ops", "functions", "OpFunction"]
 
@@ -18,11 +19,10 @@ _FUNCTIONS = {}  # python function name -> OpFunction
 class OpFunction:
     """How one ``mx.sym.<name>`` function creates nodes: which op, which auto-name hint."""
 
-    def __init__(self, func_name, op_cls, hint=None, fixed_params=None):
+    def __init__(self, func_name, op_cls, hint=None):
         self.func_name = func_name
         self.op_cls = op_cls
         self.hint = hint if hint is not None else func_name.lower()
-        self.fixed_params = dict(fixed_params or {})
 
 
 class Operator:
@@ -31,7 +31,7 @@ class Operator:
     op_name = None             # the name stored in JSON, e.g. "FullyConnected"
     params = {}                # parameter name -> Param, with MXNet's defaults
     key_var_num_args = None    # "num_args" for operators taking any number of inputs
-    backward_needs = ("out_grad", "in_data", "out_data")  # what backward reads (memory plan)
+    backward_needs = ("out_grad", "in_data", "out_data")  # callers ask backward_reads()
     no_gradient_inputs = ()    # inputs that have no gradient: backward needs req 'null' there
 
     def __init__(self, attrs=None, node_name=None):
@@ -76,7 +76,6 @@ class Operator:
 
     def infer_type(self, in_type, out_type):
         """(in_types, out_types, aux_types): by default every input and output share one dtype."""
-        from .rules import same_dtype
         return same_dtype(self, in_type, out_type)
 
     def declare_backward_dependency(self, out_grad, in_data, out_data):
@@ -122,7 +121,8 @@ def register(op_name, *aliases, hint=None):
     """
     def decorate(cls):
         if op_name in _OPS:
-            raise MXNetError(f"operator {op_name!r} is registered twice")
+            raise MXNetError(f"operator {op_name!r} is registered twice ({_OPS[op_name].__name__}"
+                             f" and {cls.__name__}); give the new class another op_name")
         cls.op_name = op_name
         _OPS[op_name] = cls
         _FUNCTIONS[op_name] = OpFunction(op_name, cls, hint)
@@ -132,9 +132,9 @@ def register(op_name, *aliases, hint=None):
     return decorate
 
 
-def add_function(func_name, op_name, hint=None, **fixed_params):
+def add_function(func_name, op_name, hint=None):
     """Another function creating ``op_name`` (``_Plus`` -> ``elemwise_add`` named ``_plus0``)."""
-    _FUNCTIONS[func_name] = OpFunction(func_name, _OPS[op_name], hint, fixed_params)
+    _FUNCTIONS[func_name] = OpFunction(func_name, _OPS[op_name], hint)
 
 
 def get_op(op_name):

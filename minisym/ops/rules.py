@@ -1,9 +1,9 @@
-"""Helpers for shape and type rules. A shape is a tuple of ints; ``None`` is an unknown shape
+"""Building blocks of shape and type rules. A shape is a tuple of ints; ``None`` is an unknown shape
 and a 0 inside a tuple an unknown dimension (MXNet 1.x's convention)."""
 from ..base import MXNetValueError
 
 __all__ = ["known", "merge_shape", "ShapeConflict", "same_shape", "same_dtype", "fmt",
-           "prod", "ndim_known"]
+           "prod"]
 
 
 class ShapeConflict(Exception):
@@ -23,11 +23,6 @@ def fmt(shape):
 def known(shape):
     """True when every dimension of ``shape`` is known."""
     return shape is not None and 0 not in shape
-
-
-def ndim_known(shape):
-    """True when at least the number of dimensions is known."""
-    return shape is not None
 
 
 def prod(dims):

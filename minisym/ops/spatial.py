@@ -44,6 +44,8 @@ class Convolution(Operator):
     backward_needs = ("out_grad", "in_data")
 
     def validate(self):
+        """kernel has 1 to 3 dims, stride / dilate / pad one value per dim, and num_group
+        divides num_filter."""
         if not 1 <= len(self.kernel) <= 3:
             raise MXNetValueError(f"{self.where}: kernel={self.kernel} must have 1, 2 or 3 "
                                   "dimensions (1-D, 2-D or 3-D convolution)")
@@ -56,11 +58,12 @@ class Convolution(Operator):
         return ["data", "weight"] if self.no_bias else ["data", "weight", "bias"]
 
     def infer_shape(self, in_shape, out_shape):
+        """data (N, C, *x) -> weight (num_filter, C/num_group, *kernel), bias (num_filter,),
+        output (N, num_filter, *out) with out = (x + 2*pad - dilated kernel) // stride + 1."""
         data = in_shape[0]
         nd = len(self.kernel)
         if data is None:
             return list(in_shape), list(out_shape), []
-        bias = (self.num_filter,)
         if len(data) != nd + 2:
             raise MXNetValueError(
                 f"{self.where}: data {fmt(data)} has {len(data)} dimensions but the {nd}-D "
@@ -70,8 +73,7 @@ class Convolution(Operator):
             raise MXNetValueError(f"{self.where}: data has {channels} channels, not "
                                   f"divisible by num_group={self.num_group}")
         weight = (self.num_filter, channels // self.num_group if channels else 0) + self.kernel
-        stride, dilate, pad = (spatial_param(self, "stride", 1), spatial_param(self, "dilate", 1),
-                               spatial_param(self, "pad", 0))
+        stride, dilate, pad = self._geometry()
         spatial = []
         for x, k, s, d, p in zip(data[2:], self.kernel, stride, dilate, pad):
             extent = d * (k - 1) + 1
@@ -81,7 +83,7 @@ class Convolution(Operator):
                     f"than the padded input {fmt(data)} with pad {pad}")
             spatial.append((x + 2 * p - extent) // s + 1 if x else 0)
         out = (data[0], self.num_filter) + tuple(spatial)
-        ins = [data, weight] + ([] if self.no_bias else [bias])
+        ins = [data, weight] + ([] if self.no_bias else [(self.num_filter,)])
         return ins, [out], []
 
     def _geometry(self):
@@ -174,6 +176,7 @@ class Pooling(Operator):
     backward_needs = ("out_grad", "in_data", "out_data")
 
     def validate(self):
+        """kernel has 1 to 3 dims (unless global_pool) and stride / pad one value per dim."""
         if not self.global_pool:
             if not 1 <= len(self.kernel) <= 3:
                 raise MXNetValueError(f"{self.where}: kernel={self.kernel} must have 1 to 3 "
@@ -181,6 +184,7 @@ class Pooling(Operator):
             check_spatial(self)
 
     def infer_shape(self, in_shape, out_shape):
+        """data (N, C, *x) -> (N, C, *out), out by ``pooling_convention``; global: (N, C, 1, ..)."""
         data = in_shape[0]
         if data is None:
             return [None], [None], []
@@ -214,7 +218,13 @@ class Pooling(Operator):
             return spatial, (1,) * len(spatial), (0,) * len(spatial)
         return self.kernel, spatial_param(self, "stride", 1), spatial_param(self, "pad", 0)
 
+    @property
+    def _include_pad(self):
+        """Whether avg divides by the padded window: MXNet's default (None) counts the padding."""
+        return self.count_include_pad is not False
+
     def _check_runnable(self, data):
+        """A teaching error for what the graph accepts but minisym cannot compute."""
         check_layout(self, data.ndim - 2)
         if self.pool_type == "lp":
             raise NotImplementedError(f"{self.where}: pool_type='lp' is not implemented in "
@@ -232,12 +242,11 @@ class Pooling(Operator):
             target = write_target(out_data[0], req[0])
             kpool.pool2d_forward(as_4d(data), self.pool_type, lift_1d(kernel, 1),
                                  lift_1d(stride, 1), lift_1d(pad, 0),
-                                 as_4d(target).shape[2:], self.count_include_pad is not False,
-                                 out=as_4d(target))
+                                 as_4d(target).shape[2:], self._include_pad, out=as_4d(target))
             finish(out_data[0], req[0], target)
             return
         out = ref.pool_forward(data, self.pool_type, kernel, stride, pad, out_data[0].shape[2:],
-                               self.count_include_pad is not False)
+                               self._include_pad)
         assign(out_data[0], req[0], out)
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
@@ -246,7 +255,7 @@ class Pooling(Operator):
         kernel, stride, pad = self._geometry(data)
         if req[0] == "null":
             return
-        include_pad = self.count_include_pad is not False
+        include_pad = self._include_pad
         if fast_path(data, len(kernel)):
             grad = kpool.pool2d_backward(
                 as_4d(out_grad[0]), as_4d(data), as_4d(out_data[0]), self.pool_type,

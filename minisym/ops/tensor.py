@@ -32,6 +32,7 @@ class Flatten(_SameValues):
     """(N, d1, d2, ...) -> (N, d1*d2*...)."""
 
     def infer_shape(self, in_shape, out_shape):
+        """(N, d1, d2, ...) -> (N, d1*d2*...)."""
         data = in_shape[0]
         if data is None:
             return [None], [out_shape[0]], []
@@ -73,18 +74,8 @@ def reshape_codes(codes, dshape, where):
             if i + 2 >= len(codes):
                 raise MXNetValueError(f"{where}: shape={tuple(codes)}: -4 must be followed by "
                                       "two sizes")
-            d0 = take()
-            d1, d2 = codes[i + 1], codes[i + 2]
+            out.extend(_split_dim(take(), codes[i + 1], codes[i + 2], where))
             i += 2
-            if d1 == -1 and d2 == -1:
-                raise MXNetValueError(f"{where}: -4 split {d0} into (-1, -1): give one size")
-            if d0:
-                d1 = d0 // d2 if d1 == -1 else d1
-                d2 = d0 // d1 if d2 == -1 else d2
-                if d1 * d2 != d0:
-                    raise MXNetValueError(f"{where}: -4 cannot split dimension {d0} into "
-                                          f"{d1} x {d2}")
-            out.extend([max(d1, 0), max(d2, 0)])
         elif code > 0:
             out.append(code)
             src += 1
@@ -96,6 +87,19 @@ def reshape_codes(codes, dshape, where):
         rest = prod(out)
         out[inferred] = prod(dims) // rest if known(tuple(dims)) and rest else 0
     return tuple(out)
+
+
+def _split_dim(d0, d1, d2, where):
+    """Reshape's ``-4, d1, d2``: dimension d0 as (d1, d2), one of them -1 (inferred); an
+    unknown d0 (0) leaves an inferred size unknown."""
+    if d1 == -1 and d2 == -1:
+        raise MXNetValueError(f"{where}: -4 split {d0} into (-1, -1): give one size")
+    if d0:
+        d1 = d0 // d2 if d1 == -1 else d1
+        d2 = d0 // d1 if d2 == -1 else d2
+        if d1 * d2 != d0:
+            raise MXNetValueError(f"{where}: -4 cannot split dimension {d0} into {d1} x {d2}")
+    return [max(d1, 0), max(d2, 0)]
 
 
 @register("Reshape", "reshape")
@@ -110,10 +114,12 @@ class Reshape(_SameValues):
     }
 
     def validate(self):
+        """A new shape is given: ``shape`` (or the deprecated ``target_shape``)."""
         if not self.shape and not self.target_shape:
             raise MXNetValueError(f"{self.where}: give the new shape, e.g. shape=(0, -1)")
 
     def _target(self, data):
+        """The output shape for data of shape ``data`` (codes, or the legacy target_shape)."""
         if self.shape:
             if self.reverse:
                 return reshape_codes(self.shape[::-1], data[::-1], self.where)[::-1]
@@ -127,6 +133,7 @@ class Reshape(_SameValues):
         return tuple(target)
 
     def infer_shape(self, in_shape, out_shape):
+        """data -> the shape the codes give; one unknown dim of data can come from the output."""
         data = in_shape[0]
         if data is None:
             return [None], [out_shape[0]], []
@@ -155,6 +162,8 @@ class Concat(Operator):
         return [f"arg{i}" for i in range(self.num_args)]
 
     def infer_shape(self, in_shape, out_shape):
+        """arg_i (.., a_i at dim, ..) -> (.., sum of a_i, ..); one unknown a_i comes from the
+        output."""
         ref = next((s for s in list(in_shape) + list(out_shape) if s is not None), None)
         if ref is None:
             return list(in_shape), [None], []
@@ -166,15 +175,16 @@ class Concat(Operator):
         for i, s in enumerate(list(in_shape) + list(out_shape)):
             if s is None:
                 continue
+            which = f"input {i} 'arg{i}'" if i < self.num_args else "the output"
             if len(s) != len(ref):
-                raise MXNetValueError(f"{self.where}: input {i} has {len(s)} dimensions, "
-                                      f"the others {len(ref)}")
+                raise MXNetValueError(f"{self.where}: {which} has {len(s)} dimensions, "
+                                      f"the others {len(ref)}; every input needs as many")
             rest = s[:axis] + (0,) + s[axis + 1:]
             try:
                 others = merge_known_shape(others, rest)
             except ValueError:
                 raise MXNetValueError(
-                    f"{self.where}: input {i} 'arg{i}' has shape {fmt(s)} which does not match "
+                    f"{self.where}: {which} has shape {fmt(s)} which does not match "
                     f"{fmt(others)} outside dim={self.dim}; only dimension {axis} may differ"
                 ) from None
         sizes = [s[axis] if s is not None else 0 for s in in_shape]
@@ -207,6 +217,7 @@ class Transpose(Operator):
     backward_needs = ("out_grad",)
 
     def _axes(self, ndim):
+        """``axes`` as non-negative ints (reversed order when empty), checked to permute."""
         axes = self.axes or tuple(range(ndim - 1, -1, -1))
         if sorted(a % ndim for a in axes) != list(range(ndim)):
             raise MXNetValueError(f"{self.where}: axes={self.axes} is not a permutation of "
@@ -214,6 +225,7 @@ class Transpose(Operator):
         return tuple(a % ndim for a in axes)
 
     def infer_shape(self, in_shape, out_shape):
+        """data -> (data.shape[axes[0]], data.shape[axes[1]], ...); or data from the output."""
         data, out = in_shape[0], out_shape[0]
         if data is not None:
             axes = self._axes(len(data))
@@ -244,6 +256,7 @@ class ExpandDims(_SameValues):
     params = {"axis": Param(int)}
 
     def infer_shape(self, in_shape, out_shape):
+        """data (d0, d1, ..) -> a 1 inserted at position ``axis``; or data from the output."""
         data, out = in_shape[0], out_shape[0]
         if data is None and out is None:
             return [None], [None], []
@@ -276,6 +289,7 @@ class SliceAxis(Operator):
         return (slice(None),) * (self.axis % ndim) + (slice(begin, end),)
 
     def infer_shape(self, in_shape, out_shape):
+        """data (.., n at axis, ..) -> (.., end - begin, ..)."""
         data = in_shape[0]
         if data is None:
             return [None], [None], []
@@ -318,6 +332,8 @@ class SliceChannel(Operator):
         return [f"output{i}" for i in range(self.num_outputs)]
 
     def infer_shape(self, in_shape, out_shape):
+        """data (.., n*k at axis, ..) -> n = num_outputs parts (.., k, ..); squeeze_axis drops
+        the axis (k must be 1)."""
         data = in_shape[0]
         n = self.num_outputs
         if data is None:

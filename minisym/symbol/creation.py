@@ -64,9 +64,31 @@ def _param_text(key, value):
     return str(value)
 
 
+_ONE_WAY = ("Operators with variable length input can only accept input Symbols either as "
+            "positional or keyword arguments, not both")
+
+
 def create_op(fn, args, kwargs):
     """Apply operator function ``fn`` (an OpFunction) to Symbol inputs and parameters."""
     op_cls = fn.op_cls
+    name, params, sym_kwargs = _split_kwargs(kwargs)
+    variadic = op_cls.key_var_num_args is not None
+    if variadic:
+        _check_variadic_inputs(fn, args, sym_kwargs)
+        params.setdefault(op_cls.key_var_num_args, len(args) + len(sym_kwargs))
+    node_name = name_mod.current().get(name, fn.hint)
+    attrs = {attr_key(k): _param_text(k, v) for k, v in params.items()}
+    op = op_cls(attrs, node_name)
+    input_names = op.list_arguments() + op.list_auxiliary_states()
+    if not variadic:
+        _add_positional_inputs(op, input_names, args, sym_kwargs)
+    return Symbol(_op_outputs(op, node_name, attrs, input_names, list(args) if variadic else [],
+                              sym_kwargs))
+
+
+def _split_kwargs(kwargs):
+    """(name, parameters, {input name: Symbol}) from an operator function's keywords, with the
+    AttrScope's attributes added to the parameters."""
     kwargs = dict(kwargs)
     attr = kwargs.pop("attr", None)
     kwargs.update(attribute.current().get(attr))
@@ -74,42 +96,40 @@ def create_op(fn, args, kwargs):
     kwargs.pop("out", None)
     sym_kwargs = {k: v for k, v in kwargs.items() if isinstance(v, Symbol)}
     params = {k: v for k, v in kwargs.items() if not isinstance(v, Symbol)}
-    params.update(fn.fixed_params)
-    variadic = op_cls.key_var_num_args is not None
-    if variadic:
-        bad = [a for a in args if not isinstance(a, Symbol)]
-        if bad:
-            raise AssertionError("Positional arguments must be Symbol instances, but got "
-                                 f"{bad[0]!r}")
-        if args and sym_kwargs:
-            raise TypeError("Operators with variable length input can only accept input Symbols "
-                            "either as positional or keyword arguments, not both")
-        if op_cls.key_var_num_args not in params:
-            params[op_cls.key_var_num_args] = len(args) + len(sym_kwargs)
-    node_name = name_mod.current().get(name, fn.hint)
-    attrs = {attr_key(k): _param_text(k, v) for k, v in params.items()}
-    op = op_cls(attrs, node_name)
-    input_names = op.list_arguments() + op.list_auxiliary_states()
-    if not variadic:
-        if getattr(op_cls, "inputs_by_position_or_name", False) and args and sym_kwargs:
-            raise TypeError("Operators with variable length input can only accept input Symbols "
-                            "either as positional or keyword arguments, not both")
-        if len(args) > len(input_names):
-            raise TypeError(f"{op.where}: takes at most {len(input_names)} input symbols "
-                            f"{input_names}, got {len(args)} positional arguments")
-        for slot, value in zip(input_names, args):
-            if value is None:
-                continue
-            if not isinstance(value, Symbol):
-                raise AssertionError(
-                    f"Argument {slot} must be Symbol instances, but got {value!r} "
-                    f"({type(value).__name__}). {op.where} takes symbols as inputs; "
-                    f"make one with mx.sym.Variable('{slot}')")
-            if slot in sym_kwargs:
-                raise TypeError(f"{op.where}: input {slot!r} given both by position and by keyword")
-            sym_kwargs[slot] = value
-    return Symbol(_op_outputs(op, node_name, attrs, input_names, list(args) if variadic else [],
-                              sym_kwargs))
+    return name, params, sym_kwargs
+
+
+def _check_variadic_inputs(fn, args, sym_kwargs):
+    """Inputs of a variadic operator (Concat) are Symbols, all positional or all by keyword."""
+    bad = [a for a in args if not isinstance(a, Symbol)]
+    if bad:
+        raise AssertionError(f"Positional arguments must be Symbol instances, but got {bad[0]!r}"
+                             f" ({type(bad[0]).__name__}): mx.sym.{fn.func_name} takes symbols "
+                             "as inputs; make one with mx.sym.Variable('name')")
+    if args and sym_kwargs:
+        raise TypeError(f"{_ONE_WAY} ({fn.func_name} got {len(args)} by position and "
+                        f"{sorted(sym_kwargs)} by keyword)")
+
+
+def _add_positional_inputs(op, input_names, args, sym_kwargs):
+    """Put each positional input into ``sym_kwargs`` under the input name it fills."""
+    if getattr(op, "inputs_by_position_or_name", False) and args and sym_kwargs:
+        raise TypeError(f"{_ONE_WAY} ({op.where} got {len(args)} by position and "
+                        f"{sorted(sym_kwargs)} by keyword)")
+    if len(args) > len(input_names):
+        raise TypeError(f"{op.where}: takes at most {len(input_names)} input symbols "
+                        f"{input_names}, got {len(args)} positional arguments")
+    for slot, value in zip(input_names, args):
+        if value is None:
+            continue
+        if not isinstance(value, Symbol):
+            raise AssertionError(
+                f"Argument {slot} must be Symbol instances, but got {value!r} "
+                f"({type(value).__name__}). {op.where} takes symbols as inputs; "
+                f"make one with mx.sym.Variable('{slot}')")
+        if slot in sym_kwargs:
+            raise TypeError(f"{op.where}: input {slot!r} given both by position and by keyword")
+        sym_kwargs[slot] = value
 
 
 def _op_outputs(op, node_name, attrs, input_names, positional, sym_kwargs):

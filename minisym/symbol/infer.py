@@ -18,6 +18,7 @@ class ShapeKind:
 
     @staticmethod
     def rule(op, ins, outs):
+        """The operator's shape rule: (in_shapes, out_shapes, aux_shapes)."""
         return op.infer_shape(ins, outs)
 
     merge = staticmethod(merge_shape)
@@ -25,11 +26,13 @@ class ShapeKind:
 
     @staticmethod
     def hint(node):
+        """A variable's ``__shape__`` attribute as a tuple, or None."""
         text = node.attrs.get("__shape__")
         return None if text is None else tuple(ast.literal_eval(text))
 
     @staticmethod
     def normalize(value):
+        """A tuple of Python ints (rules may return lists or numpy ints), or None."""
         return None if value is None else tuple(int(d) for d in value)
 
 
@@ -39,6 +42,7 @@ class TypeKind:
 
     @staticmethod
     def rule(op, ins, outs):
+        """The operator's type rule: (in_types, out_types, aux_types)."""
         return op.infer_type(ins, outs)
 
     merge = staticmethod(merge_value)
@@ -46,11 +50,13 @@ class TypeKind:
 
     @staticmethod
     def hint(node):
+        """A variable's ``__dtype__`` attribute (an MXNet type code) as a numpy dtype, or None."""
         code = node.attrs.get("__dtype__")
         return None if code is None else np.dtype(DTYPE_MX_TO_NP[int(code)])
 
     @staticmethod
     def normalize(value):
+        """A numpy dtype, or None."""
         return None if value is None else np.dtype(value)
 
 
@@ -155,6 +161,7 @@ _SKIP = object()
 
 
 def _shape_value(value, label):
+    """A given shape, which must be a tuple (MXNet's check)."""
     if not isinstance(value, tuple):
         example = tuple(value) if isinstance(value, list) else (2, 3)
         raise TypeError(f"Arguments need to be shapes (tuple), but {label} is {type(value)}. "
@@ -163,6 +170,7 @@ def _shape_value(value, label):
 
 
 def _type_value(value, label):
+    """A given dtype as a numpy dtype; _SKIP for a type MXNet has no code for."""
     np_type = np.dtype(value).type
     if np_type not in DTYPE_NP_TO_MX:
         return _SKIP
@@ -180,11 +188,13 @@ def _results(symbol, table, present):
 
 
 def _complete(symbol, table, kind):
+    """Whether every argument, output and auxiliary state is known."""
     args, outs, aux = _results(symbol, table, lambda v: v)
     return all(kind.is_known(v) for v in args + outs + aux)
 
 
 def _unknown_lines(names, values, is_missing, show):
+    """``name: value`` lines for the missing values, at most ten and then ``...``."""
     lines = []
     for name, value in zip(names, values):
         if is_missing(value):

@@ -124,7 +124,7 @@ def graph_to_json(symbol):
 def _input_entries(node, index, versions):
     """``[node_id, output, version]`` for each input; auxiliary inputs bump the version."""
     entries = []
-    first_aux = len(node.op.list_arguments()) if node.op is not None else len(node.inputs)
+    first_aux = len(node.arg_inputs)
     for position, (src, idx) in enumerate(node.inputs):
         version = 0
         if position >= first_aux:

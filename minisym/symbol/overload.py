@@ -10,13 +10,18 @@ __all__ = ["install_operators"]
 
 
 def _call(func_name, *args, **kwargs):
+    """Create a node with the ``mx.sym`` function named ``func_name``."""
     return create_op(functions()[func_name], args, kwargs)
 
 
-def _binary(symbol_fn, scalar_fn, reverse=False):
-    """A dunder method: Symbol (x) Symbol -> ``symbol_fn``; Symbol (x) number -> ``scalar_fn``."""
+def _binary(symbol_fn, scalar_fn):
+    """A dunder method: Symbol (x) Symbol -> ``symbol_fn``; Symbol (x) number -> ``scalar_fn``.
+
+    ``symbol_fn`` is None for the reflected ``__rsub__`` and the like: Python calls them only
+    when the left operand is not a Symbol (``a - b`` of two Symbols is ``a.__sub__(b)``).
+    """
     def method(self, other):
-        if isinstance(other, Symbol) and symbol_fn is not None and not reverse:
+        if isinstance(other, Symbol) and symbol_fn is not None:
             return _call(symbol_fn, self, other)
         if isinstance(other, Number):
             return _call(scalar_fn, self, scalar=other)
@@ -26,6 +31,7 @@ def _binary(symbol_fn, scalar_fn, reverse=False):
 
 
 def _in_place(symbol_op):
+    """``+=`` and friends: NDArray-only, so a Symbol raises MXNet's NotImplementedForSymbol."""
     def method(self, other):
         raise NotImplementedForSymbol(method, symbol_op, other)
     in_place = {"+=": "add", "-=": "sub", "*=": "mul", "/=": "truediv"}[symbol_op]
@@ -33,26 +39,26 @@ def _in_place(symbol_op):
     return method
 
 
-# dunder -> (function for Symbol operand, function for scalar operand, reversed?)
+# dunder -> (function for a Symbol operand, function for a number operand)
 _TABLE = {
-    "__add__": ("_Plus", "_PlusScalar", False),
-    "__radd__": ("_Plus", "_PlusScalar", False),
-    "__sub__": ("_Minus", "_MinusScalar", False),
-    "__rsub__": (None, "_RMinusScalar", True),
-    "__mul__": ("_Mul", "_MulScalar", False),
-    "__rmul__": ("_Mul", "_MulScalar", False),
-    "__truediv__": ("_Div", "_DivScalar", False),
-    "__rtruediv__": (None, "_RDivScalar", True),
-    "__mod__": ("_Mod", "_ModScalar", False),
-    "__rmod__": (None, "_RModScalar", True),
-    "__pow__": ("_Power", "_PowerScalar", False),
-    "__rpow__": (None, "_rpower_scalar", True),
-    "__eq__": ("_equal", "_equal_scalar", False),
-    "__ne__": ("_not_equal", "_not_equal_scalar", False),
-    "__gt__": ("_greater", "_greater_scalar", False),
-    "__ge__": ("_greater_equal", "_greater_equal_scalar", False),
-    "__lt__": ("_lesser", "_lesser_scalar", False),
-    "__le__": ("_lesser_equal", "_lesser_equal_scalar", False),
+    "__add__": ("_Plus", "_PlusScalar"),
+    "__radd__": ("_Plus", "_PlusScalar"),
+    "__sub__": ("_Minus", "_MinusScalar"),
+    "__rsub__": (None, "_RMinusScalar"),
+    "__mul__": ("_Mul", "_MulScalar"),
+    "__rmul__": ("_Mul", "_MulScalar"),
+    "__truediv__": ("_Div", "_DivScalar"),
+    "__rtruediv__": (None, "_RDivScalar"),
+    "__mod__": ("_Mod", "_ModScalar"),
+    "__rmod__": (None, "_RModScalar"),
+    "__pow__": ("_Power", "_PowerScalar"),
+    "__rpow__": (None, "_rpower_scalar"),
+    "__eq__": ("_equal", "_equal_scalar"),
+    "__ne__": ("_not_equal", "_not_equal_scalar"),
+    "__gt__": ("_greater", "_greater_scalar"),
+    "__ge__": ("_greater_equal", "_greater_equal_scalar"),
+    "__lt__": ("_lesser", "_lesser_scalar"),
+    "__le__": ("_lesser_equal", "_lesser_equal_scalar"),
 }
 
 
@@ -63,12 +69,11 @@ def _neg(self):
 
 def install_operators():
     """Attach the arithmetic and comparison operators to Symbol."""
-    for dunder, (symbol_fn, scalar_fn, reverse) in _TABLE.items():
-        method = _binary(symbol_fn, scalar_fn, reverse)
+    for dunder, (symbol_fn, scalar_fn) in _TABLE.items():
+        method = _binary(symbol_fn, scalar_fn)
         method.__name__ = dunder
         setattr(Symbol, dunder, method)
     Symbol.__neg__ = _neg
     for symbol_op in ("+=", "-=", "*=", "/="):
         method = _in_place(symbol_op)
         setattr(Symbol, method.__name__, method)
-    Symbol.__hash__ = lambda self: id(self)

@@ -1,6 +1,4 @@
 """The Symbol: a list of output entries of an immutable graph, and what you can ask of it."""
-import json
-
 from ..base import MXNetValueError, NotImplementedForSymbol
 from ..graph import topo_order
 
@@ -57,9 +55,7 @@ class Symbol:
         """ids of variable nodes used as auxiliary states (mutable inputs) anywhere."""
         aux = set()
         for node in self.topo_order():
-            if node.op is not None:
-                first_aux = len(node.op.list_arguments())
-                aux.update(id(src) for src, _ in node.inputs[first_aux:])
+            aux.update(id(src) for src, _ in node.aux_inputs)
         return aux
 
     # --- names and lists -----------------------------------------------------------------------
@@ -85,13 +81,7 @@ class Symbol:
 
     def list_outputs(self):
         """Output names: ``fc1_output`` for operators, the plain name for variables."""
-        names = []
-        for node, index in self._outputs:
-            if node.is_variable:
-                names.append(node.name)
-            else:
-                names.append(f"{node.name}_{node.op.list_outputs()[index]}")
-        return names
+        return [node.entry_name(index) for node, index in self._outputs]
 
     def __len__(self):
         return len(self._outputs)
@@ -257,11 +247,6 @@ class Symbol:
 
 def _new_empty_symbol():
     return Symbol.__new__(Symbol)
-
-
-def json_text_of(symbol):
-    """Parsed JSON of ``symbol`` (a convenience for viz and widgets)."""
-    return json.loads(symbol.tojson())
 
 
 def check_single_output(symbol, where, slot):

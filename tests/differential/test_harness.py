@@ -1,4 +1,5 @@
 """Self-tests of the differential harness: the comparator must be able to fail."""
+import json
 import os
 import sys
 import types
@@ -90,6 +91,26 @@ def test_exact_kinds():
     assert _cmp({"x": None}, {"x": [None]}) != []
 
 
+def test_nan_and_inf_match_only_themselves():
+    nan, inf = float("nan"), float("inf")
+    assert _cmp({"v": nan}, {"v": nan}) == []
+    assert _cmp({"v": inf}, {"v": inf}) == []
+    for expected, actual in ((nan, 1.0), (1.0, nan), (inf, 1e300), (inf, -inf)):
+        assert _cmp({"v": expected}, {"v": actual}, rtol=1.0, atol=1.0) != [], (expected, actual)
+    arr = np.array([1.0, np.nan, np.inf])
+    assert _cmp({"a": arr}, {"a": arr.copy()}) == []
+    assert _cmp({"a": arr}, {"a": np.array([1.0, 2.0, np.inf])}) != []
+    assert _cmp({"a": arr}, {"a": np.array([np.nan, np.nan, np.inf])}) != []
+    assert _cmp({"a": arr}, {"a": np.array([1.0, np.nan, -np.inf])}) != []
+
+
+def test_missing_keys_and_list_lengths_are_caught():
+    problems = _cmp(BASE, {k: v for k, v in BASE.items() if k != "n"})
+    assert len(problems) == 1 and "missing ['n']" in problems[0]
+    problems = _cmp(BASE, _changed(args=BASE["args"][:3]))
+    assert problems and "length 4, got length 3" in problems[0]
+
+
 def test_normalize_converts_and_rejects():
     j, arrays = harness.normalize({"t": (1, (2, 3)), "f": np.float32(0.25), "i": np.int64(7),
                                    "b": np.bool_(True), "a": np.zeros((2, 0))})
@@ -174,3 +195,41 @@ def test_no_orphan_fixtures():
             if stem not in programs:
                 orphans.append(fn)
     assert not orphans, "fixtures without a program (delete them): %s" % orphans
+
+
+def _fake_program(tmp_path, monkeypatch):
+    """A one-program tree (p996_fake) with its fixture recorded from minisym itself."""
+    import minisym as mx
+    (tmp_path / "p996_fake.py").write_text("def run(mx):\n"
+                                           "    return {'shape': mx.sym.Variable('x', "
+                                           "shape=(2, 3)).infer_shape()[0]}\n")
+    monkeypatch.setattr(harness, "PROGRAMS_DIR", str(tmp_path))
+    monkeypatch.setattr(harness, "FIXTURES_DIR", str(tmp_path / "fx"))
+    harness.write_fixture("p996_fake", harness.run_program(mx, "p996_fake"), "1.9.1")
+    return tmp_path / "fx" / "p996_fake.json"
+
+
+def test_record_reports_a_match_and_a_mismatch_under_minisym(tmp_path, monkeypatch, capsys):
+    import record
+    fixture = _fake_program(tmp_path, monkeypatch)
+    assert record.main(["--engine", "minisym", "p996_fake"]) == 0
+    assert "OK       p996_fake" in capsys.readouterr().out
+    doc = json.loads(fixture.read_text())
+    doc["result"]["shape"] = [[2, 4]]  # as if MXNet had said (2, 4)
+    fixture.write_text(json.dumps(doc))
+    assert record.main(["--engine", "minisym"]) == 1
+    out = capsys.readouterr().out
+    assert "MISMATCH p996_fake" in out and "1 failed: p996_fake" in out
+    with pytest.raises(SystemExit, match="unknown program 'p995_absent'"):
+        record.main(["--engine", "minisym", "p995_absent"])
+
+
+def test_record_refuses_any_mxnet_but_1_9_1(tmp_path, monkeypatch, capsys):
+    import record
+    fixture = _fake_program(tmp_path, monkeypatch)
+    before = fixture.read_text()
+    old_mxnet = types.SimpleNamespace(__version__="1.8.0")
+    monkeypatch.setattr(record, "_import_engine", lambda engine: old_mxnet)
+    assert record.main(["p996_fake"]) == 2
+    assert "refusing to record with MXNet 1.8.0" in capsys.readouterr().out
+    assert fixture.read_text() == before  # nothing written
