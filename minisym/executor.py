@@ -49,14 +49,19 @@ class Executor:
         self._grad_req = list(grad_reqs)
         self._order = symbol.topo_order()
         self._ops = [n for n in self._order if not n.is_variable]
+        self._arg_nodes, self._aux_nodes = symbol.variable_nodes()
         self._monitor = None
         self._trace = None
         self._scratch = {}
         self._plan_backward()
         self._data = self._allocate(shapes, dtypes)
-        self.outputs = [NDArray(self._data[_key(n, i)], ctx) for n, i in symbol.outputs]
+        self.outputs = self._output_arrays()
         self._runners = {id(n): self._runner(n) for n in self._ops}
         self._fused = self._plan_fusion()
+
+    def _output_arrays(self):
+        """The heads' buffers as NDArrays (``outputs``)."""
+        return [NDArray(self._data[_key(n, i)], self._ctx) for n, i in self._symbol.outputs]
 
     def _runner(self, node):
         """What forward/backward is called on for ``node`` (a CustomOp gets created here)."""
@@ -64,20 +69,12 @@ class Executor:
         return node.op.create_runner(self._ctx, [a.shape for a in ins], [a.dtype for a in ins])
 
     # --- memory --------------------------------------------------------------------------------
-    def _variables(self):
-        """(argument nodes, auxiliary-state nodes), each in list_arguments / aux order."""
-        aux_ids = self._symbol._aux_variable_ids()
-        variables = [n for n in self._order if n.is_variable]
-        return ([n for n in variables if id(n) not in aux_ids],
-                [n for n in variables if id(n) in aux_ids])
-
     def _allocate(self, shapes, dtypes):
         """{entry: numpy array}: your arrays for variables, new buffers for operator outputs."""
         data = {}
-        arg_nodes, aux_nodes = self._variables()
-        for node, array in zip(arg_nodes, self.arg_arrays):
+        for node, array in zip(self._arg_nodes, self.arg_arrays):
             data[_key(node, 0)] = array._data
-        for node, array in zip(aux_nodes, self.aux_arrays):
+        for node, array in zip(self._aux_nodes, self.aux_arrays):
             data[_key(node, 0)] = array._data
         pinned = {_key(n, i) for n, i in self._symbol.outputs}
         buffers, self.memory_stats = plan_buffers(self._ops, shapes, dtypes, self._runs, pinned,
@@ -88,12 +85,9 @@ class Executor:
     # --- the backward plan -----------------------------------------------------------------------
     def _plan_backward(self):
         """Which nodes run backward, and where each gradient goes (decided once, at bind)."""
-        arg_nodes, _ = self._variables()
-        self._arg_req = {id(n): r for n, r in zip(arg_nodes, self._grad_req)}
-        self._arg_grad = {id(n): g for n, g in zip(arg_nodes, self.grad_arrays or [])}
-        needs = {}
-        for node, req in zip(arg_nodes, self._grad_req):
-            needs[id(node)] = req != "null"
+        self._arg_req = {id(n): r for n, r in zip(self._arg_nodes, self._grad_req)}
+        self._arg_grad = {id(n): g for n, g in zip(self._arg_nodes, self.grad_arrays or [])}
+        needs = {id(n): req != "null" for n, req in zip(self._arg_nodes, self._grad_req)}
         self._runs = set()
         for node in self._ops:
             if any(needs.get(id(src), False) for src, _ in node.arg_inputs):
@@ -284,8 +278,7 @@ class Executor:
 
     def _finish_arguments(self, pending):
         """Sum the gradients of arguments used several times into their grad arrays."""
-        arg_nodes, _ = self._variables()
-        for node in arg_nodes:
+        for node in self._arg_nodes:
             parts = pending.pop(_key(node, 0), None)
             if parts:
                 assign(self._arg_grad[id(node)]._data, self._arg_req[id(node)],
@@ -329,8 +322,7 @@ class Executor:
         for node in self._ops:
             for j in range(node.num_outputs):
                 self._data[_key(node, j)] = np.zeros_like(self._data[_key(node, j)])
-        self.outputs = [NDArray(self._data[_key(n, i)], self._ctx) for n, i in
-                        self._symbol.outputs]
+        self.outputs = self._output_arrays()
 
     # --- dictionaries -----------------------------------------------------------------------------
     @staticmethod

@@ -179,10 +179,9 @@ def _type_value(value, label):
 
 def _results(symbol, table, present):
     """(args, outs, aux) lists from ``table`` in list orders, each value passed to ``present``."""
-    order = symbol.topo_order()
-    aux_ids = symbol._aux_variable_ids()
-    args = [present(table[(id(n), 0)]) for n in order if n.is_variable and id(n) not in aux_ids]
-    aux = [present(table[(id(n), 0)]) for n in order if n.is_variable and id(n) in aux_ids]
+    arg_nodes, aux_nodes = symbol.variable_nodes()
+    args = [present(table[(id(n), 0)]) for n in arg_nodes]
+    aux = [present(table[(id(n), 0)]) for n in aux_nodes]
     outs = [present(table.get((id(n), j))) for n, j in symbol.outputs]
     return args, outs, aux
 

@@ -51,12 +51,13 @@ class Symbol:
         nodes = {id(node) for node, _ in self._outputs}
         return self._outputs[0][0] if len(nodes) == 1 else None
 
-    def _aux_variable_ids(self):
-        """ids of variable nodes used as auxiliary states (mutable inputs) anywhere."""
-        aux = set()
-        for node in self.topo_order():
-            aux.update(id(src) for src, _ in node.aux_inputs)
-        return aux
+    def variable_nodes(self):
+        """(argument nodes, auxiliary-state nodes), each in DFS order: a variable is an
+        auxiliary state when some operator uses it as a mutable input."""
+        aux_ids = {id(src) for node in self.topo_order() for src, _ in node.aux_inputs}
+        variables = [n for n in self.topo_order() if n.is_variable]
+        return ([n for n in variables if id(n) not in aux_ids],
+                [n for n in variables if id(n) in aux_ids])
 
     # --- names and lists -----------------------------------------------------------------------
     @property
@@ -71,13 +72,11 @@ class Symbol:
 
     def list_arguments(self):
         """Argument names in DFS order: the order of ``arg_arrays``, ``infer_shape`` and bind."""
-        aux = self._aux_variable_ids()
-        return [n.name for n in self.topo_order() if n.is_variable and id(n) not in aux]
+        return [n.name for n in self.variable_nodes()[0]]
 
     def list_auxiliary_states(self):
         """Auxiliary state names (BatchNorm's moving stats) in DFS order."""
-        aux = self._aux_variable_ids()
-        return [n.name for n in self.topo_order() if n.is_variable and id(n) in aux]
+        return [n.name for n in self.variable_nodes()[1]]
 
     def list_outputs(self):
         """Output names: ``fc1_output`` for operators, the plain name for variables."""

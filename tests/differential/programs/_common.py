@@ -193,3 +193,26 @@ def describe_loaded(loaded):
         "arrays": [[k, list(v.shape), np.dtype(v.dtype).name, str(v.context), v.asnumpy()]
                    for k, v in items],
     }
+
+
+def describe_mxnet_json(mx, file_name, **shapes):
+    """What minisym / MXNet read from tests/fixtures/mxnet_json/``file_name``: listings,
+    internals, attrs, inferred shapes and types for ``shapes``, and whether tojson round-trips."""
+    path = os.path.join(fixture_dir("mxnet_json"), file_name)
+    with open(path, "rb") as f:
+        raw = f.read()
+    text = raw.decode("utf-8")
+    sym = mx.sym.load(path)
+    return {
+        "file_sha256": hashlib.sha256(raw).hexdigest(),
+        "names": names(sym),
+        "internals": sym.get_internals().list_outputs(),
+        "attr_dict": sym.attr_dict(),
+        "infer_shape": sym.infer_shape(**shapes),
+        "infer_type": [[None if t is None else t.__name__ for t in part]
+                       for part in sym.infer_type(data="float32")],
+        "tojson": sym.tojson(),
+        "tojson_equals_file": sym.tojson() == text,
+        "load_json_equals_file": mx.sym.load_json(text).tojson() == text,
+        "counter_untouched": mx.sym.FullyConnected(mx.sym.Variable("x"), num_hidden=1).name,
+    }

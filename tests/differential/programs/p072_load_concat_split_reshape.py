@@ -1,27 +1,6 @@
 """Load MXNet-written JSON (a net with SliceChannel, Concat, Reshape (-4 code), sum, make_loss/BlockGrad heads in a Group) with mx.sym.load and record what was read."""
-import hashlib
-import os
-
-from _common import names
-
-FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures",
-                    "mxnet_json", "concat_split_reshape.json")
+from _common import describe_mxnet_json
 
 
 def run(mx):
-    with open(FILE, "rb") as f:
-        raw = f.read()
-    sym = mx.sym.load(FILE)
-    return {
-        "file_sha256": hashlib.sha256(raw).hexdigest(),
-        "names": names(sym),
-        "internals": sym.get_internals().list_outputs(),
-        "attr_dict": sym.attr_dict(),
-        "infer_shape": sym.infer_shape(data=(2, 6, 5)),
-        "infer_type": [[None if t is None else t.__name__ for t in part]
-                       for part in sym.infer_type(data="float32")],
-        "tojson": sym.tojson(),
-        "tojson_equals_file": sym.tojson() == raw.decode("utf-8"),
-        "load_json_equals_file": mx.sym.load_json(raw.decode("utf-8")).tojson() == raw.decode("utf-8"),
-        "counter_untouched": mx.sym.FullyConnected(mx.sym.Variable("x"), num_hidden=1).name,
-    }
+    return describe_mxnet_json(mx, "concat_split_reshape.json", data=(2, 6, 5))
