@@ -6,8 +6,9 @@ PYTHON ?= python3
 VENV   := .venv
 STAMP  := $(VENV)/.installed
 PYTEST := $(VENV)/bin/python -m pytest
-# pytest-xdist is in the `test` extra: two workers, one per core.
-XDIST  := -n 2
+# pytest-xdist is in the `test` extra: two workers, one per core; the browser tests share one
+# JupyterLab, so their xdist_group keeps them on one worker (--dist loadgroup).
+XDIST  := -n 2 --dist loadgroup
 # JupyterLab refuses to start as root unless told it may.
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 

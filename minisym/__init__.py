@@ -11,6 +11,7 @@ from . import (
     callback,
     initializer,
     io,
+    lifecycle,
     lr_scheduler,
     metric,
     model,
@@ -42,4 +43,4 @@ __version__ = "0.1.0"
 __all__ = ["sym", "symbol", "nd", "ndarray", "mod", "module", "mon", "monitor", "init",
            "initializer", "viz", "visualization", "io", "model", "metric", "optimizer",
            "lr_scheduler", "callback", "operator", "name", "attribute", "base", "random",
-           "AttrScope", "MXNetError", "Context", "cpu", "gpu", "current_context"]
+           "lifecycle", "AttrScope", "MXNetError", "Context", "cpu", "gpu", "current_context"]

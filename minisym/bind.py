@@ -2,6 +2,7 @@
 and build the Executor."""
 import numpy as np
 
+from . import lifecycle
 from .base import MXNetError, MXNetValueError, dtype_name
 from .context import Context
 from .executor import Executor
@@ -9,7 +10,7 @@ from .ndarray import NDArray
 from .ops.rules import fmt
 from .symbol.infer import ShapeKind, TypeKind, infer_graph
 
-__all__ = ["bind", "simple_bind", "reshape_executor"]
+__all__ = ["bind", "simple_bind", "reshape_executor", "copy_executor"]
 
 GRAD_REQS = ("null", "write", "add")
 
@@ -87,6 +88,7 @@ def _check_complete(symbol, shapes, dtypes):
                     "symbol.infer_shape_partial(...) to see where inference stops")
 
 
+@lifecycle.entry("bind")
 def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None,
          group2ctx=None, shared_exec=None):
     """An Executor using your NDArrays in place: args (list or dict), args_grad, aux_states."""
@@ -128,6 +130,7 @@ def _no_duplicates(names):
         seen.add(name)
 
 
+@lifecycle.entry("simple_bind")
 def simple_bind(symbol, ctx, grad_req="write", type_dict=None, stype_dict=None, group2ctx=None,
                 shared_arg_names=None, shared_exec=None, shared_buffer=None, **kwargs):
     """An Executor with zero-filled arrays allocated from the shapes you give (float32 unless
@@ -181,6 +184,7 @@ def _variable_nodes(symbol):
     return [(n.name, n) for n in symbol.topo_order() if n.is_variable]
 
 
+@lifecycle.entry("reshape")
 def reshape_executor(executor, partial_shaping, allow_up_sizing, new_shapes):
     """A new Executor for ``new_shapes``; arrays keep their memory where shapes do not change."""
     symbol = executor._symbol
@@ -220,3 +224,26 @@ def _reshaped(name, old, new_shape, specified, partial_shaping, allow_up_sizing)
     if size <= old.size:
         return NDArray(old._data.reshape(-1)[:size].reshape(new_shape), old.context)
     return NDArray(np.zeros(new_shape, old._data.dtype), old.context)
+
+
+@lifecycle.entry("executor.copy() (a private executor, e.g. a widget's)")
+def copy_executor(executor, grad_req=None):
+    """A new Executor over copies of ``executor``'s arguments, gradients and auxiliary states.
+
+    What the widgets run on: gradients under 'add' and BatchNorm's moving statistics change as
+    it runs, and the learner's own executor must not. ``grad_req`` (str, list or dict) replaces
+    the executor's; an argument whose gradient array is missing gets a new zero one.
+    """
+    symbol = executor._symbol
+    names = symbol.list_arguments()
+    reqs = executor._grad_req if grad_req is None else grad_req_list(names, grad_req)
+    grads = executor.grad_arrays or [None] * len(names)
+    new_grads = {}
+    for name, req, grad, arg in zip(names, reqs, grads, executor.arg_arrays):
+        if req != "null":
+            new_grads[name] = grad.copy() if grad is not None else NDArray(
+                np.zeros_like(arg._data), arg.context)
+    return bind(symbol, executor._ctx, {n: a.copy() for n, a in zip(names, executor.arg_arrays)},
+                args_grad=new_grads, grad_req=dict(zip(names, reqs)),
+                aux_states={n: a.copy() for n, a in
+                            zip(symbol.list_auxiliary_states(), executor.aux_arrays)})

@@ -11,6 +11,7 @@ import time
 
 import numpy as np
 
+from . import lifecycle
 from .base import MXNetError, MXNetValueError
 from .memory_plan import plan_buffers
 from .ndarray import NDArray
@@ -134,6 +135,7 @@ class Executor:
                 [self._data[_key(node, j)] for j in range(node.num_outputs)])
 
     # --- running ---------------------------------------------------------------------------------
+    @lifecycle.entry(lambda self, is_train=False, **_: f"forward(is_train={bool(is_train)})")
     def forward(self, is_train=False, **kwargs):
         """Run every operator forward; returns ``outputs``. kwargs copy arrays in by name."""
         self._copy_inputs(kwargs)
@@ -182,12 +184,13 @@ class Executor:
         if self._monitor is not None:
             self._monitor.after_forward(node, in_data, out_data)
 
+    @lifecycle.entry("backward()")
     def backward(self, out_grads=None, is_train=True):
         """Run every needed operator backward; gradients land in ``grad_arrays`` per grad_req."""
         heads = self._head_gradients(out_grads)
-        pending = {}  # entry -> list of gradient contributions still to be summed
+        pending = {}  # entry -> [(who gave it, gradient contribution)] still to be summed
         for key, grad in heads.items():
-            pending.setdefault(key, []).append(grad)
+            pending.setdefault(key, []).append(("out_grads", grad))
         fusing = self._trace is None
         relus = {id(r) for r in self._fused.values()} if fusing else set()
         for node in reversed(self._ops):
@@ -236,8 +239,8 @@ class Executor:
         heads_of = [(node, j) for j in range(node.num_outputs)]
         if relu is not None:
             heads_of[0] = (relu, 0)
-        out_grad = [_summed(pending.pop(_key(*entry), None), self._data[_key(*entry)])
-                    for entry in heads_of]
+        parts = [pending.pop(_key(*entry), None) for entry in heads_of]
+        out_grad = [_summed(p, self._data[_key(*entry)]) for p, entry in zip(parts, heads_of)]
         in_grad, req, direct = self._gradient_targets(node, in_data)
         start = time.perf_counter()
         if relu is None:
@@ -252,42 +255,111 @@ class Executor:
             self._record(node, "backward", is_train, start, in_data=hide(in_data, "in_data"),
                          out_data=hide(out_data, "out_data"), aux=aux, in_grad=in_grad,
                          out_grad=hide(out_grad, "out_grad"), req_in=req)
+            for j, (given, total) in enumerate(zip(parts, out_grad)):
+                self._record_sum(node.entry_name(j), f"out_grad[{j}] of '{node.name}'",
+                                 len(self._trace.calls) - 1, given, total)
         for i, (src, idx) in enumerate(node.arg_inputs):
             if req[i] != "null" and not direct[i]:
-                pending.setdefault(_key(src, idx), []).append(in_grad[i])
+                pending.setdefault(_key(src, idx), []).append((node.name, in_grad[i]))
 
     def _gradient_targets(self, node, in_data):
         """(in_grad arrays, req per input, written-directly flags) for ``node``'s backward."""
         in_grad, req, direct = [], [], []
         for (src, idx), data in zip(node.inputs, in_data):
-            key = _key(src, idx)
-            single = self._uses.get(key, 0) == 1
-            if not self._needs.get(id(src), False):  # never written: one scratch array per input
-                in_grad.append(self._scratch.setdefault(key, np.zeros_like(data)))
+            route = self._gradient_route(src, idx)
+            if route == "unused":  # never written: one scratch array per input
+                in_grad.append(self._scratch.setdefault(_key(src, idx), np.zeros_like(data)))
                 req.append("null")
-                direct.append(False)
-            elif src.is_variable and single:
+            elif route == "direct":
                 in_grad.append(self._arg_grad[id(src)]._data)
                 req.append(self._arg_req[id(src)])
-                direct.append(True)
             else:  # 'write' overwrites every element, so the buffer need not be zeroed
                 in_grad.append(np.empty_like(data))
                 req.append("write")
-                direct.append(False)
+            direct.append(route == "direct")
         return in_grad, req, direct
+
+    def _gradient_route(self, src, idx):
+        """Where the gradient of input entry ``(src, idx)`` goes: 'unused' (nobody needs it),
+        'direct' (straight into a variable's gradient array, with its grad_req) or 'temporary'
+        (a buffer summed with other parts, or passed on as an operator's out_grad)."""
+        if not self._needs.get(id(src), False):
+            return "unused"
+        if src.is_variable and self._uses.get(_key(src, idx), 0) == 1:
+            return "direct"
+        return "temporary"
+
+    def backward_reqs(self, node_name):
+        """[(req, why)] per argument of node ``node_name``: the ``req[i]`` its backward
+        receives, and the reason in words (not in MXNet: what the index map shows)."""
+        node = self._node_named(node_name)
+        return [self._req_reason(src, idx) for src, idx in node.arg_inputs]
+
+    def _req_reason(self, src, idx):
+        """(req, why) for the gradient of input entry ``(src, idx)``."""
+        route, uses = self._gradient_route(src, idx), self._uses.get(_key(src, idx), 0)
+        entry = src.entry_name(idx)
+        if route == "unused":
+            why = (f"'{entry}' is bound with grad_req='null'" if src.is_variable else
+                   f"nothing '{entry}' depends on asks for a gradient")
+            return "null", why + ", so backward must not write it"
+        if route == "direct":
+            req = self._arg_req[id(src)]
+            return req, (f"'{entry}' is a variable read only here: backward writes straight into"
+                         f" its gradient array with its grad_req '{req}'")
+        if src.is_variable:
+            return "write", (f"'{entry}' is read by {uses} operators: each writes its part into "
+                             "a temporary array ('write'), then the parts are summed into its "
+                             f"gradient with grad_req '{self._arg_req[id(src)]}'")
+        return "write", (f"'{entry}' is an operator's output, not a variable: its gradient goes "
+                         "to a temporary array that becomes that operator's out_grad, so req is "
+                         "always 'write'")
+
+    def forward_reqs(self, node_name):
+        """[(req, why)] per output of node ``node_name``: the forward ``req[j]`` and why."""
+        node = self._node_named(node_name)
+        reasons = []
+        for j, req in enumerate(self._out_req[id(node)]):
+            entry = node.entry_name(j)
+            why = (f"'{entry}' is read (by a consumer, as an output, or by this node's backward)"
+                   if req == "write" else
+                   f"nothing reads '{entry}', so forward may skip writing it")
+            reasons.append((req, why))
+        return reasons
+
+    def _node_named(self, name):
+        """The operator node called ``name``, or a KeyError listing the operator nodes."""
+        for node in self._ops:
+            if node.name == name:
+                return node
+        raise KeyError(f"no operator node named {name!r} in this executor; its operator nodes "
+                       f"are {[n.name for n in self._ops]}")
 
     def _finish_arguments(self, pending):
         """Sum the gradients of arguments used several times into their grad arrays."""
         for node in self._arg_nodes:
             parts = pending.pop(_key(node, 0), None)
             if parts:
-                assign(self._arg_grad[id(node)]._data, self._arg_req[id(node)],
-                       _summed(parts, self._data[_key(node, 0)]))
+                total = _summed(parts, self._data[_key(node, 0)])
+                if self._trace is not None:
+                    self._record_sum(node.name, f"grad_dict['{node.name}']", None, parts, total)
+                assign(self._arg_grad[id(node)]._data, self._arg_req[id(node)], total)
 
     # --- the trace and the monitor ------------------------------------------------------------
-    def enable_trace(self, preview_size=6):
-        """Start recording every operator call; returns the Trace (``executor.trace``)."""
-        self._trace = Trace(preview_size=preview_size)
+    def enable_trace(self, preview_size=6, keep_bytes=0, copy_variables=True):
+        """Start recording every operator call; returns the Trace (``executor.trace``).
+
+        ``keep_bytes`` > 0 also keeps whole arrays of each call (``Slot.array``) and the parts
+        of each summed gradient (``Trace.sums``), copied at call time, up to that many bytes.
+        ``copy_variables=False`` keeps the arguments' own arrays and gradient arrays as
+        read-only views instead (no memory plan reuses them, so they stay right until you
+        change them: what a widget running its own copy wants).
+        """
+        views = frozenset()
+        if not copy_variables:
+            views = frozenset(id(a._data) for a in self.arg_arrays + (self.grad_arrays or [])
+                              if a is not None)
+        self._trace = Trace(preview_size=preview_size, keep_bytes=int(keep_bytes), views=views)
         return self._trace
 
     def disable_trace(self):
@@ -310,6 +382,12 @@ class Executor:
             lists[role] = [(name, entry, arr, reqs[i] if reqs else None)
                            for i, ((name, entry), arr) in enumerate(zip(names[role], arrays[role]))]
         self._trace.record(phase, node, is_train, lists, time.perf_counter() - start)
+
+    def _record_sum(self, entry, into, step, parts, total):
+        """Add a gradient summed from two or more parts ``[(who, array)]`` to the trace."""
+        if parts and len(parts) > 1:
+            self._trace.record_sum(f"grad of {entry}", into, step, [who for who, _ in parts],
+                                   [array for _, array in parts], total)
 
     def set_monitor_callback(self, callback, monitor_all=False):
         """Call ``callback(name, array)`` for every operator output (and input if monitor_all).
@@ -371,19 +449,25 @@ class Executor:
         from .bind import reshape_executor
         return reshape_executor(self, partial_shaping, allow_up_sizing, kwargs)
 
+    def copy(self, grad_req=None):
+        """A new Executor over copies of this one's arrays (not in MXNet: what the widgets run
+        on, so your arrays never change behind your back); ``grad_req`` may replace yours."""
+        from .bind import copy_executor
+        return copy_executor(self, grad_req)
+
     def debug_str(self):
         """The symbol's node listing."""
         return self._symbol.debug_str()
 
 
 def _summed(parts, like):
-    """The sum of gradient contributions, or zeros shaped like ``like`` when there are none."""
+    """The sum of gradient contributions ``[(who, array)]``, or zeros shaped like ``like``."""
     if not parts:
         return np.zeros_like(like)
     if len(parts) == 1:
-        return parts[0]
-    total = parts[0].copy()
-    for part in parts[1:]:
+        return parts[0][1]
+    total = parts[0][1].copy()
+    for _, part in parts[1:]:
         total += part
     return total
 

@@ -13,13 +13,16 @@ __all__ = ["Node", "topo_order", "variable_node"]
 class Node:
     """One node of a graph: an operator call or a variable. Immutable."""
 
-    __slots__ = ("op", "name", "attrs", "inputs", "__weakref__")
+    __slots__ = ("op", "name", "attrs", "inputs", "given", "__weakref__")
 
-    def __init__(self, op, name, attrs, inputs=()):
+    def __init__(self, op, name, attrs, inputs=(), given=None):
         object.__setattr__(self, "op", op)
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "attrs", MappingProxyType(dict(attrs)))
         object.__setattr__(self, "inputs", tuple((node, int(index)) for node, index in inputs))
+        # How the call that made this node received each input: ('keyword', 'label'),
+        # ('position', 1) or ('implicit', None); None when unknown (a graph read from JSON).
+        object.__setattr__(self, "given", None if given is None else tuple(given))
 
     def __setattr__(self, key, value):
         raise AttributeError(f"graph nodes are immutable; cannot set {key!r} on node {self.name!r}")

@@ -318,6 +318,19 @@ def _node_style(node):
     return name, _COLORS[7]
 
 
+def node_look(node):
+    """(label, colour index into plot_network's palette) of one ``tojson()``-style node dict:
+    what the graph widget draws, by the same rules as plot_network."""
+    label, fill = _node_style(node)
+    return label, _COLORS.index(fill)
+
+
+def is_hidden_weight(node):
+    """Whether plot_network(hide_weights=True) leaves this ``tojson()``-style node out: a
+    variable named like a weight, bias, gamma / beta or moving statistic."""
+    return node["op"] == "null" and node["name"].endswith(_WEIGHT_SUFFIXES)
+
+
 def _edge_key(source):
     """The output name MXNet labels an edge from ``source`` with.
 

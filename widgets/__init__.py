@@ -1,1 +1,32 @@
-"""Teaching widgets for the minisym course (import name: minisym_widgets)."""
+"""Teaching widgets for the minisym course (import name: minisym_widgets).
+
+Each widget is a view of what the engine records: ``IndexMap`` (which argument stands behind
+each index of in_data / out_data / req / in_grad / out_grad / aux), ``GradReqPlayground``
+(backward run again and again under 'write', 'add' and 'null'), ``ShapeExplorer``,
+``Stepper``, ``GraphView`` and ``Lifecycle``. They are imported on first use.
+"""
+import importlib
+
+_WHERE = {
+    "IndexMap": "index_map",
+    "GradReqPlayground": "grad_req",
+    "ShapeExplorer": "shape_explorer",
+    "Stepper": "stepper",
+    "GraphView": "graph_view",
+    "Lifecycle": "lifecycle",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name):
+    if name not in _WHERE:
+        raise AttributeError(f"module 'minisym_widgets' has no attribute {name!r}; the widgets "
+                             f"are {', '.join(__all__)}")
+    value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return __all__

@@ -8,6 +8,7 @@ import inspect
 
 import numpy as np
 
+from .. import lifecycle
 from ..base import DTYPE_NP_TO_MX, MXNetError, MXNetTypeError, MXNetValueError
 from ..ndarray.ndarray import NDArray
 from .registry import Operator, register
@@ -29,7 +30,10 @@ class Custom(Operator):
             raise MXNetValueError(f"Custom {node_name!r}: Required argument `op_type` is "
                                   "missing; write mx.sym.Custom(..., op_type='your_op')")
         self.op_type = self.attrs["op_type"]
-        self.prop = self._make_prop()
+        label = lambda: f"mx.sym.Custom(op_type={self.op_type!r}, name={node_name!r})"
+        with lifecycle.action(label):
+            self.prop = self._make_prop()
+            self._ask_declarations()
 
     @property
     def where(self):
@@ -51,28 +55,45 @@ class Custom(Operator):
             raise MXNetTypeError(f"{self.where}: {prop_cls.__name__}.__init__ {exc} (it takes: "
                                  f"{params}). Every keyword of mx.sym.Custom other than "
                                  "op_type and name goes to the Prop, as a string.") from None
-        return prop_cls(**kwargs)
+        return lifecycle.observe(prop_cls, "__init__", kwargs=kwargs, site=self)
 
-    # --- declarations come from the Prop --------------------------------------------------------
+    def _ask(self, method, *args, engine_catches=False):
+        """``self.prop.method(*args)``, the one way the engine calls the Prop (recorded by
+        ``minisym.lifecycle`` while a recording is on)."""
+        return lifecycle.observe(self.prop, method, args, site=self, engine_catches=engine_catches)
+
+    def _ask_declarations(self):
+        """The Prop's names and backward dependency, asked once when the node is created and
+        kept (as MXNet's attribute parser keeps them): the Prop's methods run when you act."""
+        self._declared = {m: list(self._ask(m)) for m in
+                          ("list_arguments", "list_outputs", "list_auxiliary_states")}
+        self._declared["reads"] = super().backward_reads()
+
+    # --- declarations come from the Prop, asked once ---------------------------------------------
     def list_arguments(self):
-        return list(self.prop.list_arguments())
+        return list(self._declared["list_arguments"])
 
     def list_outputs(self):
-        return list(self.prop.list_outputs())
+        return list(self._declared["list_outputs"])
 
     def list_auxiliary_states(self):
-        return list(self.prop.list_auxiliary_states())
+        return list(self._declared["list_auxiliary_states"])
 
     def declare_backward_dependency(self, out_grad, in_data, out_data):
-        return list(self.prop.declare_backward_dependency(out_grad, in_data, out_data))
+        return list(self._ask("declare_backward_dependency", out_grad, in_data, out_data))
+
+    def backward_reads(self):
+        """What the Prop declared when the node was created (see Operator.backward_reads)."""
+        return {role: list(flags) for role, flags in self._declared["reads"].items()}
 
     def infer_shape(self, in_shape, out_shape):
         """Ask the Prop with MXNet's conventions: lists of ints, ``[]`` for unknown."""
         given = [[] if s is None else [int(d) for d in s] for s in in_shape]
+        unknowns = any(s is None for s in in_shape)
         try:
-            result = self.prop.infer_shape(given)
+            result = self._ask("infer_shape", given, engine_catches=unknowns)
         except Exception as exc:
-            if any(s is None for s in in_shape):
+            if unknowns:
                 return list(in_shape), list(out_shape), [None] * len(self.list_auxiliary_states())
             exc.add_note(f"(raised in {type(self.prop).__name__}.infer_shape of {self.where}, "
                          f"called with in_shape={given})")
@@ -84,7 +105,7 @@ class Custom(Operator):
     def infer_type(self, in_type, out_type):
         """Ask the Prop with numpy type classes (None for unknown); dtypes come back."""
         given = [None if t is None else np.dtype(t).type for t in in_type]
-        ins, outs, aux = self._check_lengths(self.prop.infer_type(given), "infer_type", "types")
+        ins, outs, aux = self._check_lengths(self._ask("infer_type", given), "infer_type", "types")
         as_type = lambda t: None if t is None else np.dtype(t)
         return [as_type(t) for t in ins], [as_type(t) for t in outs], [as_type(t) for t in aux]
 
@@ -111,7 +132,7 @@ class Custom(Operator):
     def create_runner(self, ctx, in_shapes, in_dtypes):
         """The prop's CustomOp wrapped to take the executor's NumPy arrays."""
         codes = [DTYPE_NP_TO_MX[np.dtype(t).type] for t in in_dtypes]
-        custom_op = self.prop.create_operator(ctx, [list(s) for s in in_shapes], codes)
+        custom_op = self._ask("create_operator", ctx, [list(s) for s in in_shapes], codes)
         if custom_op is None:
             raise MXNetError(f"{self.where}: {type(self.prop).__name__}.create_operator returned "
                              "None; return your CustomOp instance")
@@ -152,19 +173,19 @@ class CustomRunner:
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """CustomOp.forward with ``is_train`` as 0 / 1 and read-only ``in_data``."""
-        self.custom_op.forward(
+        lifecycle.observe(self.custom_op, "forward", (
             int(bool(is_train)), SlotList(req, "req", self._names("req (forward)")),
             self._wrap(in_data, "in_data", writable=False), self._wrap(out_data, "out_data"),
-            self._wrap(aux, "aux"))
+            self._wrap(aux, "aux")), site=self.op)
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """CustomOp.backward; what declare_backward_dependency left out is an EmptyNDArray."""
-        self.custom_op.backward(
+        lifecycle.observe(self.custom_op, "backward", (
             SlotList(req, "req", self._names("in_grad")),
             self._wrap(out_grad, "out_grad", self.needs["out_grad"], False),
             self._wrap(in_data, "in_data", self.needs["in_data"], False),
             self._wrap(out_data, "out_data", self.needs["out_data"], False),
-            self._wrap(in_grad, "in_grad"), self._wrap(aux, "aux"))
+            self._wrap(in_grad, "in_grad"), self._wrap(aux, "aux")), site=self.op)
 
 
 class SlotList(list):

@@ -80,10 +80,11 @@ def create_op(fn, args, kwargs):
     attrs = {attr_key(k): _param_text(k, v) for k, v in params.items()}
     op = op_cls(attrs, node_name)
     input_names = op.list_arguments() + op.list_auxiliary_states()
+    by_position = set()
     if not variadic:
-        _add_positional_inputs(op, input_names, args, sym_kwargs)
+        by_position = _add_positional_inputs(op, input_names, args, sym_kwargs)
     return Symbol(_op_outputs(op, node_name, attrs, input_names, list(args) if variadic else [],
-                              sym_kwargs))
+                              sym_kwargs, by_position))
 
 
 def _split_kwargs(kwargs):
@@ -112,7 +113,8 @@ def _check_variadic_inputs(fn, args, sym_kwargs):
 
 
 def _add_positional_inputs(op, input_names, args, sym_kwargs):
-    """Put each positional input into ``sym_kwargs`` under the input name it fills."""
+    """Put each positional input into ``sym_kwargs`` under the input name it fills; returns
+    those names."""
     if getattr(op, "inputs_by_position_or_name", False) and args and sym_kwargs:
         raise TypeError(f"{_ONE_WAY} ({op.where} got {len(args)} by position and "
                         f"{sorted(sym_kwargs)} by keyword)")
@@ -130,21 +132,24 @@ def _add_positional_inputs(op, input_names, args, sym_kwargs):
         if slot in sym_kwargs:
             raise TypeError(f"{op.where}: input {slot!r} given both by position and by keyword")
         sym_kwargs[slot] = value
+    return {slot for slot, value in zip(input_names, args) if value is not None}
 
 
-def _op_outputs(op, node_name, attrs, input_names, positional, sym_kwargs):
+def _op_outputs(op, node_name, attrs, input_names, positional, sym_kwargs, by_position=()):
     """Build the node: positional or named inputs, missing ones as implicit variables."""
     unknown = [k for k in sym_kwargs if k not in input_names]
     if unknown:
         listed = "\n".join(f"\t[{i}]{n}" for i, n in enumerate(input_names))
         raise MXNetTypeError(f"{op.where}: keyword argument name {unknown[0]} not found.\n"
                              f"Candidate arguments:\n{listed}")
-    inputs = []
+    inputs, given = [], []
     for index, slot in enumerate(input_names):
         if index < len(positional):
             symbol = positional[index]
         else:
             symbol = sym_kwargs.get(slot)
+        given.append(_how_given(index, slot, symbol, index < len(positional) or
+                                slot in by_position))
         if symbol is None:
             var_attrs = dict(attrs)
             var_attrs.update(op.input_var_attrs(index))
@@ -155,8 +160,15 @@ def _op_outputs(op, node_name, attrs, input_names, positional, sym_kwargs):
                 for key, value in op.input_var_attrs(index).items():
                     entry[0]._set_missing_attr(key, value)
             inputs.append(entry)
-    node = Node(op, node_name, attrs, inputs)
+    node = Node(op, node_name, attrs, inputs, given)
     return [(node, i) for i in range(op.num_visible_outputs())]
+
+
+def _how_given(index, slot, symbol, positional):
+    """('position', i), ('keyword', name) or ('implicit', None): how input ``slot`` arrived."""
+    if symbol is None:
+        return ("implicit", None)
+    return ("position", index) if positional else ("keyword", slot)
 
 
 def make_function(fn):
@@ -200,11 +212,11 @@ def compose(symbol, *args, **kwargs):
         if all(new == (src, idx) for new, (src, idx) in zip(inputs, node.inputs)):
             rebuilt[id(node)] = (node, None)
         else:
-            rebuilt[id(node)] = (Node(node.op, node.name, node.attrs, inputs), None)
+            rebuilt[id(node)] = (Node(node.op, node.name, node.attrs, inputs, node.given), None)
     outputs = [_follow(rebuilt, node, idx) for node, idx in symbol.outputs]
     if name and len({id(n) for n, _ in outputs}) == 1 and not outputs[0][0].is_variable:
         head = outputs[0][0]
-        renamed = Node(head.op, name, head.attrs, head.inputs)
+        renamed = Node(head.op, name, head.attrs, head.inputs, head.given)
         outputs = [(renamed, idx) for _, idx in outputs]
     return Symbol(outputs)
 

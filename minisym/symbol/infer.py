@@ -1,13 +1,16 @@
 """Shape and type inference: every operator's rule applied forward and backward to a fixpoint."""
 import ast
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..base import DTYPE_MX_TO_NP, DTYPE_NP_TO_MX, MXNetTypeError, MXNetValueError
 from ..ops.rules import ShapeConflict, fmt, known, merge_shape, merge_value
+from ..trace import slot_names
 
-__all__ = ["infer_shape", "infer_type", "infer_graph", "ShapeKind", "TypeKind"]
+__all__ = ["infer_shape", "infer_type", "infer_graph", "infer_report", "InferReport", "NodeShapes",
+           "ShapeKind", "TypeKind"]
 
 _MAX_SWEEPS = 100
 
@@ -66,6 +69,23 @@ def infer_graph(symbol, given, kind):
     ``given`` maps variable names to values (they override ``__shape__``/``__dtype__`` hints).
     Rules run over the nodes in topological order and then in reverse, until nothing changes.
     """
+    table, stop = _fixpoint(symbol, given, kind)
+    if stop is not None:
+        raise stop.error
+    return table
+
+
+@dataclass(frozen=True)
+class _Stop:
+    """Why and where the fixpoint stopped early: the failing node (None: it never settled),
+    the exception the rule raised, and how many operators' rules had run by then."""
+    node: object
+    error: Exception
+    reached: int
+
+
+def _fixpoint(symbol, given, kind):
+    """(table, stop): every entry's value, and a _Stop when a rule failed (else None)."""
     order = symbol.topo_order()
     table = {}
     for node in order:
@@ -73,13 +93,19 @@ def infer_graph(symbol, given, kind):
             value = given[node.name] if node.name in given else kind.hint(node)
             table[(id(node), 0)] = kind.normalize(value)
     ops = [node for node in order if not node.is_variable]
-    for _ in range(_MAX_SWEEPS):
+    for sweep in range(_MAX_SWEEPS):
         changed = False
-        for node in ops + ops[::-1]:
-            changed |= _apply_rule(node, table, kind)
+        for step, node in enumerate(ops + ops[::-1]):
+            try:
+                changed |= _apply_rule(node, table, kind)
+            except Exception as exc:  # noqa: BLE001 -- infer_graph raises it again, unchanged
+                # the first forward sweep is the only time some rules have not run yet
+                reached = min(step + 1, len(ops)) if sweep == 0 else len(ops)
+                return table, _Stop(node, exc, reached)
         if not changed:
-            return table
-    raise MXNetValueError(f"{kind.what} inference did not settle after {_MAX_SWEEPS} sweeps")
+            return table, None
+    error = MXNetValueError(f"{kind.what} inference did not settle after {_MAX_SWEEPS} sweeps")
+    return table, _Stop(None, error, len(ops))
 
 
 def _apply_rule(node, table, kind):
@@ -232,3 +258,92 @@ def infer_type(symbol, args, kwargs, partial):
     warnings.warn("Cannot decide type for the following arguments. Consider providing them as "
                   "input:\n\t" + "\n\t".join(lines), stacklevel=3)
     return None, None, None
+
+
+# --- the per-node report the shape explorer and graph view show --------------------------------
+@dataclass(frozen=True)
+class NodeShapes:
+    """One node's shapes where inference left them.
+
+    ``inputs`` / ``outputs`` / ``aux`` are ``(slot name, graph entry, shape or None)`` triples in
+    the order of ``in_data`` / ``out_data`` / ``aux``: ``('weight', 'fc1_weight', (10, 784))``.
+    A variable has one output named after itself. ``reached`` is False for an operator whose rule
+    never ran because inference stopped before it.
+    """
+    name: str
+    op: str
+    inputs: tuple
+    outputs: tuple
+    aux: tuple
+    reached: bool = True
+
+    def slots(self):
+        """Every (slot name, entry, shape) triple: inputs, then outputs, then aux."""
+        return self.inputs + self.outputs + self.aux
+
+
+@dataclass(frozen=True)
+class InferReport:
+    """Every node's shapes in topological order, and where and why inference stopped.
+
+    ``failed_node`` is the node whose rule failed (None when none did) and ``error`` the teaching
+    message ``infer_shape`` raises for it, notes included ('' when inference went through).
+    """
+    nodes: tuple
+    failed_node: str | None = None
+    error: str = ""
+
+    @property
+    def ok(self):
+        """True when no rule failed (shapes may still be unknown)."""
+        return not self.error
+
+    def node(self, name):
+        """The NodeShapes of the node called ``name``."""
+        for node in self.nodes:
+            if node.name == name:
+                return node
+        names = [n.name for n in self.nodes]
+        raise KeyError(f"infer_report: no node named {name!r}; the nodes are "
+                       + ", ".join(names[:12]) + (", ..." if len(names) > 12 else ""))
+
+
+def infer_report(symbol, shapes):
+    """Shape inference that never raises for a bad shape: each node's shapes as far as it got.
+
+    ``shapes`` maps argument names to tuples (0 = unknown dimension), as ``infer_shape`` takes
+    them by keyword; a name that is not an argument, or a value that is not a tuple, raises
+    ``infer_shape``'s error. A rule that fails (a conflict, or an exception in a custom Prop's
+    ``infer_shape``) ends inference there: the report holds what was known at that moment.
+    """
+    given = _given_values(symbol, (), dict(shapes), ShapeKind, _shape_value)
+    table, stop = _fixpoint(symbol, given, ShapeKind)
+    order = symbol.topo_order()
+    ops = [node for node in order if not node.is_variable]
+    ran = {id(node) for node in ops[: len(ops) if stop is None else stop.reached]}
+    nodes = tuple(_node_shapes(node, table, node.is_variable or id(node) in ran)
+                  for node in order)
+    if stop is None:
+        return InferReport(nodes)
+    return InferReport(nodes, None if stop.node is None else stop.node.name,
+                       _message(stop.error))
+
+
+def _node_shapes(node, table, reached):
+    """NodeShapes of ``node`` from the inference table."""
+    if node.is_variable:
+        return NodeShapes(node.name, "null", (), ((node.name, node.name,
+                                                   table.get((id(node), 0))),), ())
+    names = slot_names(node)
+    shape = lambda entry: table.get((id(entry[0]), entry[1]))
+    outputs = [(node, j) for j in range(node.num_outputs)]
+    triples = lambda pairs, entries: tuple((name, entry_name, shape(entry)) for
+                                           (name, entry_name), entry in zip(pairs, entries))
+    return NodeShapes(node.name, node.op_name, triples(names["in_data"], node.arg_inputs),
+                      triples(names["out_data"], outputs), triples(names["aux"], node.aux_inputs),
+                      reached)
+
+
+def _message(exc):
+    """The text of ``exc`` as raised, with the notes the engine added (which Prop, which call)."""
+    return "\n".join([str(exc), *getattr(exc, "__notes__", ())])

@@ -1,4 +1,5 @@
 """The Symbol: a list of output entries of an immutable graph, and what you can ask of it."""
+from .. import lifecycle
 from ..base import MXNetValueError, NotImplementedForSymbol
 from ..graph import topo_order
 
@@ -157,22 +158,26 @@ class Symbol:
         Returns ``(None, None, None)`` and warns when some shapes cannot be decided.
         """
         from .infer import infer_shape
-        return infer_shape(self, args, kwargs, partial=False)
+        with lifecycle.action("infer_shape", self):  # not a decorator: warnings keep stacklevel
+            return infer_shape(self, args, kwargs, partial=False)
 
     def infer_shape_partial(self, *args, **kwargs):
         """Like infer_shape, but unknown shapes come back as ``()`` (0s for unknown dims)."""
         from .infer import infer_shape
-        return infer_shape(self, args, kwargs, partial=True)
+        with lifecycle.action("infer_shape_partial", self):
+            return infer_shape(self, args, kwargs, partial=True)
 
     def infer_type(self, *args, **kwargs):
         """(arg_types, out_types, aux_types) as numpy type classes, e.g. ``data='float32'``."""
         from .infer import infer_type
-        return infer_type(self, args, kwargs, partial=False)
+        with lifecycle.action("infer_type", self):
+            return infer_type(self, args, kwargs, partial=False)
 
     def infer_type_partial(self, *args, **kwargs):
         """Like infer_type, but unknown types come back as None."""
         from .infer import infer_type
-        return infer_type(self, args, kwargs, partial=True)
+        with lifecycle.action("infer_type_partial", self):
+            return infer_type(self, args, kwargs, partial=True)
 
     # --- composition ---------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):

@@ -1,0 +1,430 @@
+"""The shape explorer: edit the input shapes and watch every node's inferred input, output and
+aux shapes follow, up to the node where inference fails, with the engine's teaching error.
+
+Everything shown comes from ``minisym.symbol.infer.infer_report``; the widget only parses the
+text fields, keeps the batch and image-size sliders in step with them, and picks the rows the
+table shows (filtered by name, variables folded away), so a ResNet-50 stays a small message.
+"""
+import difflib
+from contextlib import contextmanager
+
+import traitlets
+
+from minisym.executor import Executor
+from minisym.module.module import Module
+from minisym.ops.rules import fmt, known
+from minisym.symbol.infer import infer_report
+from minisym.symbol.symbol import Symbol
+
+from ._base import View, css, escape, esm
+
+__all__ = ["ShapeExplorer", "ShapeTextError", "parse_shape", "shape_text"]
+
+DEFAULT_DATA = (1, 3, 224, 224)
+TEXT_ROWS = 16  # operator rows the text / static HTML fallback lists
+CAPTION = "Every node's shapes as inference finds them: edit an input shape and every row follows."
+LEGEND = ("? = not known yet (MXNet writes 0 for an unknown dimension and () for an unknown "
+          "shape). An empty field leaves that input unknown.")
+_DEFAULT = object()
+
+
+class ShapeTextError(ValueError):
+    """A shape field whose text is not a shape; ``field`` names it."""
+
+    def __init__(self, field, text, why):
+        self.field = field
+        super().__init__(f"Shape field '{field}': {text!r} is not a shape ({why}). Write whole "
+                         "numbers separated by commas, e.g. 1, 3, 224, 224; 0 or ? leaves a "
+                         "dimension unknown, and an empty field the whole shape.")
+
+
+def parse_shape(text, field):
+    """``'1, 3, 224, 224'`` (or ``'(1, 3, 224, 224)'``, ``?`` for 0) as a tuple; None if empty."""
+    body = text.strip()
+    if body[:1] in ("(", "[") and body[-1:] in (")", "]"):
+        body = body[1:-1].strip()
+    if not body:
+        return None
+    parts = [part.strip() for part in body.split(",")]
+    if len(parts) > 1 and parts[-1] == "":
+        parts.pop()  # '(3,)'
+    dims = []
+    for part in parts:
+        if part == "?":
+            dims.append(0)
+        elif part.isascii() and part.isdigit():
+            dims.append(int(part))
+        else:
+            why = "a dimension is missing" if not part else f"{part!r} is not a whole number"
+            raise ShapeTextError(field, text, why + (" (sizes cannot be negative)"
+                                                     if part.startswith("-") else ""))
+    return tuple(dims)
+
+
+def field_text(shape):
+    """What a field shows for ``shape``: ``'1, 3, 224, 224'``; text is kept as it is."""
+    if shape is None:
+        return ""
+    if isinstance(shape, str):
+        return shape
+    return ", ".join(str(int(d)) for d in shape)
+
+
+def shape_text(shape):
+    """How the table writes a shape: ``(1, 3, ?, ?)``, and ``?`` for an unknown shape."""
+    return "?" if shape is None else fmt(shape)
+
+
+def _explored(target):
+    """(symbol, its input shapes) of a Symbol, a bound Executor or a Module."""
+    if isinstance(target, Symbol):
+        return target, {}
+    if isinstance(target, Module):
+        if not target.binded:
+            return target.symbol, {}
+        descs = list(target.data_shapes) + list(target.label_shapes or [])
+        return target.symbol, {d.name: tuple(d.shape) for d in descs}
+    if isinstance(target, Executor):
+        symbol = target._symbol
+        shapes = {n: a.shape for n, a in zip(symbol.list_arguments(), target.arg_arrays)}
+        return symbol, {n: s for n, s in shapes.items() if n == "data" or _is_label(n)}
+    raise TypeError(f"ShapeExplorer shows a Symbol, an Executor or a Module; got "
+                    f"{type(target).__name__}")
+
+
+def _is_label(name):
+    """MXNet's naming of labels: `softmax_label`, or `label` itself."""
+    return name == "label" or name.endswith("_label")
+
+
+class ShapeExplorer(View):
+    """``ShapeExplorer(symbol, data=(1, 3, 224, 224), **more_shapes)``: every node's shapes.
+
+    One text field per given argument (``shapes``: name -> text); ``batch`` drives dimension 0
+    of the first field and of every ``*_label`` field, ``image_size`` dimensions 2 and 3 of a
+    4-D first field. ``rows`` is the table: ``[name, op, inputs, outputs, aux, status]`` with
+    inputs ``[[slot, entry, shape text]]``, outputs and aux ``[[slot, shape text]]``, status one
+    of ok / partial / given / failed / unreached. The symbol may also be an Executor or a Module
+    (its input shapes become the fields). Nothing of yours is changed.
+    """
+
+    _esm = esm("shape_explorer.js")
+    _css = css("shape_explorer.css")
+
+    shapes = traitlets.Dict(value_trait=traitlets.Unicode()).tag(sync=True)
+    batch = traitlets.Int(0).tag(sync=True)
+    image_size = traitlets.Int(0).tag(sync=True)
+    has_image = traitlets.Bool(False).tag(sync=True)
+    batch_fields = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    bad_field = traitlets.Unicode("").tag(sync=True)
+    add_argument = traitlets.Unicode("").tag(sync=True)  # a name typed in: becomes a field
+    candidates = traitlets.List(traitlets.Unicode()).tag(sync=True)  # arguments not yet fields
+    rows = traitlets.List(traitlets.List()).tag(sync=True)
+    failed_node = traitlets.Unicode("").tag(sync=True)
+    summary = traitlets.Unicode("").tag(sync=True)
+    counts = traitlets.Unicode("").tag(sync=True)
+    filter = traitlets.Unicode("").tag(sync=True)
+    show_variables = traitlets.Bool(False).tag(sync=True)
+    focus = traitlets.Unicode("").tag(sync=True)  # the row clicked or jumped to
+
+    def __init__(self, symbol, data=_DEFAULT, **more_shapes):
+        self._ready = False
+        self._syncing = False
+        super().__init__()
+        self.symbol, fields = _explored(symbol)
+        self._arguments = self.symbol.list_arguments()
+        self._report = None
+        self._standing_error = ""  # the fields' parse or inference error
+        self._last_given = {}  # the shapes of the last fields that parsed
+        if data is _DEFAULT:
+            data = fields.pop("data", DEFAULT_DATA if "data" in self._arguments else None)
+        given = ({} if data is None else {"data": data}) | fields | more_shapes
+        self.shapes = {name: field_text(shape) for name, shape in given.items()}
+        self._ready = True
+        self._update()
+
+    # --- reacting to the learner ------------------------------------------------------------------
+    @traitlets.observe("shapes")
+    def _shapes_changed(self, change):
+        if self._ready:
+            self._update()
+
+    @traitlets.observe("batch")
+    def _batch_moved(self, change):
+        if self._ready and not self._syncing:
+            self._set_dims(self.batch_fields, {0: change["new"]})
+
+    @traitlets.observe("image_size")
+    def _image_moved(self, change):
+        if self._ready and not self._syncing and self.shapes:
+            size = change["new"]
+            self._set_dims(list(self.shapes)[:1], {2: size, 3: size}, rank=4)
+
+    @traitlets.observe("filter", "show_variables")
+    def _view_changed(self, change):
+        if self._ready:
+            self._show_rows()
+
+    @traitlets.observe("focus")
+    def _focus_changed(self, change):
+        name = change["new"]
+        if not self._ready or not name:
+            return
+        with self._step(), self.hold_sync():
+            node = self._report.node(name)
+            if any(row[0] == name for row in self.rows):
+                return
+            if node.op == "null":
+                self.show_variables = True
+            if self.filter.strip().lower() not in name.lower():
+                self.filter = ""
+
+    @traitlets.observe("add_argument")
+    def _argument_added(self, change):
+        name = change["new"].strip()
+        if not self._ready or not name:
+            return
+        with self._step():
+            self._check_argument(name)
+            if name not in self.shapes:
+                self.shapes = {**self.shapes, name: field_text(self._inferred(name))}
+        self.add_argument = ""
+
+    @contextmanager
+    def _step(self):
+        """Like reporting(), but a step that works leaves the fields' own error showing."""
+        with self.reporting():
+            yield
+        if not self.error:
+            self.error = self._standing_error
+
+    # --- what is recomputed -----------------------------------------------------------------------
+    def _update(self):
+        """Parse every field, infer, and refresh the sliders and the table."""
+        with self.hold_sync():
+            self.bad_field = ""
+            self.batch_fields = [n for i, n in enumerate(self.shapes) if i == 0 or _is_label(n)]
+            self.candidates = [n for n in self._arguments if n not in self.shapes]
+            with self.reporting():
+                given = self._given()
+                self._sync_sliders(given)
+                self._report = infer_report(self.symbol, given)
+                self._last_given = given
+            parsed = not self.error
+            if self._report is None:  # the very first fields did not parse
+                self._report = infer_report(self.symbol, {})
+            if parsed:
+                self.error = self._report.error
+            self._standing_error = self.error
+            self.failed_node = self._report.failed_node or ""
+            self.summary = _summary(self._report, self.shapes, parsed)
+            self._show_rows()
+
+    def _given(self):
+        """{argument: shape} of the fields that hold one; ShapeTextError names a bad field."""
+        given = {}
+        for name, text in self.shapes.items():
+            try:
+                self._check_argument(name)
+                shape = parse_shape(text, name)
+            except ValueError:
+                self.bad_field = name
+                raise
+            if shape is not None:
+                given[name] = shape
+        return given
+
+    def _check_argument(self, name):
+        if name in self._arguments:
+            return
+        close = difflib.get_close_matches(name, self._arguments, n=3)
+        hint = f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
+        aux = name in self.symbol.list_auxiliary_states()
+        raise ValueError(f"{name!r} is not an argument of this symbol; {hint}"
+                         + ("auxiliary states are inferred, never given. " if aux else "")
+                         + "Shapes are given for the names of list_arguments().")
+
+    def _inferred(self, name):
+        """What inference currently says about argument ``name`` (None if nothing)."""
+        return self._report.node(name).outputs[0][2] if self._report else None
+
+    def _sync_sliders(self, given):
+        """Sliders follow the first field: its dimension 0, and H (= W) of a 4-D shape."""
+        first = given.get(next(iter(self.shapes), None))
+        self._syncing = True
+        try:
+            if first:
+                self.batch = first[0]
+            self.has_image = first is not None and len(first) == 4
+            if self.has_image:
+                self.image_size = first[2]
+        finally:
+            self._syncing = False
+
+    def _set_dims(self, names, dims, rank=None):
+        """Rewrite dimensions ``dims`` ({index: size}) of fields ``names`` that parse."""
+        new = dict(self.shapes)
+        for name in names:
+            try:
+                shape = parse_shape(new.get(name, ""), name)
+            except ShapeTextError:
+                continue  # the error already names this field; the slider cannot help
+            if shape is None or len(shape) <= max(dims) or (rank and len(shape) != rank):
+                continue
+            new[name] = field_text([dims.get(i, d) for i, d in enumerate(shape)])
+        self.shapes = new
+
+    def _show_rows(self):
+        """The rows the table shows: filtered by name or op, variables folded unless asked."""
+        report, given = self._report, self._given_names()
+        wanted = self.filter.strip().lower()
+        rows = [_row(node, report.failed_node, given) for node in report.nodes
+                if (self.show_variables or node.op != "null")
+                and (not wanted or wanted in node.name.lower() or wanted in node.op.lower())]
+        operators = sum(1 for node in report.nodes if node.op != "null")
+        self.rows = rows
+        self.counts = (f"{len(rows)} of {len(report.nodes)} nodes shown ({operators} operators"
+                       + ("" if self.show_variables else ", variables folded away") + ")")
+
+    def _given_names(self):
+        names = set()
+        for name, text in self.shapes.items():
+            try:
+                if parse_shape(text, name) is not None:
+                    names.add(name)
+            except ShapeTextError:
+                pass
+        return names
+
+    # --- composing with the index map ------------------------------------------------------------
+    def index_map(self, node=None):
+        """The IndexMap of operator ``node`` (default: the focused row), with these shapes."""
+        from .index_map import IndexMap
+        return IndexMap(self.symbol, node=node or self.focus or None,
+                        shapes=self._last_given or None)
+
+    def with_index_map(self):
+        """This explorer above the index map of the operator row you click (an ipywidgets VBox)."""
+        import ipywidgets
+        from IPython.display import display
+
+        below = ipywidgets.Output()
+
+        def show(change):
+            node = next((n for n in self._report.nodes if n.name == change["new"]), None)
+            if node is None or node.op == "null":
+                return  # variables have no index map; an unknown name is already an error
+            below.clear_output()
+            with below:
+                display(self.index_map(node.name))
+
+        self.observe(show, "focus")
+        return ipywidgets.VBox([self, below])
+
+    # --- fallbacks -------------------------------------------------------------------------------
+    def text(self):
+        lines = [f"ShapeExplorer: {CAPTION}"]
+        lines += [f"  {name} = {shape_text(self._parsed_or_none(name)) if text else '?'}"
+                  for name, text in self.shapes.items()]
+        lines.append(self.summary + " " + self.counts)
+        if self.error:
+            lines += ["error: " + line for line in self.error.splitlines()]
+        for row in _window(self.rows, self.failed_node):
+            lines.append("  ..." if row is None else "  " + _row_text(row))
+        lines.append(LEGEND)
+        return "\n".join(lines)
+
+    def html(self):
+        fields = ", ".join(f"<code>{escape(n)} = {escape(t or '?')}</code>"
+                           for n, t in self.shapes.items())
+        parts = [f"<div class='msw msw-shape-explorer'><p>{escape(CAPTION)}</p>",
+                 f"<p>{fields}</p>",
+                 f"<p>{escape(self.summary)} {escape(self.counts)}</p>"]
+        if self.error:
+            parts.append(f"<pre class='msw-error'>{escape(self.error)}</pre>")
+        parts.append("<table><tr><th>node</th><th>op</th><th>inputs</th><th>outputs</th>"
+                     "<th>aux</th><th>status</th></tr>")
+        for row in _window(self.rows, self.failed_node):
+            parts.append("<tr><td colspan='6'>…</td></tr>" if row is None else _row_html(row))
+        parts.append(f"</table><p class='msw-note'>{escape(LEGEND)}</p></div>")
+        return "".join(parts)
+
+    def _parsed_or_none(self, name):
+        try:
+            return parse_shape(self.shapes[name], name)
+        except ShapeTextError:
+            return self.shapes[name]
+
+
+# --- rows -----------------------------------------------------------------------------------------
+def _row(node, failed_node, given):
+    """One table row of a NodeShapes: compact lists, shapes already as text."""
+    return [node.name, node.op,
+            [[slot, entry, shape_text(shape)] for slot, entry, shape in node.inputs],
+            [[slot, shape_text(shape)] for slot, _, shape in node.outputs],
+            [[slot, shape_text(shape)] for slot, _, shape in node.aux],
+            _status(node, failed_node, given)]
+
+
+def _status(node, failed_node, given):
+    if node.name == failed_node:
+        return "failed"
+    if not node.reached:
+        return "unreached"
+    if node.op == "null" and node.name in given:
+        return "given"
+    return "ok" if all(known(shape) for _, _, shape in node.slots()) else "partial"
+
+
+def _summary(report, shapes, parsed):
+    """One sentence on where inference got to."""
+    stale = "" if parsed else "Showing the shapes of the last fields that parsed. "
+    operators = [n for n in report.nodes if n.op != "null"]
+    if report.failed_node:
+        failed = report.node(report.failed_node)
+        after = sum(1 for n in operators if not n.reached)
+        return (stale + f"Inference stopped at '{failed.name}' ({failed.op})"
+                + (f"; {after} operator{'s' if after != 1 else ''} after it not reached."
+                   if after else "."))
+    if report.error:
+        return stale + "Inference did not finish."
+    unknown = sum(1 for n in operators if not all(known(s) for _, _, s in n.slots()))
+    if not unknown:
+        return stale + f"Every shape of all {len(operators)} operators is known."
+    return (stale + f"{unknown} of {len(operators)} operators still have unknown shapes (?): "
+            + ("give an input shape." if not shapes else "give more of the input shapes."))
+
+
+def _window(rows, failed_node):
+    """At most TEXT_ROWS rows for the fallbacks (None marks a gap): around the failing node,
+    or the first and last ones."""
+    if len(rows) <= TEXT_ROWS:
+        return rows
+    names = [row[0] for row in rows]
+    if failed_node in names:
+        at = names.index(failed_node)
+        start = max(0, min(at - TEXT_ROWS + 4, len(rows) - TEXT_ROWS))
+        shown = rows[start:start + TEXT_ROWS]
+        return ([None] if start else []) + shown + ([None] if start + TEXT_ROWS < len(rows)
+                                                     else [])
+    half = TEXT_ROWS // 2
+    return rows[:half] + [None] + rows[-half:]
+
+
+def _slots_text(slots):
+    return " ".join(f"{s[0]}={s[-1]}" for s in slots)
+
+
+def _row_text(row):
+    name, op, ins, outs, aux, status = row
+    text = f"{name:<24} {op:<16} {_slots_text(ins)} -> {_slots_text(outs)}"
+    if aux:
+        text += f"  aux {_slots_text(aux)}"
+    return text + ("" if status in ("ok", "given") else f"  [{status}]")
+
+
+def _row_html(row):
+    name, op, ins, outs, aux, status = row
+    cells = [name, op, _slots_text(ins), _slots_text(outs), _slots_text(aux), status]
+    return (f"<tr class='msw-shape-explorer-{status}'>"
+            + "".join(f"<td><code>{escape(c)}</code></td>" for c in cells) + "</tr>")
