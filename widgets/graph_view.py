@@ -77,6 +77,13 @@ class GraphView(View):
         self._ready = True
         self._infer()
         self._draw()
+        self._prepare_index_map()
+
+    def _prepare_index_map(self):
+        """Bind the index map now, while the cell runs, so a click only switches its node."""
+        operators = [n.name for n in self._symbol.topo_order() if not n.is_variable]
+        if operators:
+            self._open_index_map(operators[-1])
 
     # --- what the learner (or a click) changes ---------------------------------------------
     @traitlets.observe("shapes")
@@ -85,6 +92,7 @@ class GraphView(View):
             self._index_map = None  # its executor was bound for the old shapes
             self._infer()
             self._draw()
+            self._prepare_index_map()
             if self.selected:
                 self._select(self.selected)
 
