@@ -23,6 +23,7 @@ from . import (
     optimizer,
     random,
     symbol,
+    test_utils,
     visualization,
 )
 from .attribute import AttrScope
@@ -43,4 +44,5 @@ __version__ = "0.1.0"
 __all__ = ["sym", "symbol", "nd", "ndarray", "mod", "module", "mon", "monitor", "init",
            "initializer", "viz", "visualization", "io", "model", "metric", "optimizer",
            "lr_scheduler", "callback", "operator", "name", "attribute", "base", "random",
-           "lifecycle", "AttrScope", "MXNetError", "Context", "cpu", "gpu", "current_context"]
+           "lifecycle", "test_utils", "AttrScope", "MXNetError", "Context", "cpu", "gpu",
+           "current_context"]

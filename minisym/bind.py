@@ -1,5 +1,7 @@
 """``Symbol.bind`` and ``Symbol.simple_bind``: check what you pass, infer every shape and dtype,
 and build the Executor."""
+import difflib
+
 import numpy as np
 
 from . import lifecycle
@@ -8,6 +10,7 @@ from .context import Context
 from .executor import Executor
 from .ndarray import NDArray
 from .ops.rules import fmt
+from .symbol.argument_names import unknown_names_note
 from .symbol.infer import ShapeKind, TypeKind, infer_graph
 
 __all__ = ["bind", "simple_bind", "reshape_executor", "copy_executor"]
@@ -23,7 +26,8 @@ def _arrays(names, given, what, required=True):
         missing = [n for n in names if n not in given]
         if missing and required:
             raise ValueError(f"key `{missing[0]}` is missing in `{what}`; it needs "
-                             f"{names} (simple_bind allocates them all from the data's shape)")
+                             f"{names} (simple_bind allocates them all from the data's shape)."
+                             + _misnamed_keys(given, names, missing, what))
         arrays = [given.get(n) for n in names]
     elif isinstance(given, (list, tuple)):
         if len(given) != len(names):
@@ -40,6 +44,20 @@ def _arrays(names, given, what, required=True):
             raise TypeError(f"Only accept list of NDArrays or dict of str to NDArray: {what} "
                             f"'{name}' is {type(array).__name__}; wrap it with mx.nd.array(...)")
     return arrays
+
+
+def _misnamed_keys(given, names, missing, what):
+    """' `args` has 'x', not an argument (did you mean 'data'?) ...' for keys that are not
+    names; '' when every key is one."""
+    unknown = [k for k in given if k not in names]
+    if not unknown:
+        return ""
+    guesses = [f"'{k}'" + "".join(f" (did you mean '{m}'?)" for m in
+                                  difflib.get_close_matches(str(k), missing, n=1, cutoff=0))
+               for k in unknown]
+    return (f" `{what}` has {', '.join(guesses)}, which the symbol has no argument for: a "
+            "Variable is known by the name given to mx.sym.Variable, which may differ from the "
+            "Python variable holding it (x = mx.sym.Variable('data') is called 'data').")
 
 
 def grad_req_list(names, grad_req):
@@ -160,7 +178,8 @@ def _simple_bind(symbol, ctx, grad_req, type_dict, shapes_given):
             "InferShape pass cannot decide shapes for the following arguments (-1 means unknown "
             f"dimensions). Please consider providing them as inputs:\n{listed}\n"
             f"Give at least the data's shape, e.g. simple_bind(mx.cpu(), {missing[0][0]}=(batch, "
-            "...)); weights and labels are inferred from it.")
+            "...)); weights and labels are inferred from it."
+            + unknown_names_note(symbol, shapes_given, "You gave shapes for"))
     given_types = {n: np.dtype(t) for n, t in (type_dict or {}).items()}
     if not type_dict:
         given_types = {n: np.dtype(np.float32) for n in arg_names}
@@ -169,7 +188,8 @@ def _simple_bind(symbol, ctx, grad_req, type_dict, shapes_given):
     if undecided:
         raise MXNetValueError("InferType pass cannot decide dtypes for the following arguments "
                               "(-1 means unknown dtype). Please consider providing them as "
-                              "inputs:\n" + ", ".join(f"{n}: -1" for n in undecided))
+                              "inputs:\n" + ", ".join(f"{n}: -1" for n in undecided)
+                              + unknown_names_note(symbol, type_dict, "type_dict names", "\n"))
     nodes = dict(_variable_nodes(symbol))
     array = lambda n: NDArray(np.zeros(shapes[(id(nodes[n]), 0)],
                                        dtypes[(id(nodes[n]), 0)]), ctx)
@@ -186,7 +206,13 @@ def _variable_nodes(symbol):
 
 @lifecycle.entry("reshape")
 def reshape_executor(executor, partial_shaping, allow_up_sizing, new_shapes):
-    """A new Executor for ``new_shapes``; arrays keep their memory where shapes do not change."""
+    """A new Executor for ``new_shapes`` that shares memory with ``executor``, as in MXNet.
+
+    Arguments, gradients and auxiliary states that keep their size are the same arrays; those
+    that shrink are views of the start of the old memory; growing needs ``allow_up_sizing``
+    and gets new arrays. The operators' outputs (``outputs`` included) go into the old
+    executor's buffers where they fit, so running one executor overwrites the other's outputs.
+    """
     symbol = executor._symbol
     shapes = infer_graph(symbol, {k: tuple(v) for k, v in new_shapes.items()}, ShapeKind)
     nodes = dict(_variable_nodes(symbol))
@@ -194,16 +220,25 @@ def reshape_executor(executor, partial_shaping, allow_up_sizing, new_shapes):
     for names, current in ((symbol.list_arguments(), executor.arg_arrays),
                            (symbol.list_auxiliary_states(), executor.aux_arrays)):
         for name, old in zip(names, current):
-            new_shape = shapes[(id(nodes[name]), 0)]
+            new_shape = shapes.get((id(nodes[name]), 0))
+            if new_shape is None or 0 in new_shape:
+                given = ", ".join(f"{k}={tuple(v)}" for k, v in new_shapes.items()) or "nothing"
+                raise MXNetValueError(
+                    f"Executor.reshape: cannot infer the new shape of '{name}' (got "
+                    f"{fmt(new_shape)}) from what you gave ({given}); give it, e.g. "
+                    f"reshape({name}=(...)), or the shape of the input it follows from")
             arrays[name] = _reshaped(name, old, new_shape, name in new_shapes, partial_shaping,
                                      allow_up_sizing)
     grads = {}
-    for name, old in zip(symbol.list_arguments(), executor.grad_arrays):
+    for name, old in zip(symbol.list_arguments(), executor.grad_arrays or []):
         grads[name] = None if old is None else _reshaped(
             name, old, arrays[name].shape, True, True, allow_up_sizing)
-    return bind(symbol, executor._ctx, {n: arrays[n] for n in symbol.list_arguments()},
-                args_grad=grads, grad_req=dict(zip(symbol.list_arguments(), executor._grad_req)),
-                aux_states={n: arrays[n] for n in symbol.list_auxiliary_states()})
+    reshaped = bind(symbol, executor._ctx, {n: arrays[n] for n in symbol.list_arguments()},
+                    args_grad=grads, grad_req=dict(zip(symbol.list_arguments(),
+                                                       executor._grad_req)),
+                    aux_states={n: arrays[n] for n in symbol.list_auxiliary_states()})
+    reshaped._reuse_memory(executor)
+    return reshaped
 
 
 def _reshaped(name, old, new_shape, specified, partial_shaping, allow_up_sizing):
@@ -211,16 +246,22 @@ def _reshaped(name, old, new_shape, specified, partial_shaping, allow_up_sizing)
     if new_shape == old.shape:
         return old
     if not specified and not partial_shaping:
-        raise AssertionError(f"Shape of unspecified array arg:{name} changed. This can cause the "
-                             "new executor to not share parameters with the old one. Please "
-                             "check for error in network. If this is intended, set "
-                             "partial_shaping=True to suppress this warning.")
+        raise MXNetValueError(
+            f"Executor.reshape: '{name}' would change shape from {fmt(old.shape)} to "
+            f"{fmt(new_shape)}, but you did not give its new shape. This can cause the new "
+            "executor to not share parameters with the old one: check the shapes you gave (a "
+            "weight changes when the data's feature size does, a label when the batch size "
+            f"does). If this is intended, give it too ({name}={new_shape}) or set "
+            "partial_shaping=True.")
     size = int(np.prod(new_shape))
     if size > old.size and not allow_up_sizing:
-        raise AssertionError(f"New shape of arg: {name} is larger than original. First making "
-                             "a big executor and then down sizing it is more efficient than the "
-                             "reverse. If you really want to up size, set allow_up_sizing=True "
-                             "to enable allocation of new arrays.")
+        raise MXNetValueError(
+            f"Executor.reshape: the new shape {fmt(new_shape)} of '{name}' is larger than its "
+            f"current {fmt(old.shape)}, and reshape shares memory with the executor it "
+            "reshapes: it cannot grow an array in place. First making a big executor and then "
+            "down sizing it is more efficient than the reverse. If you really want to up size, "
+            "set allow_up_sizing=True to allocate new arrays (they share no memory with this "
+            "executor).")
     if size <= old.size:
         return NDArray(old._data.reshape(-1)[:size].reshape(new_shape), old.context)
     return NDArray(np.zeros(new_shape, old._data.dtype), old.context)

@@ -16,6 +16,7 @@ from .base import MXNetError, MXNetValueError
 from .memory_plan import plan_buffers
 from .ndarray import NDArray
 from .ops.assign import assign
+from .ops.custom import CustomRunner
 from .trace import Trace, slot_names
 
 __all__ = ["Executor"]
@@ -137,7 +138,13 @@ class Executor:
     # --- running ---------------------------------------------------------------------------------
     @lifecycle.entry(lambda self, is_train=False, **_: f"forward(is_train={bool(is_train)})")
     def forward(self, is_train=False, **kwargs):
-        """Run every operator forward; returns ``outputs``. kwargs copy arrays in by name."""
+        """Run every operator forward; returns ``outputs``. kwargs copy arrays in by name.
+
+        ``is_train`` changes what some operators compute, as in MXNet: with ``False`` (the
+        default, inference) Dropout passes its data through unchanged and BatchNorm normalizes
+        with ``moving_mean`` / ``moving_var``; with ``True`` Dropout drops and rescales, and
+        BatchNorm uses the batch's own statistics. Call ``forward(is_train=True)`` before
+        ``backward()``."""
         self._copy_inputs(kwargs)
         fusing = self._trace is None and self._monitor is None  # those show every call
         skipped = set()
@@ -218,10 +225,11 @@ class Executor:
             if id(node) not in self._runs:
                 continue
             if grad is None:
+                hint = node.op.head_gradient_hint() if node.op_name == "Custom" else ""
                 raise MXNetValueError(
                     f"{HEAD_GRAD_ERROR}\nOutput {j} '{names[j]}' of {node.op.where} needs a head "
                     f"gradient: call backward(out_grads=mx.nd.ones({self.outputs[j].shape})) or "
-                    "end the network in a loss (SoftmaxOutput, make_loss, ...).")
+                    f"end the network in a loss (SoftmaxOutput, make_loss, ...).{hint}")
             heads[_key(node, idx)] = np.asarray(grad._data if isinstance(grad, NDArray) else grad,
                                                 self.outputs[j].dtype)
         return heads
@@ -273,8 +281,10 @@ class Executor:
             elif route == "direct":
                 in_grad.append(self._arg_grad[id(src)]._data)
                 req.append(self._arg_req[id(src)])
-            else:  # 'write' overwrites every element, so the buffer need not be zeroed
-                in_grad.append(np.empty_like(data))
+            else:  # 'write' fills every element, so the buffer need not be zeroed -- unless
+                # the operator may leave some unwritten (a CustomOp): never another array's values
+                fresh = np.empty_like if node.op.writes_every_gradient else np.zeros_like
+                in_grad.append(fresh(data))
                 req.append("write")
             direct.append(route == "direct")
         return in_grad, req, direct
@@ -453,11 +463,58 @@ class Executor:
         """A new Executor over copies of this one's arrays (not in MXNet: what the widgets run
         on, so your arrays never change behind your back); ``grad_req`` may replace yours."""
         from .bind import copy_executor
-        return copy_executor(self, grad_req)
+        copy = copy_executor(self, grad_req)
+        for key, runner in copy._runners.items():  # a custom op's warnings come once, not again
+            if isinstance(runner, CustomRunner):  # for every copy a widget runs
+                runner.checker.warned = self._runners[key].checker.warned
+        return copy
 
     def debug_str(self):
-        """The symbol's node listing."""
-        return self._symbol.debug_str()
+        """The symbol's node listing, then what the memory plan allocated, in MXNet's form.
+
+        ``Total N MB allocated`` counts the buffers of the operators' outputs (whole MiB,
+        rounded down, as MXNet prints it); your arguments, gradients and auxiliary states are
+        not in it. MXNet's last line always says ``Total 11 TempSpace resource requested``;
+        minisym asks for no temporary workspace, so it says 0 (the line stays, so that code
+        reading the allocated total from the third line from the end still finds it).
+        """
+        return (self._symbol.debug_str()
+                + f"Total {self.memory_stats.planned_bytes >> 20} MB allocated\n"
+                + "Total 0 TempSpace resource requested\n")
+
+    def _reuse_memory(self, other):
+        """Move this executor's operator outputs into ``other``'s buffers where they fit, as
+        MXNet's ``reshape`` does with the executor it reshapes: each new buffer, largest first,
+        takes the smallest free buffer of ``other`` that holds it; one that fits nowhere keeps
+        its own memory. Outputs come first, so the new ``outputs[j]`` lands in the old one."""
+        free = _buffers(other)
+        moved = {}
+        for root, keys in sorted(_buffers(self), key=lambda b: -b[0].nbytes):
+            fits = [i for i, (buf, _) in enumerate(free) if buf.nbytes >= root.nbytes]
+            if fits:
+                target = free.pop(min(fits, key=lambda i: free[i][0].nbytes))[0]
+                flat = target.reshape(-1).view(np.uint8)
+                for key in keys:
+                    array = self._data[key]
+                    moved[key] = flat[:array.nbytes].view(array.dtype).reshape(array.shape)
+        self._data.update(moved)
+        self.outputs = self._output_arrays()
+
+
+def _buffers(executor):
+    """[(buffer, [entries stored in it])] of ``executor``'s operator outputs: the heads' first
+    (in output order), then the others in topological order."""
+    keys = [_key(n, i) for n, i in executor._symbol.outputs]
+    keys += [_key(n, j) for n in executor._ops for j in range(n.num_outputs)]
+    found = {}
+    for key in keys:
+        root = executor._data[key]
+        while root.base is not None:
+            root = root.base
+        found.setdefault(id(root), (root, []))
+        if key not in found[id(root)][1]:
+            found[id(root)][1].append(key)
+    return list(found.values())
 
 
 def _summed(parts, like):

@@ -22,9 +22,18 @@ from .ndarray.ndarray import NDArray
 from .random import generator
 from .registry import Registry
 
-__all__ = ["InitDesc", "Initializer", "register", "alias", "create", "Mixed", "Zero", "One",
-           "Constant", "Uniform", "Normal", "Orthogonal", "Xavier", "MSRAPrelu", "Bilinear",
-           "LSTMBias"]
+__all__ = ["InitDesc", "Initializer", "NoPatternError", "register", "alias", "create", "Mixed",
+           "Zero", "One", "Constant", "Uniform", "Normal", "Orthogonal", "Xavier", "MSRAPrelu",
+           "Bilinear", "LSTMBias"]
+
+
+class NoPatternError(ValueError):
+    """No rule of ``initializer`` covers this name (MXNet raises a plain ValueError here; the
+    subclass lets ``Module.init_params`` tell this case from other errors and explain it)."""
+
+    def __init__(self, message, initializer=None):
+        super().__init__(message)
+        self.initializer = initializer
 
 
 class InitDesc(str):
@@ -134,10 +143,10 @@ class Initializer:
         arr[:] = np.array([1.0, 0, 0, 0, 1.0, 0])
 
     def _init_default(self, name, _):
-        raise ValueError(
+        raise NoPatternError(
             f"Unknown initialization pattern for {name}. Default initialization is now limited "
             'to "weight", "bias", "gamma" (1.0), and "beta" (0.0). Please use '
-            "mx.sym.Variable(init=mx.init.*) to set initialization pattern")
+            "mx.sym.Variable(init=mx.init.*) to set initialization pattern", self)
 
     def __eq__(self, other):
         if not isinstance(other, Initializer):
@@ -184,8 +193,8 @@ class Mixed:
             if pattern.match(name):
                 init(name, arr)
                 return
-        raise ValueError(f"Parameter name {name} did not match any pattern. Consider adding a "
-                         '".*" pattern at the end with a default Initializer.')
+        raise NoPatternError(f"Parameter name {name} did not match any pattern. Consider adding "
+                             'a ".*" pattern at the end with a default Initializer.', self)
 
 
 @register

@@ -315,8 +315,9 @@ def _shown_result(method, result):
             if isinstance(result, (list, tuple)) else _plain(result)
     if method == "create_operator":
         return None if result is None else Shown(f"a {type(result).__name__}")
-    if method in OP_METHODS:
-        return None
+    if method in OP_METHODS:  # results go into out_data / in_grad; a returned one is lost
+        return None if result is None else Shown(
+            f"returned a value ({type(result).__name__}), which the engine ignores")
     return _plain(result)
 
 

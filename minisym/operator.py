@@ -10,8 +10,9 @@ layer works:
     aux[k]                                    <->  list_auxiliary_states()[k]
 """
 from .ops.assign import assign as _assign
+from .ops.custom_checks import CustomOpWarning
 
-__all__ = ["CustomOp", "CustomOpProp", "register", "registered"]
+__all__ = ["CustomOp", "CustomOpProp", "CustomOpWarning", "register", "registered"]
 
 _PROPS = {}
 
@@ -23,10 +24,15 @@ class CustomOp:
         pass
 
     def forward(self, is_train, req, in_data, out_data, aux):
-        """Fill ``out_data`` (NDArrays) from ``in_data``; ``req[j]`` says how for output j."""
+        """Fill ``out_data`` (NDArrays) from ``in_data``; ``req[j]`` says how for output j.
+        Write with ``self.assign(out_data[j], req[j], result)``: what forward returns is
+        ignored."""
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
-        """Fill ``in_grad`` from ``out_grad``; ``req[i]`` says how for argument i."""
+        """Fill ``in_grad`` from ``out_grad`` (the gradient arriving from above, read only);
+        ``req[i]`` says how for argument i. Write with ``self.assign(in_grad[i], req[i], grad)``:
+        what backward returns is ignored, and an in_grad it never writes becomes zero (with a
+        CustomOpWarning)."""
 
     def assign(self, dst, req, src):
         """Write ``src`` into ``dst``: 'null' skips, 'write'/'inplace' overwrite, 'add' adds."""

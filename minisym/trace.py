@@ -44,6 +44,7 @@ class OpCall:
     is_train: bool
     slots: tuple
     seconds: float = 0.0
+    note: str = ""     # what is_train changes in this call, from the operator ('' if nothing)
 
     def slot(self, label):
         """The Slot called ``label`` (e.g. ``'in_grad[0]'``)."""
@@ -105,7 +106,8 @@ class Trace:
             for index, (name, entry, array, req) in enumerate(items):
                 slots.append(self._slot(role, index, name, entry, array, req))
         self.calls.append(OpCall(len(self.calls), phase, node.name, node.op_name,
-                                 bool(is_train), tuple(slots), seconds))
+                                 bool(is_train), tuple(slots), seconds,
+                                 node.op.is_train_note(bool(is_train), phase)))
 
     def record_sum(self, entry, into, step, sources, parts, total):
         """Append a GradSum: ``parts`` (arrays from ``sources``) added up into ``total``."""

@@ -25,6 +25,7 @@ CASES = {  # op name: (parameters, input shapes)
     "SliceChannel": ({"num_outputs": 2}, [(2, 4)]),
     "sum": ({"axis": 1}, [(2, 3)]), "mean": ({"axis": 1}, [(2, 3)]),
     "max": ({"axis": 1}, [(2, 3)]), "min": ({"axis": 1}, [(2, 3)]),
+    "argmax": ({"axis": 1}, [(2, 3)]), "argmin": ({}, [(2, 3)]),
     "SoftmaxOutput": ({}, None),
     "LinearRegressionOutput": ({}, [(3, 2), (3, 2)]),
     "LogisticRegressionOutput": ({}, [(3, 2), (3, 2)]),

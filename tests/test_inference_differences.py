@@ -1,5 +1,6 @@
 """The deliberate differences from MXNet at the graph layer (README, "Differences from MXNet",
 items 1, 3, 8 and 9): each one pinned down so that it cannot drift."""
+import numpy as np
 import pytest
 
 import minisym as mx
@@ -33,6 +34,26 @@ def test_prelu_gamma_must_be_one_or_per_channel():
     assert prelu.infer_shape(data=(2, 3, 4, 4), p_gamma=(3,))[0][1] == (3,)
     with pytest.raises(MXNetError, match="p_gamma"):
         prelu.infer_shape(data=(2, 3, 4, 4), p_gamma=(4,))
+
+
+def test_prelu_gamma_lines_up_with_data_axes_0_and_1_as_in_mxnet():
+    """MXNet 1.9.1 runs any gamma it can lay on axes 0 and 1 (element-wise for 2-D data) and
+    fails only when it runs the others; minisym runs the same ones and refuses the others at
+    inference, naming the gamma variable and the shapes that would work."""
+    gamma = mx.sym.Variable("g")
+    prelu = mx.sym.LeakyReLU(data, gamma, act_type="prelu", name="p")
+    for given in [(1,), (3,), (2,), (1, 3), (2, 3), (2, 1)]:
+        assert prelu.infer_shape(data=(2, 3, 4, 4), g=given)[0][1] == given
+    assert prelu.infer_shape(data=(4, 3), g=(4, 3))[0][1] == (4, 3)
+    with pytest.raises(MXNetError) as info:
+        prelu.infer_shape(data=(2, 3, 4, 4), g=(2, 3, 4, 4))
+    text = str(info.value)
+    assert "gamma 'g' has shape (2, 3, 4, 4), which does not line up with data" in text
+    assert "(3,) for one per channel" in text and "(2, 3) for one per sample and channel" in text
+    assert "works only for 2-D data (N, C)" in text
+    x = np.array([[-1.0, 2.0], [-3.0, -4.0]])
+    out = mx.nd.LeakyReLU(mx.nd.array(x), mx.nd.array([[0.1, 0.2], [0.3, 0.4]]), "prelu")
+    np.testing.assert_allclose(out.asnumpy(), [[-0.1, 2.0], [-0.9, -1.6]], rtol=1e-6)
 
 
 def test_softmax_axis_out_of_range_raises():

@@ -5,6 +5,7 @@ from the very case tables its parametrized tests run, so that a new operator can
 """
 import pytest
 
+import test_ops_argmax as argmax_tests
 import test_ops_custom as custom_tests
 import test_ops_elemwise as elemwise_tests
 import test_ops_loss as loss_tests
@@ -12,7 +13,7 @@ import test_ops_nn as nn_tests
 import test_ops_tensor as tensor_tests
 from minisym.ops import all_ops
 
-FILES = [elemwise_tests, tensor_tests, nn_tests, loss_tests, custom_tests]
+FILES = [elemwise_tests, tensor_tests, nn_tests, loss_tests, custom_tests, argmax_tests]
 NO_GRADIENT = dict(loss_tests.NO_GRADIENT)  # operator -> why it has no gradient to check
 
 

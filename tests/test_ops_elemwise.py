@@ -29,13 +29,18 @@ BINARY = {  # op name: (python reference, domain of lhs, domain of rhs)
     "greater_equal": (lambda a, b: float(a >= b), "any", "any"),
     "lesser": (lambda a, b: float(a < b), "any", "any"),
     "lesser_equal": (lambda a, b: float(a <= b), "any", "any"),
+    "logical_and": (lambda a, b: float(bool(a) and bool(b)), "any", "any"),
+    "logical_or": (lambda a, b: float(bool(a) or bool(b)), "any", "any"),
+    "logical_xor": (lambda a, b: float(bool(a) != bool(b)), "any", "any"),
 }
 ELEMWISE = {"elemwise_add": "add", "elemwise_sub": "sub", "elemwise_mul": "mul",
             "elemwise_div": "div", "_power": "power", "_mod": "mod", "_equal": "equal",
             "_not_equal": "not_equal", "_greater": "greater", "_greater_equal": "greater_equal",
             "_lesser": "lesser", "_lesser_equal": "lesser_equal"}
-BROADCAST = {f"broadcast_{m}": m for m in ("add", "sub", "mul", "div", "power", "maximum",
-                                             "minimum")}
+BROADCAST = {f"broadcast_{m}": m for m in ("add", "sub", "mul", "div", "power", "mod", "maximum",
+                                             "minimum", "equal", "not_equal", "greater",
+                                             "greater_equal", "lesser", "lesser_equal",
+                                             "logical_and", "logical_or", "logical_xor")}
 SCALAR = {  # op name: (python reference f(x, s), domain of x, scalars to try)
     "_plus_scalar": (lambda x, s: x + s, "any", [2.5, -1.0]),
     "_minus_scalar": (lambda x, s: x - s, "any", [2.5]),
@@ -55,6 +60,9 @@ SCALAR = {  # op name: (python reference f(x, s), domain of x, scalars to try)
     "_greater_equal_scalar": (lambda x, s: float(x >= s), "any", [0.1]),
     "_lesser_scalar": (lambda x, s: float(x < s), "any", [0.1]),
     "_lesser_equal_scalar": (lambda x, s: float(x <= s), "any", [0.1]),
+    "_logical_and_scalar": (lambda x, s: float(bool(x) and bool(s)), "any", [0.0, 1.5]),
+    "_logical_or_scalar": (lambda x, s: float(bool(x) or bool(s)), "any", [0.0, 1.5]),
+    "_logical_xor_scalar": (lambda x, s: float(bool(x) != bool(s)), "any", [0.0, 1.5]),
 }
 UNARY = {  # op name: (python reference, domain)
     "exp": (math.exp, "any"), "log": (math.log, "positive"), "sqrt": (math.sqrt, "positive"),
@@ -270,7 +278,7 @@ def test_only_comparisons_need_no_head_gradient(name, params, in_shapes, out_sha
     (zero gradient); every other elementwise head needs one."""
     op = make_op(name, **params)
     deps = op.declare_backward_dependency([0], [1, 2][:len(in_shapes)], [3])
-    comparison = any(word in name for word in ("equal", "greater", "lesser"))
+    comparison = any(word in name for word in ("equal", "greater", "lesser", "logical"))
     assert (0 in deps) == (not comparison)
 
 

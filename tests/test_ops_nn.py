@@ -136,6 +136,12 @@ GRAD_CASES = [
     ("LeakyReLU", {"act_type": "prelu"}, [(2, 3, 4, 2), (3,)], {}),
     ("LeakyReLU", {"act_type": "prelu"}, [(4, 5), (5,)], {}),
     ("LeakyReLU", {"act_type": "prelu"}, [(2, 3, 4), (1,)], {}),
+    # gamma laid out as MXNet does (axes 0 and 1): element-wise for 2-D data, per sample, ...
+    ("LeakyReLU", {"act_type": "prelu"}, [(4, 3), (4, 3)], {}),
+    ("LeakyReLU", {"act_type": "prelu"}, [(2, 3, 4, 2), (2, 3)], {}),
+    ("LeakyReLU", {"act_type": "prelu"}, [(2, 3, 4), (2,)], {}),
+    ("LeakyReLU", {"act_type": "prelu"}, [(2, 3, 4), (1, 3)], {}),
+    ("LeakyReLU", {"act_type": "prelu"}, [(2, 3, 4), (2, 1)], {}),
     ("LeakyReLU", {"act_type": "rrelu"}, [(3, 4, 5)], {"is_train": False}),
     ("Embedding", {"input_dim": 5, "output_dim": 3}, [(2, 6), (5, 3)], {"check": [1]}),
     ("Dropout", {"p": 0.3}, [(3, 4)], {"is_train": False}),
@@ -185,6 +191,8 @@ REQ_CASES = [
     ("Activation", {"act_type": "tanh"}, [(3, 4)], True),
     ("Activation", {"act_type": "softrelu"}, [(3, 4)], True),
     ("LeakyReLU", {"act_type": "prelu"}, [(3, 4), (4,)], True),
+    ("LeakyReLU", {"act_type": "prelu"}, [(3, 4), (3, 4)], True),
+    ("LeakyReLU", {"act_type": "prelu"}, [(2, 3, 2), (2, 3)], True),
     ("LeakyReLU", {"act_type": "selu"}, [(3, 4)], True),
     ("LeakyReLU", {"act_type": "rrelu"}, [(3, 4)], True),
     ("LeakyReLU", {"act_type": "rrelu"}, [(3, 4)], False),
@@ -256,7 +264,7 @@ def test_convolution_values_against_the_definition(x_shape, w_shape, params):
 def test_convolution_rejects_other_layouts_at_forward():
     op = make_op("Convolution", kernel=(3, 3), num_filter=2, layout="NHWC")
     with pytest.raises(MXNetError, match="layout='NHWC'.*NCHW"):
-        run_forward(op, [np.ones((1, 2, 4, 4)), np.ones((2, 2, 3, 3)), np.ones(2)])
+        run_forward(op, [np.ones((1, 4, 4, 2)), np.ones((2, 3, 3, 2)), np.ones(2)])  # NHWC
 
 
 # --- 4. values: Pooling ----------------------------------------------------------------------
@@ -336,7 +344,7 @@ def test_pooling_refuses_what_it_cannot_compute():
     with pytest.raises(MXNetError, match="same"):
         run_forward(make_op("Pooling", kernel=(2,), pooling_convention="same"), [x])
     with pytest.raises(MXNetError, match="layout"):
-        run_forward(make_op("Pooling", kernel=(2,), layout="NWC"), [x])
+        run_forward(make_op("Pooling", kernel=(2,), layout="NWC"), [np.ones((1, 4, 1))])
 
 
 # --- 4. values: BatchNorm (numbers printed by MXNet 1.9.1) -----------------------------------

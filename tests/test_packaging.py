@@ -49,7 +49,6 @@ IMPORT_NAMES = {
     "matplotlib": "matplotlib",
     "numba": "numba",
     "graphviz": "graphviz",
-    "tqdm": "tqdm",
     "nbval": "nbval",
 }
 

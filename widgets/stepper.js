@@ -146,6 +146,8 @@ function stepperCall(model) {
     h("div", {class: "msw-stepper-heading"},
       h("span", {class: "msw-mono"}, `${call.op} '${call.node}'`), ` · ${verb}`,
       call.phase === "forward" ? ` (is_train=${call.is_train ? "True" : "False"})` : ""),
+    call.is_train_note ? h("div", {class: "msw-note msw-stepper-is-train"}, call.is_train_note)
+      : null,
     stepperSlots(model, `receives (${verb} reads these)`, call.receives, legends),
     stepperSlots(model, `writes (${verb} fills these, as req says)`, call.writes, legends),
     call.sums.map((sum) => stepperSum(model, sum, legends)));

@@ -197,7 +197,8 @@ class Stepper(View):
         writes = [self._slot_view(s, budget, True) for role in WRITES[call.phase]
                   for s in call.slots if s.role == role]
         return {"step": call.step, "phase": call.phase, "node": call.node, "op": call.op,
-                "is_train": call.is_train, "receives": receives, "writes": writes,
+                "is_train": call.is_train, "is_train_note": call.note,
+                "receives": receives, "writes": writes,
                 "sums": self._sums_view(call, budget), "legends": LEGENDS}
 
     def _slot_view(self, slot, budget, writes):
@@ -266,6 +267,8 @@ class Stepper(View):
         forward = sum(c["phase"] == "forward" for c in self.calls)
         lines = [f"Stepper: {len(self.calls)} operator calls on a copy ({forward} forward, "
                  f"{len(self.calls) - forward} backward)", self._position()]
+        if self.current.get("is_train_note"):
+            lines.append(f"  {self.current['is_train_note']}")
         if self.error:
             lines.append("error: " + self.error.splitlines()[0])
         for group in ("receives", "writes"):
@@ -290,8 +293,10 @@ class Stepper(View):
                        for s in self.current.get("sums", []))
         error = f"<pre>{escape(self.error)}</pre>" if self.error else ""
         notes = "".join(f"<p>{escape(n)}</p>" for n in self.notes)
+        is_train = self.current.get("is_train_note", "")
+        is_train = f"<p><i>{escape(is_train)}</i></p>" if is_train else ""
         return (f"<div class='msw msw-stepper'><p><b>{escape(self.caption)}</b></p>"
-                f"<p>{escape(self._position())}</p>{error}<table><tr>{head}</tr>"
+                f"<p>{escape(self._position())}</p>{is_train}{error}<table><tr>{head}</tr>"
                 f"{''.join(rows)}</table>{sums}{notes}</div>")
 
     def _repr_mimebundle_(self, **kwargs):

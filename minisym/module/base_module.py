@@ -1,9 +1,12 @@
 """What every Module can do once it can forward and backward: score, predict, fit."""
 import logging
+import sys
 import time
 from collections import namedtuple
 
 import numpy as np
+
+from . import progress
 
 __all__ = ["BaseModule", "BatchEndParam"]
 
@@ -12,14 +15,6 @@ BatchEndParam = namedtuple("BatchEndParams", ["epoch", "nbatch", "eval_metric", 
 
 def _as_list(obj):
     return obj if isinstance(obj, list) else [obj]
-
-
-def _progress(iterable, enabled, total, desc):
-    """A tqdm progress bar (terminal or notebook) when enabled, else the iterable itself."""
-    if not enabled:
-        return iterable
-    from tqdm.auto import tqdm
-    return tqdm(iterable, total=total, desc=desc, leave=False)
 
 
 class BaseModule:
@@ -108,10 +103,18 @@ class BaseModule:
             num_epoch=None, validation_metric=None, monitor=None, sparse_row_id_fn=None,
             progress_bar=True):
         """Train for ``num_epoch`` epochs: bind, init_params, init_optimizer, then per batch
-        forward_backward, update, update_metric (``progress_bar`` shows tqdm bars)."""
+        forward_backward, update, update_metric.
+
+        ``progress_bar`` (minisym's, MXNet has none) draws one line per epoch on stderr,
+        ``Epoch[0] [####------] batch 2/4  loss=1.0986  accuracy=0.5000``: True uses
+        ``mx.mod.progress.mode`` (``MINISYM_PROGRESS``, default ``'auto'``: with times on a
+        terminal, without them elsewhere); ``'stable'`` never shows times or rates (stored
+        notebook outputs stay the same); ``'live'`` always does; False or ``'off'`` draws
+        nothing. See ``minisym.module.progress``."""
         from .. import metric
         from ..initializer import Uniform
         assert num_epoch is not None, "please specify number of epochs"
+        form = progress.resolve(progress_bar, sys.stderr)
         self.bind(data_shapes=train_data.provide_data, label_shapes=train_data.provide_label,
                   for_training=True, force_rebind=force_rebind)
         if monitor is not None:
@@ -124,34 +127,55 @@ class BaseModule:
         validation_metric = validation_metric if validation_metric is not None else eval_metric
         if not isinstance(eval_metric, metric.EvalMetric):
             eval_metric = metric.create(eval_metric)
-        epochs = _progress(range(begin_epoch, num_epoch), progress_bar, num_epoch - begin_epoch,
-                           "epochs")
-        for epoch in epochs:
-            self._fit_epoch(epoch, train_data, eval_metric, batch_end_callback, monitor,
-                            progress_bar)
+        loss = progress.HeadLoss(self.symbol) if form != "off" else None
+        learned_total = None  # batches per epoch, counted once when the iterator cannot say
+        for epoch in range(begin_epoch, num_epoch):
+            total = progress.batches_per_epoch(train_data) or learned_total
+            bar = progress.EpochBar(epoch, total, form)
+            done = self._fit_epoch(epoch, train_data, eval_metric, batch_end_callback, monitor,
+                                   bar, loss)
+            learned_total = learned_total or done
             self._end_epoch(epoch, epoch_end_callback, eval_data, validation_metric,
                             eval_end_callback, eval_batch_end_callback)
             train_data.reset()
 
-    def _fit_epoch(self, epoch, train_data, eval_metric, batch_end_callback, monitor,
-                   progress_bar):
+    def _fit_epoch(self, epoch, train_data, eval_metric, batch_end_callback, monitor, bar,
+                   loss):
+        """One epoch of training; the number of batches it had."""
         tic = time.time()
         eval_metric.reset()
-        batches = _progress(train_data, progress_bar, None, f"epoch {epoch}")
-        for nbatch, data_batch in enumerate(batches):
-            if monitor is not None:
-                monitor.tic()
-            self.forward_backward(data_batch)
-            self.update()
-            self.update_metric(eval_metric, data_batch.label)
-            if monitor is not None:
-                monitor.toc_print()
-            params = BatchEndParam(epoch, nbatch, eval_metric, locals())
-            for callback in _as_list(batch_end_callback or []):
-                callback(params)
-        for name, val in eval_metric.get_name_value():
+        if loss is not None:
+            loss.reset()
+        nbatch, eval_name_vals = -1, eval_metric.get_global_name_value()
+        with bar.around_logs(self.logger):
+            try:
+                for nbatch, data_batch in enumerate(train_data):
+                    self._fit_batch(data_batch, eval_metric, monitor, loss)
+                    # read before the callbacks, which may reset the metric (Speedometer)
+                    eval_name_vals = eval_metric.get_global_name_value()
+                    params = BatchEndParam(epoch, nbatch, eval_metric, locals())
+                    for callback in _as_list(batch_end_callback or []):
+                        callback(params)
+                    bar.update(nbatch + 1, eval_name_vals if loss is None
+                               else loss.get() + eval_name_vals)
+            finally:
+                bar.close()  # ends the line, so that what follows starts on its own
+        for name, val in eval_name_vals:
             self.logger.info("Epoch[%d] Train-%s=%f", epoch, name, val)
         self.logger.info("Epoch[%d] Time cost=%.3f", epoch, time.time() - tic)
+        return nbatch + 1
+
+    def _fit_batch(self, data_batch, eval_metric, monitor, loss):
+        """forward_backward, update and update_metric on one batch (and the bar's loss)."""
+        if monitor is not None:
+            monitor.tic()
+        self.forward_backward(data_batch)
+        self.update()
+        self.update_metric(eval_metric, data_batch.label)
+        if loss is not None:
+            loss.update(self.get_outputs(), dict(zip(self.label_names, data_batch.label or [])))
+        if monitor is not None:
+            monitor.toc_print()
 
     def _end_epoch(self, epoch, epoch_end_callback, eval_data, validation_metric,
                    eval_end_callback, eval_batch_end_callback):

@@ -2,14 +2,33 @@
 batches. Which arrays get gradients follows MXNet: parameters always (unless fixed), data only
 with ``inputs_need_grad``, labels never."""
 import logging
+import os
+import sys
 import warnings
 
 import numpy as np
 
 from ..context import Context, cpu
+from ..initializer import InitDesc, Mixed, NoPatternError, Uniform
 from .base_module import BaseModule
 
 __all__ = ["Module"]
+
+_PARAM_SUFFIXES = ("_weight", "_bias", "_gamma", "_beta")
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _warn(msg):
+    """A UserWarning shown at the learner's line: the first caller outside minisym."""
+    frame, level = sys._getframe(1), 2  # stacklevel 2 is _warn's caller
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(msg, UserWarning, stacklevel=level)
+
+
+def _input_candidates(symbol):
+    """The arguments whose names do not end like a parameter's: the likely data and labels."""
+    return [a for a in symbol.list_arguments() if not a.endswith(_PARAM_SUFFIXES)]
 
 
 def _check_input_names(symbol, names, typename, throw):
@@ -18,26 +37,36 @@ def _check_input_names(symbol, names, typename, throw):
     for name in names:
         if name in args:
             continue
-        candidates = [a for a in args if not a.endswith(("_weight", "_bias", "_gamma", "_beta"))]
-        msg = (f"You created Module with Module(..., {typename}_names={list(names)}) but input "
-               f"with name '{name}' is not found in symbol.list_arguments(). Did you mean one "
-               f"of:\n\t" + "\n\t".join(candidates))
+        candidates = "\n\t".join(_input_candidates(symbol))
         if throw:
-            raise ValueError(msg)
-        warnings.warn(msg, stacklevel=3)
+            raise ValueError(f"You created Module with Module(..., {typename}_names="
+                             f"{list(names)}) but input with name '{name}' is not found in "
+                             f"symbol.list_arguments(). Did you mean one of:\n\t{candidates}")
+        # MXNet's text, colour codes included (the differential tests compare it exactly)
+        _warn(f"\033[91mYou created Module with Module(..., {typename}_names={names}) but input "
+              f"with name '{name}' is not found in symbol.list_arguments(). Did you mean one "
+              f"of:\n\t{candidates}\033[0m")
 
 
 def _descs(names, shapes, kind):
-    """DataDesc list from ``[(name, shape)]`` or DataDesc, checked against ``names``."""
+    """DataDesc list from ``[(name, shape)]`` or DataDesc, checked against ``names``: data that
+    do not match raise, labels only warn (as in MXNet); None stays None."""
     from ..io import DataDesc
-    if shapes is None:
-        return None
-    descs = [s if isinstance(s, DataDesc) else DataDesc(*s) for s in shapes]
-    given = [d.name for d in descs]
-    if sorted(given) != sorted(names):
-        raise ValueError(f"Data provided by {kind}_shapes don't match names specified by "
-                         f"{kind}_names ({given} vs. {list(names)})")
+    descs = None if shapes is None else [s if isinstance(s, DataDesc) else DataDesc(*s)
+                                         for s in shapes]
+    given = [d.name for d in descs or []]
+    if sorted(given) == sorted(names):
+        return descs
+    if kind == "data":
+        raise ValueError(f"Data provided by data_shapes don't match names specified by "
+                         f"data_names ({given} vs. {list(names)})")
+    _warn(f"Data provided by {kind}_shapes don't match names specified by {kind}_names "
+          f"({descs or []} vs. {names})")
     return descs
+
+
+class _NotGiven(RuntimeError):
+    """A parameter missing from the arg_params given (MXNet: RuntimeError 'x is not presented')."""
 
 
 class Module(BaseModule):
@@ -111,6 +140,7 @@ class Module(BaseModule):
         self._grad_req = grad_req
         self._data_shapes = _descs(self._data_names, data_shapes, "data")
         self._label_shapes = _descs(self._label_names, label_shapes, "label")
+        self._check_label_shapes_are_arguments()
         self._exec = self._make_executor()
         if self.params_initialized:
             self._exec.copy_params_from(self._arg_params, self._aux_params)
@@ -118,6 +148,22 @@ class Module(BaseModule):
             self._arg_params = {n: self._exec.arg_dict[n].copy() * 0 for n in self._param_names}
             self._aux_params = {n: self._exec.aux_dict[n].copy() * 0 for n in self._aux_names}
         self.binded = True
+
+    def _check_label_shapes_are_arguments(self):
+        """A label shape must name an argument of the symbol (MXNet: a bare KeyError)."""
+        args = self._symbol.list_arguments()
+        for desc in self._label_shapes or []:
+            if desc.name in args:
+                continue
+            inputs = ", ".join(_input_candidates(self._symbol))
+            labels = [a for a in _input_candidates(self._symbol)
+                      if a.endswith("label") and a not in self._data_names]
+            hint = (f" Name it after the symbol's label: label_shapes=[({labels[0]!r}, "
+                    f"{tuple(desc.shape)})] with label_names={labels[:1]} (an NDArrayIter "
+                    f"names its label with label_name={labels[0]!r}, its default)."
+                    if labels else "")
+            raise KeyError(f"Module.bind: label_shapes gives {desc.name!r}, which is not an "
+                           f"argument of the symbol (its inputs: {inputs}).{hint}")
 
     def _grad_reqs(self):
         """grad_req per argument as Module decides it (executor_group.py)."""
@@ -157,7 +203,6 @@ class Module(BaseModule):
     def init_params(self, initializer=None, arg_params=None, aux_params=None,
                     allow_missing=False, force_init=False, allow_extra=False):
         """Fill parameters with ``initializer`` (Uniform(0.01) by default) or given values."""
-        from ..initializer import InitDesc, Uniform
         if self.params_initialized and not force_init:
             warnings.warn("Parameters already initialized and force_init=False. "
                           "init_params call ignored.", stacklevel=2)
@@ -168,7 +213,10 @@ class Module(BaseModule):
         for params, given in ((self._arg_params, arg_params), (self._aux_params, aux_params)):
             for name, arr in sorted(params.items()):
                 desc = InitDesc(name, attrs.get(name, None))
-                self._init_one(desc, arr, given, initializer, allow_missing)
+                try:
+                    self._init_one(desc, arr, given, initializer, allow_missing)
+                except (NoPatternError, _NotGiven) as exc:
+                    self._explain_uninitialized(name, exc)
         self.params_initialized = True
         self._params_dirty = False
         self._exec.copy_params_from(self._arg_params, self._aux_params,
@@ -183,9 +231,55 @@ class Module(BaseModule):
             if cache[desc] is not arr:
                 arr[:] = np.asarray(cache[desc]).astype(arr.dtype)
         elif not allow_missing:
-            raise RuntimeError(f"{desc} is not presented")
+            raise _NotGiven(f"{desc} is not presented")
         elif initializer is not None:
             initializer(desc, arr)
+
+    def _explain_uninitialized(self, name, exc):
+        """Re-raise ``exc`` as MXNet's type (ValueError from the initializer, RuntimeError for a
+        value missing from the given params) saying why ``name`` got no value."""
+        kind = "arg" if name in self._arg_params else "aux"
+        if isinstance(exc, _NotGiven):
+            error = RuntimeError
+            why = f"the {kind}_params given have no value for it (and allow_missing=False)"
+        elif isinstance(exc.initializer, Mixed):
+            error, why = ValueError, "no pattern of the Mixed initializer matches it"
+        else:
+            error = ValueError
+            why = (f"{type(exc.initializer).__name__} fills only names ending in weight, bias, "
+                   "gamma, beta, min or max, and Variables made with an init= argument")
+        if kind == "aux" or name.endswith(_PARAM_SUFFIXES):  # a real parameter, not an input
+            if not isinstance(exc, _NotGiven):
+                raise exc
+            raise error(f"{exc}: {why}; give it, or pass allow_missing=True to let the "
+                        "initializer fill it") from None
+        raise error(f"Module.init_params: the symbol's argument {name!r} is in neither "
+                    f"data_names={self._data_names} nor label_names={self._label_names}, so "
+                    f"Module took it for a parameter to learn, and nothing gives it a value: "
+                    f"{why}.\n{self._likely_input_fix(name)}") from None
+
+    def _likely_input_fix(self, name):
+        """'It is probably a label input: did you mean label_names=[...]?' and what to do."""
+        args = self._symbol.list_arguments()
+        unclaimed = [a for a in self._param_names if not a.endswith(_PARAM_SUFFIXES)]
+        missing = [n for n in self._label_names if n not in args]
+        has_label_like = any(a.endswith("label") for a in unclaimed)
+
+        def role(arg):
+            return "label" if arg.endswith("label") or (missing and not has_label_like) \
+                else "data"
+
+        data = self._data_names + [a for a in unclaimed if role(a) == "data"]
+        labels = [n for n in self._label_names if n in args] + \
+            [a for a in unclaimed if role(a) == "label"]
+        fix = f"label_names={labels}" if role(name) == "label" else f"data_names={data}"
+        text = f"It is probably a {role(name)} input: did you mean {fix}?"
+        if missing:
+            text += (f" label_names={self._label_names} names {', '.join(map(repr, missing))}, "
+                     f"which the symbol does not have (its inputs: "
+                     f"{', '.join(_input_candidates(self._symbol))}).")
+        return text + (f"\nCreate the Module again: mx.mod.Module(symbol, data_names={data}, "
+                       f"label_names={labels}).")
 
     def set_params(self, arg_params, aux_params, allow_missing=False, force_init=True,
                    allow_extra=False):
@@ -243,8 +337,8 @@ class Module(BaseModule):
     @staticmethod
     def load(prefix, epoch, load_optimizer_states=False, **kwargs):
         """A Module with the symbol and parameters of a checkpoint."""
-        from ..model import load_checkpoint
-        sym, args, auxs = load_checkpoint(prefix, epoch)
+        from ..model import _load_checkpoint
+        sym, args, auxs = _load_checkpoint(prefix, epoch, "Module.load")
         mod = Module(symbol=sym, **kwargs)
         mod._arg_params, mod._aux_params = args, auxs
         mod.params_initialized = True

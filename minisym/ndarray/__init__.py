@@ -2,11 +2,32 @@
 import numpy as np
 
 from . import random
+from .arithmetic import __all__ as _arithmetic_names
+from .arithmetic import (  # noqa: F401 (mx.nd.add(lhs, rhs), ...)
+    add,
+    divide,
+    equal,
+    greater,
+    greater_equal,
+    lesser,
+    lesser_equal,
+    logical_and,
+    logical_or,
+    logical_xor,
+    maximum,
+    minimum,
+    modulo,
+    multiply,
+    not_equal,
+    power,
+    subtract,
+    true_divide,
+)
 from .ndarray import MX_REAL_T, NDArray, to_numpy
 from .serialization import load, save
 
 __all__ = ["NDArray", "array", "zeros", "ones", "empty", "full", "arange", "waitall",
-           "random", "concat", "dot", "save", "load"]
+           "random", "concat", "dot", "save", "load"] + _arithmetic_names
 
 
 def _dtype(dtype):
@@ -60,11 +81,6 @@ def waitall():
     """Nothing to wait for: minisym computes synchronously."""
 
 
-def concat(*arrays, dim=1, **kwargs):
-    """Join NDArrays along ``dim``."""
-    return NDArray(np.concatenate([to_numpy(a) for a in arrays], axis=dim))
-
-
 def dot(lhs, rhs, transpose_a=False, transpose_b=False, **kwargs):
     """Matrix product of two NDArrays."""
     a, b = to_numpy(lhs), to_numpy(rhs)
@@ -76,5 +92,19 @@ def _shape(shape):
 
 
 def _install_operators():
-    from .imperative import install
+    """mx.nd.<Operator> for every registered operator, and NDArray's fluent methods."""
+    from ..fluent import install_fluent
+    from ..ops.registry import functions
+    from .imperative import imperative_function, install
     install(globals())
+    install_fluent(NDArray, imperative_function, "NDArray")
+    for name, value in list(globals().items()):  # mx.nd._internal._plus_scalar, as in MXNet
+        if name.startswith("_") and name[1:2].isalpha() and name in functions():
+            setattr(_internal, name, value)
+
+
+class _Internal:
+    """``mx.nd._internal``: the underscore operator functions (``_plus_scalar``, ...)."""
+
+
+_internal = _Internal()

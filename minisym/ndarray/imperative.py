@@ -1,64 +1,78 @@
 """``mx.nd.<Operator>(...)``: run one registered operator right away on NDArrays.
 
 The same operator class serves both worlds: a symbol records a node, an NDArray call builds a
-one-node graph, binds it to your arrays and runs its forward (``is_train=False``).
+one-node graph, binds it to your arrays and runs its forward (``is_train=False``). Arguments
+bind as ``mx.sym``'s do (minisym/symbol/signature.py), with ``out, name`` after the parameters.
 """
 from ..base import MXNetTypeError
 from ..name import NameManager
 from ..ops.registry import functions
 from .ndarray import NDArray
 
-__all__ = ["install"]
+__all__ = ["install", "imperative_function"]
 
 
-def _imperative(fn):
+def imperative_function(fn):
     """The ``mx.nd`` function for an operator function ``fn`` of the registry."""
+    from ..symbol.creation import function_doc
+    from ..symbol.signature import signature_of
+    signature = signature_of(fn, imperative=True)
+
     def run(*args, **kwargs):
-        from .. import symbol as sym
-        from ..context import cpu
-        out = kwargs.pop("out", None)
         is_train = kwargs.pop("is_train", False)
-        arrays = {}
-        placeholders = []
-        for i, value in enumerate(args):
-            name = f"_in{i}"
-            arrays[name] = _as_ndarray(value)
-            placeholders.append(sym.Variable(name))
-        for key, value in list(kwargs.items()):
-            if isinstance(value, NDArray):
-                arrays[f"_kw_{key}"] = value
-                kwargs[key] = sym.Variable(f"_kw_{key}")
-        with NameManager():  # imperative calls must not advance the symbols' name counters
-            node_sym = sym.create_op(fn, placeholders, kwargs)
-        missing = [n for n in node_sym.list_inputs() if n not in arrays]
-        if missing:
-            raise MXNetTypeError(f"mx.nd.{fn.func_name}: give every input as an NDArray; "
-                                 "missing " + ", ".join(missing))
-        args_list = [arrays[n] for n in node_sym.list_arguments()]
-        aux_list = [arrays[n] for n in node_sym.list_auxiliary_states()]
-        ex = node_sym.bind(cpu(), args_list, grad_req="null", aux_states=aux_list)
-        results = ex.forward(is_train=is_train)
-        results = [NDArray(r._data.copy(), r.context) for r in results]
-        if out is not None:
-            targets = out if isinstance(out, (list, tuple)) else [out]
-            for target, result in zip(targets, results):
-                target[:] = result
-            return out
-        return results[0] if len(results) == 1 else results
-    run.__name__ = fn.func_name
-    run.__doc__ = f"Run operator {fn.op_cls.op_name} now on NDArrays (see mx.sym.{fn.func_name})."
+        call = signature.bind(args, kwargs, lambda value: isinstance(value, NDArray))
+        return _run(fn, signature, call, is_train)
+    run.__name__ = run.__qualname__ = fn.func_name
+    run.__signature__ = signature.python_signature()
+    run.__doc__ = function_doc(fn, "NDArray")
     return run
 
 
-def _as_ndarray(value):
-    if isinstance(value, NDArray):
-        return value
-    raise TypeError(f"mx.nd operators take NDArrays as inputs, got {type(value).__name__}; "
-                    "wrap it with mx.nd.array(...)")
+def _run(fn, signature, call, is_train):
+    """Bind a one-node graph of ``call`` to its NDArrays, run forward, return the outputs."""
+    from .. import symbol as sym
+    from ..context import cpu
+    from ..symbol.call_checks import check_call_types
+    from ..symbol.creation import node_from_call
+    check_call_types(signature, call, NDArray)
+    arrays = {}
+    for i, value in enumerate(call.positional):
+        arrays[f"_in{i}"] = value
+        call.positional[i] = sym.Variable(f"_in{i}")
+    for slot, value in call.inputs.items():  # named after the input they fill: errors say 'weight'
+        arrays[slot] = value
+        call.inputs[slot] = sym.Variable(slot)
+    out, call.out, call.name = call.out, None, None  # mx.nd ignores name
+    with NameManager():  # imperative calls must not advance the symbols' name counters
+        node_sym = node_from_call(fn, call)
+    _check_every_input_given(signature, node_sym)
+    args_list = [arrays[n] for n in node_sym.list_arguments()]
+    aux_list = [arrays[n] for n in node_sym.list_auxiliary_states()]
+    ex = node_sym.bind(cpu(), args_list, grad_req="null", aux_states=aux_list)
+    results = [NDArray(r._data.copy(), r.context) for r in ex.forward(is_train=is_train)]
+    if out is not None:
+        targets = out if isinstance(out, (list, tuple)) else [out]
+        for target, result in zip(targets, results):
+            target[:] = result
+        return out
+    return results[0] if len(results) == 1 else results
+
+
+def _check_every_input_given(signature, node_sym):
+    """mx.nd creates no variables: every input the operator uses must be an NDArray."""
+    node = node_sym.outputs[0][0]
+    names = node.op.list_arguments() + node.op.list_auxiliary_states()
+    missing = [slot for slot, how in zip(names, node.given) if how[0] == "implicit"]
+    if missing:
+        raise MXNetTypeError(
+            f"{signature.where}: give every input as an NDArray; missing "
+            + ", ".join(repr(slot) for slot in missing)
+            + f" (with these parameters it takes {', '.join(names)}). In order, "
+            f"{signature.where} takes {signature.order_text()}")
 
 
 def install(namespace):
     """Put one function per registered operator into ``namespace`` (without overwriting)."""
     for func_name, fn in functions().items():
         if func_name not in namespace:
-            namespace[func_name] = _imperative(fn)
+            namespace[func_name] = imperative_function(fn)

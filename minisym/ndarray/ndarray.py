@@ -3,11 +3,11 @@
 An NDArray never copies unless asked (``copy``, ``asnumpy``): ``bind`` uses your arrays in
 place, slices are views, and ``x[:] = value`` writes into the same memory the executor reads.
 """
-from numbers import Number
-
 import numpy as np
 
+from ..base import MXNetTypeError, MXNetValueError
 from ..context import Context, current_context
+from ..operands import OPERATOR_SYMBOLS, describe, shape_difference, unsupported_operand
 
 __all__ = ["NDArray", "to_numpy", "MX_REAL_T"]
 
@@ -148,13 +148,21 @@ class NDArray:
                              f"into {target}")
         return NDArray(self._data.reshape(target), self._ctx)
 
-    def flatten(self):
-        """(N, d1, d2, ...) -> (N, d1*d2*...), a view."""
-        return self.reshape((0, -1))
+    def flatten(self, inplace=False):
+        """(N, d1, d2, ...) -> (N, d1*d2*...): a copy (operator flatten), or with
+        ``inplace=True`` a view sharing this array's memory, as in MXNet."""
+        if inplace:
+            return self.reshape((0, -1))
+        from . import flatten
+        return flatten(self)
 
-    def expand_dims(self, axis):
-        """A view with a new axis of size 1 at ``axis``."""
-        return NDArray(np.expand_dims(self._data, axis), self._ctx)
+    def expand_dims(self, axis, inplace=False):
+        """A new axis of size 1 at ``axis``: a copy (operator expand_dims), or with
+        ``inplace=True`` a view sharing this array's memory, as in MXNet."""
+        if inplace:
+            return NDArray(np.expand_dims(self._data, axis), self._ctx)
+        from . import expand_dims
+        return expand_dims(self, axis=axis)
 
     # --- indexing --------------------------------------------------------------------------
     def __getitem__(self, key):
@@ -168,24 +176,33 @@ class NDArray:
         self._data[_index(key)] = to_numpy(value)
 
     # --- arithmetic ----------------------------------------------------------------------------
-    def _binary(self, other, fn, reverse=False):
+    def _binary(self, other, fn, symbol, reverse=False):
+        """self ``symbol`` other (other ``symbol`` self when ``reverse``): ``other`` is an NDArray
+        (broadcast as NumPy does) or a number (int, float, NumPy scalar), as in MXNet."""
         if isinstance(other, NDArray):
+            _check_broadcast(self, other, symbol, reverse)
             lhs, rhs = (other._data, self._data) if reverse else (self._data, other._data)
-            return NDArray(np.asarray(fn(lhs, rhs)).astype(self._data.dtype, copy=False), self._ctx)
-        if isinstance(other, Number):
+        elif isinstance(other, _NUMBERS):
             scalar = np.asarray(other).astype(self._data.dtype)
             lhs, rhs = (scalar, self._data) if reverse else (self._data, scalar)
-            return NDArray(np.asarray(fn(lhs, rhs)).astype(self._data.dtype, copy=False), self._ctx)
-        if isinstance(other, np.ndarray):
-            return self._binary(NDArray(other, self._ctx), fn, reverse)
-        raise TypeError(f"type {type(other)} not supported")
+        else:
+            raise _operand_error(self, other, symbol, reverse)
+        return NDArray(np.asarray(fn(lhs, rhs)).astype(self._data.dtype, copy=False), self._ctx)
 
     def _inplace(self, other, fn):
+        symbol = _INPLACE_SYMBOLS.get(fn, fn.__name__)
         if not self.writable:
-            raise ValueError(f"trying to modify a readonly NDArray in place ({fn.__name__}=): "
+            raise ValueError(f"trying to modify a readonly NDArray in place ({symbol}=): "
                              "inside a custom operator in_data, out_grad and backward's out_data "
                              "are read-only; write results into out_data / in_grad with "
                              "self.assign")
+        # NumPy arrays are accepted here (MXNet refuses them) because CustomOp.assign(dst,
+        # 'add', src) is dst[:] += src, and a custom operator's src is often a NumPy array.
+        if not isinstance(other, (NDArray, np.ndarray) + _NUMBERS):
+            raise TypeError(f"type {type(other)} not supported: "
+                            + unsupported_operand(self, symbol + "=", other))
+        if isinstance(other, NDArray):
+            _check_broadcast(self, other, symbol + "=", False, into=True)
         fn(self._data, to_numpy(other), out=self._data, casting="unsafe")
         return self
 
@@ -194,6 +211,41 @@ class NDArray:
 
     def __abs__(self):
         return NDArray(np.abs(self._data), self._ctx)
+
+
+_NUMBERS = (int, float, np.generic)  # MXNet's numeric_types: bool is an int, complex is not
+_LEFT_MUST_BE_NDARRAY = ("-", "/", "**", "%")  # MXNet asserts this in the reflected forms
+_INPLACE_SYMBOLS = {np.add: "+", np.subtract: "-", np.multiply: "*", np.true_divide: "/",
+                    np.mod: "%", np.power: "**"}
+
+
+def _operand_error(array, other, symbol, reverse):
+    """MXNet's exception for ``array symbol other`` (or reflected), with a teaching text."""
+    text = unsupported_operand(array, symbol, other, reverse)
+    if reverse and symbol in _LEFT_MUST_BE_NDARRAY:
+        if other is None:
+            return MXNetTypeError(f"the left operand of {symbol} is None: {text}")
+        return AssertionError(f"Argument lhs must have NDArray type: {text}")
+    return TypeError(f"type {type(other)} not supported: {text}")
+
+
+def _check_broadcast(array, other, symbol, reverse, into=False):
+    """An MXNetError naming both shapes when two NDArrays cannot be broadcast together
+    (``into``: the result must also keep ``array``'s shape, as in ``+=``)."""
+    if array.shape == other.shape:
+        return
+    try:
+        fits = np.broadcast_shapes(array.shape, other.shape) == array.shape or not into
+    except ValueError:
+        fits = False
+    if fits:
+        return
+    lhs, rhs = (other, array) if reverse else (array, other)
+    difference, _ = shape_difference(lhs.shape, rhs.shape)
+    need = (f"the result must keep the left's shape {lhs.shape}" if into else
+            "on each axis, counted from the right, the sizes must be equal or one of them 1")
+    raise MXNetValueError(f"{describe(lhs)} {symbol} {describe(rhs)}: the shapes cannot be "
+                          f"broadcast together: {difference}; {need}")
 
 
 def _index(key):
@@ -215,10 +267,14 @@ _BINARY = {
     "mod": np.mod, "pow": np.power,
 }
 for _name, _fn in _BINARY.items():
-    setattr(NDArray, f"__{_name}__", lambda self, other, fn=_fn: self._binary(other, fn))
-    setattr(NDArray, f"__r{_name}__", lambda self, other, fn=_fn: self._binary(other, fn, True))
+    _op = OPERATOR_SYMBOLS[_name]
+    setattr(NDArray, f"__{_name}__",
+            lambda self, other, fn=_fn, op=_op: self._binary(other, fn, op))
+    setattr(NDArray, f"__r{_name}__",
+            lambda self, other, fn=_fn, op=_op: self._binary(other, fn, op, True))
     setattr(NDArray, f"__i{_name}__", lambda self, other, fn=_fn: self._inplace(other, fn))
 for _name, _fn in {"eq": np.equal, "ne": np.not_equal, "gt": np.greater,
                    "ge": np.greater_equal, "lt": np.less, "le": np.less_equal}.items():
     _compare = _comparison(_fn)
-    setattr(NDArray, f"__{_name}__", lambda self, other, fn=_compare: self._binary(other, fn))
+    setattr(NDArray, f"__{_name}__", lambda self, other, fn=_compare, op=OPERATOR_SYMBOLS[_name]:
+            self._binary(other, fn, op))

@@ -48,16 +48,19 @@ def as_4d(array):
 
 
 def spatial_param(op, name, default):
-    """A per-spatial-dimension parameter, filled to the kernel's length with ``default``."""
+    """A per-spatial-dimension parameter, filled to the kernel's length with ``default``; of a
+    longer one (which Pooling accepts) only the first ``len(kernel)`` values count, as in MXNet."""
     value = getattr(op, name)
-    return tuple(value) if value else (default,) * len(op.kernel)
+    return tuple(value)[:len(op.kernel)] if value else (default,) * len(op.kernel)
 
 
-def check_spatial(op):
-    """stride / dilate / pad, when given, have one value per kernel dimension."""
+def check_spatial(op, longer_ok=False):
+    """stride / dilate / pad, when given, have one value per kernel dimension; with
+    ``longer_ok`` (Pooling, as MXNet's) extra values are accepted and ignored."""
     for name in ("stride", "dilate", "pad"):
         value = getattr(op, name, None)
-        if value and len(value) != len(op.kernel):
+        if value and (len(value) < len(op.kernel) if longer_ok else
+                      len(value) != len(op.kernel)):
             raise MXNetValueError(f"{op.where}: {name}={value} has {len(value)} values but "
                                   f"kernel={op.kernel} has {len(op.kernel)}; give one per "
                                   "spatial dimension")

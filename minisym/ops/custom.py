@@ -5,12 +5,20 @@ through the same inference, executor and trace: only the arrays differ (a Custom
 NDArrays, ``is_train`` as an int, and empty NDArrays for what it did not declare it needs).
 """
 import inspect
+from contextlib import contextmanager
 
 import numpy as np
 
 from .. import lifecycle
 from ..base import DTYPE_NP_TO_MX, MXNetError, MXNetTypeError, MXNetValueError
 from ..ndarray.ndarray import NDArray
+from .custom_checks import (
+    WHAT_IT_HOLDS,
+    ResultChecker,
+    WatchedNDArray,
+    slot_listing,
+    string_kwargs_note,
+)
 from .registry import Operator, register
 
 __all__ = ["Custom"]
@@ -21,6 +29,7 @@ class Custom(Operator):
     """A Python operator: ``mx.sym.Custom(data, op_type='my_op', **kwargs)``."""
 
     inputs_by_position_or_name = True  # like MXNet's variadic ops: not both at once
+    writes_every_gradient = False  # a CustomOp may leave an in_grad unwritten: zero it first
 
     def __init__(self, attrs=None, node_name=None):
         """No Param schema to parse: every attribute but op_type goes to the Prop, as a str."""
@@ -48,6 +57,7 @@ class Custom(Operator):
             raise MXNetValueError(f"{self.where}: {exc.args[0]}") from None
         kwargs = {k: v for k, v in self.attrs.items()
                   if k != "op_type" and not (k.startswith("__") and k.endswith("__"))}
+        self.prop_kwargs, self.prop_class_name = kwargs, prop_cls.__name__
         try:
             inspect.signature(prop_cls).bind(**kwargs)
         except TypeError as exc:
@@ -55,12 +65,35 @@ class Custom(Operator):
             raise MXNetTypeError(f"{self.where}: {prop_cls.__name__}.__init__ {exc} (it takes: "
                                  f"{params}). Every keyword of mx.sym.Custom other than "
                                  "op_type and name goes to the Prop, as a string.") from None
-        return lifecycle.observe(prop_cls, "__init__", kwargs=kwargs, site=self)
+        with self.noting_string_kwargs("__init__"):
+            return lifecycle.observe(prop_cls, "__init__", kwargs=kwargs, site=self)
 
     def _ask(self, method, *args, engine_catches=False):
         """``self.prop.method(*args)``, the one way the engine calls the Prop (recorded by
         ``minisym.lifecycle`` while a recording is on)."""
-        return lifecycle.observe(self.prop, method, args, site=self, engine_catches=engine_catches)
+        with self.noting_string_kwargs(method, self.prop):
+            return lifecycle.observe(self.prop, method, args, site=self,
+                                     engine_catches=engine_catches)
+
+    @contextmanager
+    def noting_string_kwargs(self, method, *objects):
+        """A TypeError raised in ``method`` gets a note when a keyword argument that looks like
+        a number is still the string it arrived as (``objects``: the Prop and/or the CustomOp)."""
+        try:
+            yield
+        except TypeError as exc:
+            note = string_kwargs_note(self, exc, method, *objects)
+            if note and note not in getattr(exc, "__notes__", ()):
+                exc.add_note(note)
+            raise
+
+    def head_gradient_hint(self):
+        """What the "needs a head gradient" error adds for a Custom node."""
+        prop = type(self.prop).__name__
+        return (f" {prop} has need_top_grad=True (CustomOpProp's default), so its backward "
+                "waits for out_grad, the gradient of its output from above. If it is a loss "
+                "that makes its own gradient, call super().__init__(need_top_grad=False) in "
+                f"{prop}.__init__; then backward() needs no out_grads.")
 
     def _ask_declarations(self):
         """The Prop's names and backward dependency, asked once when the node is created and
@@ -87,8 +120,9 @@ class Custom(Operator):
         return {role: list(flags) for role, flags in self._declared["reads"].items()}
 
     def infer_shape(self, in_shape, out_shape):
-        """Ask the Prop with MXNet's conventions: lists of ints, ``[]`` for unknown."""
-        given = [[] if s is None else [int(d) for d in s] for s in in_shape]
+        """Ask the Prop with MXNet's conventions: lists of ints, ``[]`` for an unknown shape
+        and -1 for an unknown size (``[-1, 3]``; minisym's 0); a -1 it returns stays unknown."""
+        given = [[] if s is None else [int(d) if d else -1 for d in s] for s in in_shape]
         unknowns = any(s is None for s in in_shape)
         try:
             result = self._ask("infer_shape", given, engine_catches=unknowns)
@@ -99,8 +133,22 @@ class Custom(Operator):
                          f"called with in_shape={given})")
             raise
         ins, outs, aux = self._check_lengths(result, "infer_shape", "shapes")
-        as_shape = lambda s: tuple(int(d) for d in s) if s is not None and len(s) else None
-        return [as_shape(s) for s in ins], [as_shape(s) for s in outs], [as_shape(s) for s in aux]
+        return ([self._returned_shape(s, given) for s in ins],
+                [self._returned_shape(s, given) for s in outs],
+                [self._returned_shape(s, given) for s in aux])
+
+    def _returned_shape(self, shape, given):
+        """A shape the Prop returned as minisym's tuple (-1 -> 0, unknown), None for ``[]``."""
+        if shape is None or not len(shape):
+            return None
+        sizes = tuple(int(d) for d in shape)
+        if any(d < -1 for d in sizes):
+            raise MXNetValueError(
+                f"{self.where}: {type(self.prop).__name__}.infer_shape returned the shape "
+                f"{list(sizes)}, with a negative size; sizes are positive, or -1 for one that is "
+                f"not known yet (it was called with in_shape={given}: arithmetic on a -1 gives "
+                "such sizes, so leave an unknown size at -1)")
+        return tuple(0 if d == -1 else d for d in sizes)
 
     def infer_type(self, in_type, out_type):
         """Ask the Prop with numpy type classes (None for unknown); dtypes come back."""
@@ -146,19 +194,23 @@ class Custom(Operator):
 
 
 class CustomRunner:
-    """Calls a CustomOp with NDArrays that alias the executor's buffers."""
+    """Calls a CustomOp with NDArrays that alias the executor's buffers, then checks that its
+    results went into ``out_data`` / ``in_grad`` (see ``custom_checks``)."""
 
     def __init__(self, op, custom_op, ctx):
         self.op = op
         self.custom_op = custom_op
         self.ctx = ctx
         self.needs = op.backward_reads()
+        self.checker = ResultChecker(op)
 
     def _wrap(self, arrays, role, needed=None, writable=True):
-        """NDArrays over the buffers, in a SlotList named after ``role``; MXNet flags inputs
-        read-only (``+=`` on them fails, though ``x[:] = ...`` does not: copied on purpose)."""
+        """WatchedNDArrays over the buffers, in a SlotList named after ``role``; MXNet flags
+        inputs read-only (``+=`` on them fails, though ``x[:] = ...`` does not: copied on
+        purpose); a write into an out_grad goes to a copy, never into your head gradient."""
         names = self._names(role)
-        wrapped = [NDArray(a, self.ctx, writable) if needed is None or needed[i]
+        wrapped = [WatchedNDArray(a, self.ctx, writable, copy_on_write=role == "out_grad")
+                   if needed is None or needed[i]
                    else _undeclared(self.op, role, i, names[i], self.ctx)
                    for i, a in enumerate(arrays)]
         return SlotList(wrapped, role, names)
@@ -171,21 +223,31 @@ class CustomRunner:
             return self.op.list_auxiliary_states()
         return self.op.list_arguments()
 
+    def _call(self, method, args):
+        """``custom_op.method(*args)`` through the lifecycle recorder; returns what it returned."""
+        with self.op.noting_string_kwargs(method, self.op.prop, self.custom_op):
+            return lifecycle.observe(self.custom_op, method, args, site=self.op)
+
     def forward(self, is_train, req, in_data, out_data, aux):
         """CustomOp.forward with ``is_train`` as 0 / 1 and read-only ``in_data``."""
-        lifecycle.observe(self.custom_op, "forward", (
+        outs = self._wrap(out_data, "out_data")
+        given = list(list.__iter__(outs))
+        returned = self._call("forward", (
             int(bool(is_train)), SlotList(req, "req", self._names("req (forward)")),
-            self._wrap(in_data, "in_data", writable=False), self._wrap(out_data, "out_data"),
-            self._wrap(aux, "aux")), site=self.op)
+            self._wrap(in_data, "in_data", writable=False), outs, self._wrap(aux, "aux")))
+        self.checker.after_forward(returned, list(req), outs, given, outs.names)
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """CustomOp.backward; what declare_backward_dependency left out is an EmptyNDArray."""
-        lifecycle.observe(self.custom_op, "backward", (
-            SlotList(req, "req", self._names("in_grad")),
-            self._wrap(out_grad, "out_grad", self.needs["out_grad"], False),
-            self._wrap(in_data, "in_data", self.needs["in_data"], False),
-            self._wrap(out_data, "out_data", self.needs["out_data"], False),
-            self._wrap(in_grad, "in_grad"), self._wrap(aux, "aux")), site=self.op)
+        lists = {"out_grad": self._wrap(out_grad, "out_grad", self.needs["out_grad"], False),
+                 "in_data": self._wrap(in_data, "in_data", self.needs["in_data"], False),
+                 "out_data": self._wrap(out_data, "out_data", self.needs["out_data"], False),
+                 "in_grad": self._wrap(in_grad, "in_grad")}
+        given = list(list.__iter__(lists["in_grad"]))
+        returned = self._call("backward", (
+            SlotList(req, "req", self._names("in_grad")), lists["out_grad"], lists["in_data"],
+            lists["out_data"], lists["in_grad"], self._wrap(aux, "aux")))
+        self.checker.after_backward(returned, list(req), lists, given, lists["in_grad"].names)
 
 
 class SlotList(list):
@@ -210,24 +272,33 @@ class SlotList(list):
 
 def _undeclared(op, role, index, name, ctx):
     """The empty NDArray backward gets for ``role[index]`` (``name``), which it did not declare
-    it needs."""
+    it needs: reading it and writing into it fail, each with its own message."""
+    prop = type(op.prop).__name__
     why = (" (need_top_grad=False leaves out every out_grad)"
            if role == "out_grad" and not getattr(op.prop, "need_top_grad_", True) else "")
-    message = (f"{op.where}: {role}[{index}] ({name!r}) is an empty NDArray in "
-               f"backward, because {type(op.prop).__name__}.declare_backward_dependency did not "
-               f"list it{why}. Declare it there to receive it, or do not read it. (MXNet: Check "
-               "failed: ndim_is_known(this->ndim()): Shape is unknown.)")
-    return EmptyNDArray(message, ctx)
+    read = (f"{op.where}: {role}[{index}] ({name!r}) is an empty NDArray in "
+            f"backward, because {prop}.declare_backward_dependency did not "
+            f"list it{why}. Declare it there to receive it, or do not read it. (MXNet: Check "
+            "failed: ndim_is_known(this->ndim()): Shape is unknown.)")
+    arguments = op.list_arguments()
+    write = (f"{op.where}: backward wrote into {role}[{index}] ({name!r}), but backward only "
+             f"reads {role}: it is {WHAT_IT_HOLDS[role]}. Backward's results go into "
+             f"in_grad[i], one per list_arguments() name ({slot_listing('in_grad', arguments)}):"
+             f" write self.assign(in_grad[0], req[0], grad). (Here {role}[{index}] is an empty "
+             f"NDArray, because {prop}.declare_backward_dependency did not list it{why}.)")
+    return EmptyNDArray(read, write, ctx)
 
 
 class EmptyNDArray(NDArray):
     """Like MXNet's empty NDArray: shape ``()`` (size 1, ndim 0, dtype None), and reading its
-    values fails (MXNet: ``Shape is unknown``); here the error says which array it is and why."""
+    values fails (MXNet: ``Shape is unknown``); here the error says which array it is and why,
+    and writing into it says where backward's results go instead."""
 
-    __slots__ = ("_message",)
+    __slots__ = ("_message", "_write_message")
 
-    def __init__(self, message, ctx):
+    def __init__(self, message, write_message, ctx):
         self._message = message
+        self._write_message = write_message
         super().__init__(None, ctx, writable=False)
 
     @property
@@ -242,6 +313,12 @@ class EmptyNDArray(NDArray):
     size = property(lambda self: 1)
     ndim = property(lambda self: 0)
     dtype = property(lambda self: None)
+
+    def __setitem__(self, key, value):
+        raise MXNetValueError(self._write_message)
+
+    def _inplace(self, other, *how):
+        raise MXNetValueError(self._write_message)
 
     def __repr__(self):
         return f"<empty NDArray @{self._ctx}> (not declared in declare_backward_dependency)"

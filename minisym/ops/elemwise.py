@@ -8,10 +8,11 @@ derivative, so "what is the gradient of _rdiv_scalar" is answered by one row of
 import numpy as np
 
 from ..base import MXNetValueError
+from ..operands import shape_difference
 from .assign import assign
 from .params import Param, boolean
 from .registry import Operator, add_function, register
-from .rules import fmt, same_shape
+from .rules import ShapeConflict, fmt, merge_shape, same_shape
 
 __all__ = []
 
@@ -55,6 +56,9 @@ _BINARY_MATH = {
     "greater_equal": (np.greater_equal, None, None),
     "lesser": (np.less, None, None),
     "lesser_equal": (np.less_equal, None, None),
+    "logical_and": (np.logical_and, None, None),
+    "logical_or": (np.logical_or, None, None),
+    "logical_xor": (np.logical_xor, None, None),
 }
 
 
@@ -72,8 +76,13 @@ class _Binary(Operator):
         return ["lhs", "rhs"]
 
     def infer_shape(self, in_shape, out_shape):
+        """lhs, rhs and the output share one shape; lhs and rhs that differ name both sides."""
+        try:
+            merge_shape(in_shape[0], in_shape[1])
+        except ShapeConflict:
+            raise ElemwiseShapeError(self, in_shape[0], in_shape[1]) from None
         return same_shape(self, in_shape, out_shape,
-                          fix=f"Use broadcast_{self.op_name.split('_')[-1]} to broadcast.")
+                          fix="Check the operator that reads this output.")
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """lhs, rhs (same or broadcastable shapes) -> f(lhs, rhs) (1.0/0.0 for comparisons)."""
@@ -94,6 +103,53 @@ class _Binary(Operator):
                 if req[i] != "null":
                     grad = _head_times(out_grad[0], derivative, lhs, rhs)
                     assign(in_grad[i], req[i], _sum_to_shape(grad, x.shape))
+
+
+_PYTHON_OPERATOR = {"add": "+", "sub": "-", "mul": "*", "div": "/", "power": "**", "mod": "%",
+                    "equal": "==", "not_equal": "!=", "greater": ">", "greater_equal": ">=",
+                    "lesser": "<", "lesser_equal": "<="}
+
+
+class ElemwiseShapeError(MXNetValueError):
+    """lhs and rhs of an equal-shape operator differ. Inference, which knows the node, calls
+    ``name_inputs`` so that the message says which nodes produced each side."""
+
+    def __init__(self, op, lhs, rhs):
+        self.op, self.shapes = op, (lhs, rhs)
+        super().__init__(self._text(("lhs", "rhs"), ()))
+
+    def name_inputs(self, node):
+        """Name the node behind each side: ``fc1 output (8, 10)``, ``variable 'b' (1, 10)``."""
+        sides = [_producer(src, idx) for src, idx in node.inputs[:2]]
+        self.args = (self._text(sides, [src for src, _ in node.inputs[:2]]),)
+
+    def _text(self, sides, sources):
+        op, (lhs, rhs) = self.op, self.shapes
+        math = op.math
+        difference, broadcast = shape_difference(lhs, rhs)
+        head = (f"{op.where} (lhs {_PYTHON_OPERATOR[math]} rhs) needs equal shapes, but "
+                f"left: {sides[0]} {fmt(lhs)}, right: {sides[1]} {fmt(rhs)}; {difference}.")
+        if broadcast is not None:
+            return (f"{head} These shapes broadcast to {fmt(broadcast)}: write "
+                    f"mx.sym.broadcast_{math}(lhs, rhs) to stretch the axes of size 1.")
+        layers = [f"'{s.name}'" for s in sources if not s.is_variable]
+        given = [f"'{s.name}'" for s in sources if s.is_variable]
+        check = " and ".join(filter(None, [
+            f"the layers that produce {' and '.join(layers)}" if layers else "",
+            f"the {'shapes' if len(given) > 1 else 'shape'} given for {' and '.join(given)}"
+            if given else ""]))
+        return (f"{head} broadcast_{math} would not help either: on each axis that differs, one "
+                f"side must be 1. Make both sides the same shape"
+                + (f": check {check}." if check else "."))
+
+
+def _producer(src, index):
+    """How the message names the entry ``(src, index)``: a variable, or an operator's output."""
+    if src.is_variable:
+        return f"variable '{src.name}'"
+    if src.num_visible_outputs == 1:
+        return f"{src.name} output"
+    return f"{src.name} output {index}"
 
 
 def _binary(op_name, math, doc, needs=("out_grad", "in_data")):
@@ -120,7 +176,8 @@ for _fn, _op in (("_Plus", "elemwise_add"), ("_plus", "elemwise_add"), ("_add", 
 
 
 def broadcast_shape(op, lhs, rhs):
-    """numpy-style broadcasting of two shapes (left-padded with 1s); 0 is an unknown size."""
+    """numpy-style broadcasting of two shapes (left-padded with 1s); 0 is an unknown size, and
+    an axis where either side is unknown stays unknown (as in MXNet)."""
     if lhs is None or rhs is None:
         return None
     ndim = max(len(lhs), len(rhs))
@@ -131,8 +188,8 @@ def broadcast_shape(op, lhs, rhs):
             out.append(a)
         elif a == 1:
             out.append(b)
-        elif a == 0 or b == 0:
-            out.append(a or b)
+        elif a == 0 or b == 0:  # MXNet leaves the axis unknown while either side is
+            out.append(0)
         else:
             raise MXNetValueError(
                 f"{op.where}: shapes {fmt(lhs)} and {fmt(rhs)} cannot be broadcast: axis {i} "
@@ -148,11 +205,18 @@ class _Broadcast(_Binary):
         return list(in_shape), [out if out is not None else out_shape[0]], []
 
 
+_COMPARISONS = ("equal", "not_equal", "greater", "greater_equal", "lesser", "lesser_equal")
+_COMPARISONS += ("logical_and", "logical_or", "logical_xor")  # 1 / 0 too, no gradient either
 for _name, _alias in (("broadcast_add", "broadcast_plus"), ("broadcast_sub", "broadcast_minus"),
                       ("broadcast_mul", None), ("broadcast_div", None), ("broadcast_power", None),
-                      ("broadcast_maximum", None), ("broadcast_minimum", None)):
-    _cls = type(_name, (_Broadcast,), {"__doc__": f"{_name}: lhs, rhs broadcast together.",
-                                       "math": _name.split("_", 1)[1]})
+                      ("broadcast_mod", None), ("broadcast_maximum", None),
+                      ("broadcast_minimum", None),
+                      *((f"broadcast_{c}", None) for c in _COMPARISONS)):
+    _math = _name.split("_", 1)[1]
+    _cls = type(_name, (_Broadcast,), {
+        "__doc__": f"{_name}: lhs, rhs broadcast together.", "math": _math,
+        # a comparison reads nothing in backward, so as a head it needs no head gradient
+        "backward_needs": () if _math in _COMPARISONS else _Binary.backward_needs})
     register(_name, *([_alias] if _alias else []))(_cls)
 
 
@@ -183,6 +247,9 @@ _SCALAR_OPS = {
     "_greater_equal_scalar": (None, "data >= scalar", np.greater_equal, None),
     "_lesser_scalar": (None, "data < scalar", np.less, None),
     "_lesser_equal_scalar": (None, "data <= scalar", np.less_equal, None),
+    "_logical_and_scalar": (None, "data and scalar", np.logical_and, None),
+    "_logical_or_scalar": (None, "data or scalar", np.logical_or, None),
+    "_logical_xor_scalar": (None, "data xor scalar", np.logical_xor, None),
 }
 
 
@@ -199,8 +266,9 @@ class _Scalar(Operator):
         """data (any shape) -> f(data, scalar), same shape."""
         data, = in_data
         value = _SCALAR_OPS[self.op_name][2]
+        scalar = data.dtype.type(self.scalar)  # as MXNet: int32 data * 2.5 is data * 2
         with np.errstate(all="ignore"):  # MXNet returns inf / nan silently
-            assign(out_data[0], req[0], value(data, self.scalar))
+            assign(out_data[0], req[0], value(data, scalar))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """grad_data = out_grad * df/dx(data, scalar)."""

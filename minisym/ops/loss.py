@@ -107,12 +107,17 @@ class SoftmaxOutput(Operator):
         if label == data:  # a probability label: same shape as data
             return [data, label], [data], []
         if self.multi_output:
+            if not known(data):  # MXNet computes the label from data's size: it must be known
+                raise MXNetValueError(
+                    f"{self.where}: with multi_output=True the label's shape comes from data's "
+                    f"size, but data {fmt(data)} has unknown dimensions (0); give data's whole "
+                    "shape")
             spatial = data[2:]
-            flat = (data[0], prod(spatial)) if known(spatial) else None
+            flat = (data[0], prod(spatial))
             keep = data[:1] + spatial
             chan1 = data[:1] + (1,) + spatial
             if label is None:
-                label = flat if flat is not None else keep
+                label = flat
             elif label not in (flat, keep, chan1):
                 raise MXNetValueError(
                     f"{self.where}: label {fmt(label)} does not fit data {fmt(data)} with "
@@ -195,11 +200,17 @@ class _Regression(Operator):
     def infer_shape(self, in_shape, out_shape):
         """data (N, ...) -> output like data; label like data ((N,) for data (N, 1))."""
         data, label = in_shape
-        if data is None or not known(data):
-            return [data, label], [data], []
+        if data is None or not known(data):  # as MXNet: nothing until data is wholly known
+            return [data, label], [None], []
         if label is None:
             label = (data[0],) if len(data) == 2 and data[1] == 1 else data
-        elif known(label) and (label[0] != data[0] or prod(label) != prod(data)):
+        elif not known(label):
+            raise MXNetValueError(
+                f"Error in operator {self.node_name}: Shape inconsistent, Provided={fmt(label)}, "
+                f"inferred shape={fmt(data)}. {self.where}: input 1 'label' {fmt(label)} has "
+                f"unknown dimensions (0) while data {fmt(data)} is known; give the label's whole "
+                "shape, or leave it out and let inference fill it in")
+        elif label[0] != data[0] or prod(label) != prod(data):
             raise MXNetValueError(
                 f"Error in operator {self.node_name}: Shape inconsistent, Provided={fmt(label)}, "
                 f"inferred shape={fmt(data)}. {self.where}: input 1 'label' must have as many "
@@ -298,6 +309,7 @@ class MakeLossNew(Operator):
     # gradient stays ones (observed: grad_scale=2, normalization='batch' still gives 1).
     params = {"grad_scale": Param(float, 1.0),
               "normalization": Param(str, "null", choices=("batch", "null", "valid"))}
+    call_params = ()  # mx.sym.make_loss(data, name, attr, out): parameters by keyword only
     backward_needs = ()
 
     def list_outputs(self):
@@ -348,16 +360,28 @@ class _SoftmaxFamily(Operator):
         return ["data", "length"] if self.use_length else ["data"]
 
     def infer_shape(self, in_shape, out_shape):
-        """data (any shape) -> output like data; length: data's shape without ``axis``."""
-        data = in_shape[0] if in_shape[0] is not None else out_shape[0]
+        """data (any shape) -> output like data; length: data's shape without ``axis``.
+
+        As in MXNet, the output's shape reaches back to data only for log_softmax (softmax
+        never infers its data from its output), and use_length needs data's shape first.
+        """
+        if self.use_length and in_shape[0] is None:
+            raise MXNetValueError(
+                f"{self.where}: with use_length=True the shape of 'length' comes from data's, "
+                "so data's shape must be known first (MXNet does not infer it from the output "
+                "either); give data's shape")
+        ins, outs, _ = same_shape(self, in_shape[:1], out_shape)
+        data = ins[0]
         if data is not None and not -len(data) <= self.axis < len(data):  # MXNet does not check
             raise MXNetValueError(f"{self.where}: axis={self.axis} is out of range for data "
                                   f"{fmt(data)}")
-        ins = [data]
+        if not self.infers_data_from_output:
+            ins = [in_shape[0]]
         if self.use_length:
-            axis = self.axis % len(data) if data is not None else None
-            ins.append(None if data is None else data[:axis] + data[axis + 1:])
-        return ins, [data], []
+            given = in_shape[0]
+            axis = self.axis % len(given)
+            ins.append(given[:axis] + given[axis + 1:] or (1,))
+        return ins, outs, []
 
     def infer_type(self, in_type, out_type):
         """The output takes ``dtype`` when given, else the data's dtype."""
@@ -376,6 +400,10 @@ class _SoftmaxFamily(Operator):
 @register("softmax")
 class softmax(_SoftmaxFamily):  # noqa: N801 (named as the MXNet operator)
     """softmax(data / temperature) along axis; with use_length only the first length entries."""
+
+    infers_data_from_output = False  # MXNet's SoftmaxOpShape never writes the data's shape back
+
+    call_inputs = ("data", "length")  # mx.sym.softmax(data, length, axis, ...)
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """data (..., K, ...) -> softmax along axis (same shape); length: data without axis."""
@@ -400,6 +428,8 @@ class softmax(_SoftmaxFamily):  # noqa: N801 (named as the MXNet operator)
 @register("log_softmax")
 class log_softmax(_SoftmaxFamily):  # noqa: N801 (named as the MXNet operator)
     """log(softmax(data / temperature)) along axis."""
+
+    infers_data_from_output = True
 
     def _check_no_length(self):
         """use_length is not supported (MXNet 1.9.1 cannot bind log_softmax with it either)."""
@@ -431,12 +461,14 @@ class SoftmaxActivation(Operator):
     backward_needs = ("out_grad", "out_data")
 
     def infer_shape(self, in_shape, out_shape):
-        """data (N, ...) -> output of the same shape ('channel' needs 3 or more dimensions)."""
-        data = in_shape[0]
+        """data (N, ...) -> output of the same shape, inferred either way ('channel' needs 3 or
+        more dimensions: MXNet finds that out only when it runs)."""
+        ins, outs, aux = same_shape(self, in_shape, out_shape)
+        data = ins[0]
         if self.mode == "channel" and data is not None and len(data) < 3:
             raise MXNetValueError(f"{self.where}: mode='channel' needs data with at least 3 "
                                   f"dimensions (N, C, ...); got {fmt(data)}")
-        return list(in_shape), [data], []
+        return ins, outs, aux
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """data (N, ...) -> softmax over the last axis (instance) or axis 1 (channel)."""

@@ -29,19 +29,30 @@ class FullyConnected(Operator):
 
     def infer_shape(self, in_shape, out_shape):
         """data (N, K...) -> weight (num_hidden, prod(K...)), bias (num_hidden,), output
-        (N, num_hidden); without flatten, K is the last axis and the others are kept."""
+        (N, num_hidden); without flatten, K is the last axis and the others are kept.
+
+        As in MXNet: nothing is inferred before data's shape is known (not even the bias), a
+        batch size N left unknown (0) comes back from a known output, and without flatten an
+        unknown K leaves the weight's second dimension unknown.
+        """
         data = in_shape[0]
-        if data is None:  # like MXNet, nothing is inferred before data's shape is known
+        if data is None:
             return list(in_shape), list(out_shape), []
-        features = data[1:] if self.flatten else data[-1:]
-        if not known(features):
+        if self.flatten and not known(data[1:]):
             raise MXNetValueError(
                 f"{self.where}: data {fmt(data)} has an unknown feature dimension; the weight "
-                f"(num_hidden, {'prod(data.shape[1:])' if self.flatten else 'data.shape[-1]'}) "
-                "needs every dimension after the batch axis")
-        weight = (self.num_hidden, prod(features))
+                "(num_hidden, prod(data.shape[1:])) needs every dimension after the batch axis. "
+                "Give them all (only the batch size may be 0, unknown).")
+        features = prod(data[1:]) if self.flatten else data[-1]
+        weight = (self.num_hidden, features)
         out = (data[0], self.num_hidden) if self.flatten else data[:-1] + (self.num_hidden,)
-        ins = [data, weight] + ([] if self.no_bias else [(self.num_hidden,)])
+        given = out_shape[0]
+        if given is not None and not data[0]:  # the batch size, back from the output
+            data = (given[0],) + data[1:]
+        ins = [data, weight]
+        if not self.no_bias:  # MXNet also accepts a bias given as a column (num_hidden, 1)
+            column = (self.num_hidden, 1)
+            ins.append(column if in_shape[2] == column else (self.num_hidden,))
         return ins, [out], []
 
     def _rows(self, data):
@@ -54,6 +65,11 @@ class FullyConnected(Operator):
         bias = rest[0] if rest else None
         out = self._rows(data) @ weight.T
         if bias is not None:
+            if bias.ndim != 1:  # inference accepts a column, MXNet 1.9.1's CPU forward does not
+                raise MXNetValueError(
+                    f"{self.where}: the bias has shape {fmt(bias.shape)}; shape inference "
+                    f"accepts a column ({self.num_hidden}, 1), but MXNet 1.9.1 cannot run it "
+                    f"(Unexpected shape for bias). Give the bias the shape ({self.num_hidden},).")
             out = out + bias
         assign(out_data[0], req[0], out.reshape(out_data[0].shape))
 
@@ -95,6 +111,22 @@ class Dropout(Operator):
         # size 1 along ``axes``: one draw is shared along them (variational dropout)
         mask = tuple(1 if i in self.axes else d for i, d in enumerate(data))
         return [data], [data, mask], []
+
+    def is_train_note(self, is_train, phase):
+        """Whether this forward drops values: only in training, unless mode='always' or p=0."""
+        if phase != "forward":
+            return ""
+        if self.p == 0:
+            return "p=0: Dropout passes data through unchanged, whatever is_train is"
+        drops = (f"Dropout zeroes each value with probability p={self.p:g} and multiplies the "
+                 "others by 1/(1-p)" + (f" = {1 / (1 - self.p):.4g}" if self.p < 1 else "")
+                 + "; the mask output holds those factors")
+        if self.mode == "always":
+            return f"mode='always': {drops}, whatever is_train is"
+        if is_train:
+            return f"is_train=True: {drops}"
+        return ("is_train=False: Dropout passes data through unchanged (the mask is all ones); "
+                "forward(is_train=True) drops values")
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """output = data * mask; mask (1 along ``axes``) holds 0 or 1/(1-p). Identity when off."""

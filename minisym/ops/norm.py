@@ -70,6 +70,22 @@ class BatchNorm(Operator):
         param = np.dtype("float32") if dtype == np.float16 else dtype
         return [dtype, param, param], [dtype, param, param], [param, param]
 
+    def is_train_note(self, is_train, phase):
+        """Which statistics this call uses, and when moving_mean / moving_var change."""
+        if self.use_global_stats:
+            return ("use_global_stats=True: BatchNorm normalizes with moving_mean / moving_var "
+                    "and never updates them, whatever is_train is" if phase == "forward" else "")
+        if phase == "backward":
+            return ("backward updates moving_mean / moving_var towards the statistics forward "
+                    f"normalized with: moving = moving * {self.momentum:g} + batch * "
+                    f"(1 - {self.momentum:g}), as MXNet does on the CPU (after "
+                    "forward(is_train=False) those are the moving statistics: they stay)")
+        if is_train:
+            return ("is_train=True: BatchNorm normalizes with this batch's own mean and variance; "
+                    "backward then updates moving_mean / moving_var")
+        return ("is_train=False: BatchNorm uses moving_mean / moving_var (aux), not the batch "
+                "statistics")
+
     def forward(self, is_train, req, in_data, out_data, aux):
         """data (.., C, ..) -> (x - mean) * invstd * gamma + beta; also mean (C,), invstd (C,).
 

@@ -10,7 +10,8 @@ import numpy as np
 
 from ..base import MXNetTypeError, MXNetValueError
 
-__all__ = ["Param", "REQUIRED", "parse_params", "shape_tuple", "optional", "boolean", "dtype_str"]
+__all__ = ["Param", "REQUIRED", "parse_params", "param_text", "shape_tuple", "optional", "boolean",
+           "dtype_str"]
 
 REQUIRED = object()
 
@@ -27,7 +28,10 @@ def boolean(text):
 
 def shape_tuple(text):
     """'(3, 3)', '[3, 3]', '3' or '()' -> a tuple of ints."""
-    value = ast.literal_eval(text.strip()) if text.strip() else ()
+    try:
+        value = ast.literal_eval(text.strip()) if text.strip() else ()
+    except (ValueError, SyntaxError):  # its message would show an ast node's memory address
+        value = None
     if isinstance(value, int) and not isinstance(value, bool):
         return (value,)
     if isinstance(value, (tuple, list)) and all(isinstance(v, int) and not isinstance(v, bool)
@@ -50,6 +54,39 @@ def dtype_str(text):
         return np.dtype(text.strip()).name
     except TypeError as exc:
         raise ValueError(f"expected a dtype name such as 'float32', got {text!r}") from exc
+
+
+def param_text(key, value, where):
+    """How MXNet stores a parameter: ``str(value)``, with NumPy scalars printed as NumPy 1.x
+    prints them (so ``(np.int64(2), np.int64(0))`` is ``'(2, 0)'`` under NumPy 2 too), dtypes by
+    name. A NumPy array is refused, as MXNet refuses its text ``'[2 0 1]'``."""
+    if key == "dtype" and not isinstance(value, str):
+        return np.dtype(value).name
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        as_tuple = tuple(value.tolist()) if value.ndim == 1 else None
+        fix = (f"pass a tuple: {key}={_text(as_tuple, True)}" if as_tuple is not None
+               else f"pass a tuple of numbers, e.g. {key}=tuple(array.ravel().tolist())")
+        raise MXNetValueError(
+            f"{where}: parameter {key} is a NumPy array {np.array2string(value, separator=', ')}"
+            f"; MXNet stores parameters as text and cannot read an array's text "
+            f"{str(value)!r} back; {fix}")
+    return _text(value, top=True)
+
+
+def _text(value, top):
+    """``str(value)`` at the top level, ``repr`` inside tuples and lists, as Python prints
+    them, except that NumPy scalars are always printed by ``str`` (``2``, not ``np.int64(2)``)."""
+    if isinstance(value, (np.generic, np.ndarray)):  # a NumPy scalar or 0-d array
+        item = value.item()
+        if isinstance(item, (str, bytes)):
+            return str(item) if top else repr(item)
+        return str(value)
+    if isinstance(value, tuple):
+        inner = ", ".join(_text(v, False) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, list):
+        return "[" + ", ".join(_text(v, False) for v in value) + "]"
+    return str(value) if top else repr(value)
 
 
 _TYPE_NAMES = {int: "int", float: "float", boolean: "boolean", shape_tuple: "Shape(tuple)",

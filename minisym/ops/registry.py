@@ -33,6 +33,7 @@ class Operator:
     key_var_num_args = None    # "num_args" for operators taking any number of inputs
     backward_needs = ("out_grad", "in_data", "out_data")  # callers ask backward_reads()
     no_gradient_inputs = ()    # inputs that have no gradient: backward needs req 'null' there
+    writes_every_gradient = True  # 'write' fills all of in_grad[i], so its buffer starts empty
 
     def __init__(self, attrs=None, node_name=None):
         self.attrs = dict(attrs or {})
@@ -95,6 +96,11 @@ class Operator:
                 "out_data": [n_out + n_in + j in deps for j in range(n_out)]}
 
     # --- what the operator computes (the CustomOp half) ---------------------------------------
+    def is_train_note(self, is_train, phase):
+        """What ``is_train`` changes in this ``phase`` call, in a sentence for the trace and the
+        stepper; '' when it changes nothing (Dropout and BatchNorm say what it does)."""
+        return ""
+
     def create_runner(self, ctx, in_shapes, in_dtypes):
         """What an executor calls forward/backward on: the operator itself (a Custom operator
         returns its CustomOp, created once per executor)."""

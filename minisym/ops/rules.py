@@ -3,7 +3,7 @@ and a 0 inside a tuple an unknown dimension (MXNet 1.x's convention)."""
 from ..base import MXNetValueError
 
 __all__ = ["known", "merge_shape", "ShapeConflict", "same_shape", "same_dtype", "fmt",
-           "prod"]
+           "prod", "try_merge", "channel_first_axes", "permute", "unpermute"]
 
 
 class ShapeConflict(Exception):
@@ -47,6 +47,37 @@ def merge_shape(a, b):
             raise ShapeConflict
         merged.append(x or y)
     return tuple(merged)
+
+
+def try_merge(a, b):
+    """merge_shape, or None when the shapes disagree: for a rule that reads what an output
+    already holds, where the conflict itself is reported when the rule's result is merged."""
+    try:
+        return merge_shape(a, b)
+    except ShapeConflict:
+        return None
+
+
+def channel_first_axes(layout, ndim):
+    """The axes that put a shape laid out as ``layout`` (``'NHWC'``) in channel-first order
+    (batch, channels, spatial...): ``(0, 3, 1, 2)``; ``range(ndim)`` without a layout."""
+    if not layout or len(layout) != ndim or "N" not in layout or "C" not in layout:
+        return tuple(range(ndim))
+    spatial = [i for i, letter in enumerate(layout) if letter not in "NC"]
+    return (layout.index("N"), layout.index("C"), *spatial)
+
+
+def permute(shape, axes):
+    """``shape`` read along ``axes``: ``permute((2, 8, 8, 3), (0, 3, 1, 2)) == (2, 3, 8, 8)``."""
+    return tuple(shape[a] for a in axes)
+
+
+def unpermute(shape, axes):
+    """The inverse of ``permute``: a channel-first shape back in the layout's order."""
+    out = [0] * len(axes)
+    for i, a in enumerate(axes):
+        out[a] = shape[i]
+    return tuple(out)
 
 
 def merge_value(a, b):

@@ -19,7 +19,7 @@ from .common import (
 )
 from .params import Param, boolean, optional, shape_tuple
 from .registry import Operator, register
-from .rules import fmt, prod
+from .rules import channel_first_axes, fmt, permute, prod, try_merge, unpermute
 
 __all__ = []
 
@@ -59,7 +59,12 @@ class Convolution(Operator):
 
     def infer_shape(self, in_shape, out_shape):
         """data (N, C, *x) -> weight (num_filter, C/num_group, *kernel), bias (num_filter,),
-        output (N, num_filter, *out) with out = (x + 2*pad - dilated kernel) // stride + 1."""
+        output (N, num_filter, *out) with out = (x + 2*pad - dilated kernel) // stride + 1.
+
+        A channel-last ``layout`` ('NHWC') reads and writes data, weight and output in that
+        order. As in MXNet, unknown sizes (0) come back from a known output: the batch size
+        always, a spatial size where the stride is 1.
+        """
         data = in_shape[0]
         nd = len(self.kernel)
         if data is None:
@@ -68,23 +73,42 @@ class Convolution(Operator):
             raise MXNetValueError(
                 f"{self.where}: data {fmt(data)} has {len(data)} dimensions but the {nd}-D "
                 f"kernel {self.kernel} needs {nd + 2}: (batch, channels, {nd} spatial)")
-        channels = data[1]
+        axes = channel_first_axes(self.layout, nd + 2)
+        x = permute(data, axes)  # (N, C, *spatial)
+        channels = x[1]
         if channels and channels % self.num_group:
             raise MXNetValueError(f"{self.where}: data has {channels} channels, not "
                                   f"divisible by num_group={self.num_group}")
         weight = (self.num_filter, channels // self.num_group if channels else 0) + self.kernel
-        stride, dilate, pad = self._geometry()
+        out = (x[0], self.num_filter) + self._spatial_out(data, x[2:])
+        if out_shape[0] is not None and len(out_shape[0]) == nd + 2:
+            x = self._data_from_output(x, try_merge(out, permute(out_shape[0], axes)))
+        ins = [unpermute(x, axes), unpermute(weight, axes)]
+        ins += [] if self.no_bias else [(self.num_filter,)]
+        return ins, [unpermute(out, axes)], []
+
+    def _spatial_out(self, data, sizes):
+        """Each output size from an input size (0, unknown, stays unknown)."""
         spatial = []
-        for x, k, s, d, p in zip(data[2:], self.kernel, stride, dilate, pad):
+        for x, (k, s, d, p) in zip(sizes, zip(self.kernel, *self._geometry())):
             extent = d * (k - 1) + 1
             if x and x + 2 * p < extent:
                 raise MXNetValueError(
                     f"{self.where}: kernel {self.kernel} (dilated size {extent}) is larger "
-                    f"than the padded input {fmt(data)} with pad {pad}")
+                    f"than the padded input {fmt(data)} with pad {p}")
             spatial.append((x + 2 * p - extent) // s + 1 if x else 0)
-        out = (data[0], self.num_filter) + tuple(spatial)
-        ins = [data, weight] + ([] if self.no_bias else [(self.num_filter,)])
-        return ins, [out], []
+        return tuple(spatial)
+
+    def _data_from_output(self, x, out):
+        """MXNet's backward fill of a channel-first data shape from the output: the batch size,
+        and a spatial size x = out + dilated kernel - 1 - 2*pad where the stride is 1."""
+        if out is None:  # the output disagrees: merging it reports where
+            return x
+        filled = [x[0] or out[0], x[1]]
+        for size, o, (k, s, d, p) in zip(x[2:], out[2:], zip(self.kernel, *self._geometry())):
+            back = o + d * (k - 1) - 2 * p if o and s == 1 else 0
+            filled.append(size or max(back, 0))
+        return tuple(filled)
 
     def _geometry(self):
         """(stride, dilate, pad), each with one value per spatial axis."""
@@ -181,35 +205,47 @@ class Pooling(Operator):
             if not 1 <= len(self.kernel) <= 3:
                 raise MXNetValueError(f"{self.where}: kernel={self.kernel} must have 1 to 3 "
                                       "dimensions (or set global_pool=True)")
-            check_spatial(self)
+            check_spatial(self, longer_ok=True)  # MXNet ignores extra values
 
     def infer_shape(self, in_shape, out_shape):
-        """data (N, C, *x) -> (N, C, *out), out by ``pooling_convention``; global: (N, C, 1, ..)."""
+        """data (N, C, *x) -> (N, C, *out), out by ``pooling_convention``; global: (N, C, 1, ..).
+
+        A channel-last ``layout`` ('NHWC') is read and written in that order. As in MXNet,
+        nothing comes back from the output, and an unknown (0) batch or channel size stays
+        unknown; an unknown spatial size cannot be pooled (MXNet computes with it and fails).
+        """
         data = in_shape[0]
         if data is None:
             return [None], [None], []
+        if not 3 <= len(data) <= 5:
+            raise MXNetValueError(f"{self.where}: data {fmt(data)} has {len(data)} dimensions; "
+                                  "Pooling takes 3 to 5: (batch, channels, 1 to 3 spatial)")
+        axes = channel_first_axes(self.layout, len(data))
+        x = permute(data, axes)
         if self.global_pool:
-            return [data], [data[:2] + (1,) * (len(data) - 2)], []
+            return [data], [unpermute(x[:2] + (1,) * (len(x) - 2), axes)], []
         nd = len(self.kernel)
         if len(data) != nd + 2:
             raise MXNetValueError(f"{self.where}: data {fmt(data)} has {len(data)} dimensions; "
                                   f"kernel {self.kernel} needs {nd + 2}")
         stride, pad = spatial_param(self, "stride", 1), spatial_param(self, "pad", 0)
         spatial = []
-        for x, k, s, p in zip(data[2:], self.kernel, stride, pad):
-            if not x:
-                spatial.append(0)
-                continue
-            if x + 2 * p < k:
+        for i, (size, k, s, p) in enumerate(zip(x[2:], self.kernel, stride, pad)):
+            if not size:
+                raise MXNetValueError(
+                    f"{self.where}: data {fmt(data)} has an unknown size on spatial axis {i}; "
+                    "pooling computes every output size from the input size, so give the whole "
+                    "shape of data (only the batch and channel sizes may be 0, unknown)")
+            if size + 2 * p < k:
                 raise MXNetValueError(f"{self.where}: kernel {self.kernel} is larger than the "
                                       f"padded input {fmt(data)} (pad {pad})")
             if self.pooling_convention == "valid":
-                spatial.append((x + 2 * p - k) // s + 1)
+                spatial.append((size + 2 * p - k) // s + 1)
             elif self.pooling_convention == "full":
-                spatial.append(-(-(x + 2 * p - k) // s) + 1)
+                spatial.append(-(-(size + 2 * p - k) // s) + 1)
             else:
-                spatial.append(-(-x // s))
-        return [data], [data[:2] + tuple(spatial)], []
+                spatial.append(-(-size // s))
+        return [data], [unpermute(x[:2] + tuple(spatial), axes)], []
 
     def _geometry(self, data):
         """(kernel, stride, pad) for ``data``; global pooling covers each whole map."""

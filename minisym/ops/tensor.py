@@ -6,7 +6,7 @@ from ..base import MXNetValueError
 from .assign import assign
 from .params import Param, boolean, optional, shape_tuple
 from .registry import Operator, register
-from .rules import fmt, known, merge_known_shape, prod
+from .rules import fmt, known, merge_known_shape, permute, prod, try_merge, unpermute
 
 __all__ = ["reshape_codes"]
 
@@ -32,12 +32,12 @@ class Flatten(_SameValues):
     """(N, d1, d2, ...) -> (N, d1*d2*...)."""
 
     def infer_shape(self, in_shape, out_shape):
-        """(N, d1, d2, ...) -> (N, d1*d2*...)."""
+        """(N, d1, d2, ...) -> (N, d1*d2*...); like MXNet, nothing until data is wholly known,
+        and nothing back from the output."""
         data = in_shape[0]
-        if data is None:
-            return [None], [out_shape[0]], []
-        rest = prod(data[1:]) if known(data[1:]) else 0
-        return [data], [(data[0], rest)], []
+        if not known(data):
+            return [data], [None], []
+        return [data], [(data[0], prod(data[1:]))], []
 
 
 def reshape_codes(codes, dshape, where):
@@ -125,11 +125,17 @@ class Reshape(_SameValues):
                 return reshape_codes(self.shape[::-1], data[::-1], self.where)[::-1]
             return reshape_codes(self.shape, data, self.where)
         target = list(self.target_shape)
-        if self.keep_highest:
-            target = [data[0]] + target
-        if 0 in target and known(data):
+        start = 1 if self.keep_highest else 0
+        if self.keep_highest:  # MXNet replaces the first size by data's (it does not prepend)
+            target[0] = data[0]
+        if 0 in target[start:]:
+            if not known(data):
+                raise MXNetValueError(
+                    f"{self.where}: target_shape={self.target_shape} infers its 0 from data's "
+                    f"size, but data {fmt(data)} has unknown dimensions (0); give data's whole "
+                    "shape (or use shape=, whose codes work with unknown sizes)")
             rest = prod(d for d in target if d)
-            target[target.index(0)] = prod(data) // rest
+            target[target.index(0, start)] = prod(data) // rest
         return tuple(target)
 
     def infer_shape(self, in_shape, out_shape):
@@ -225,18 +231,18 @@ class Transpose(Operator):
         return tuple(a % ndim for a in axes)
 
     def infer_shape(self, in_shape, out_shape):
-        """data -> (data.shape[axes[0]], data.shape[axes[1]], ...); or data from the output."""
+        """data -> (data.shape[axes[0]], data.shape[axes[1]], ...), and data back from what
+        the output knows (MXNet too, except with the default axes and data wholly unknown)."""
         data, out = in_shape[0], out_shape[0]
-        if data is not None:
-            axes = self._axes(len(data))
-            return [data], [tuple(data[a] for a in axes)], []
-        if out is not None:
-            axes = self._axes(len(out))
-            data = [0] * len(out)
-            for i, a in enumerate(axes):
-                data[a] = out[i]
-            return [tuple(data)], [out], []
-        return [None], [None], []
+        if data is None and out is None:
+            return [None], [None], []
+        if data is not None and out is not None and len(data) != len(out):
+            raise MXNetValueError(f"{self.where}: data {fmt(data)} and output {fmt(out)} have "
+                                  "different numbers of dimensions; transpose keeps them")
+        axes = self._axes(len(data if data is not None else out))
+        ins = [data] if out is None else [unpermute(out, axes)]
+        outs = [out] if data is None else [permute(data, axes)]
+        return ins, outs, []
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """data with axes permuted: out.shape[i] = data.shape[axes[i]]."""
@@ -256,18 +262,20 @@ class ExpandDims(_SameValues):
     params = {"axis": Param(int)}
 
     def infer_shape(self, in_shape, out_shape):
-        """data (d0, d1, ..) -> a 1 inserted at position ``axis``; or data from the output."""
+        """data (d0, d1, ..) -> a 1 inserted at position ``axis``; and data back from what the
+        output knows."""
         data, out = in_shape[0], out_shape[0]
         if data is None and out is None:
             return [None], [None], []
-        if data is None:  # infer the input by dropping the inserted axis
-            axis = self.axis + len(out) if self.axis < 0 else self.axis
-            return [out[:axis] + out[axis + 1:]], [out], []
-        axis = self.axis + len(data) + 1 if self.axis < 0 else self.axis
-        if not 0 <= axis <= len(data):
+        ndim = len(data) if data is not None else len(out) - 1
+        axis = self.axis + ndim + 1 if self.axis < 0 else self.axis
+        if not 0 <= axis <= ndim:
             raise MXNetValueError(f"{self.where}: axis={self.axis} is out of range for data "
-                                  f"{fmt(data)}; use -{len(data) + 1}..{len(data)}")
-        return [data], [data[:axis] + (1,) + data[axis:]], []
+                                  f"with {ndim} dimensions; use -{ndim + 1}..{ndim}")
+        ins = [data] if out is None else [out[:axis] + out[axis + 1:]]
+        outs = [(0,) * axis + (1,) + (0,) * (ndim - axis) if data is None
+                else data[:axis] + (1,) + data[axis:]]
+        return ins, outs, []
 
 
 @register("slice_axis")
@@ -333,7 +341,7 @@ class SliceChannel(Operator):
 
     def infer_shape(self, in_shape, out_shape):
         """data (.., n*k at axis, ..) -> n = num_outputs parts (.., k, ..); squeeze_axis drops
-        the axis (k must be 1)."""
+        the axis (k must be 1). Data's other sizes also come back from the outputs (MXNet)."""
         data = in_shape[0]
         n = self.num_outputs
         if data is None:
@@ -343,7 +351,11 @@ class SliceChannel(Operator):
             raise MXNetValueError(f"{self.where}: axis={self.axis} is out of range for data "
                                   f"{fmt(data)}")
         size = data[axis]
-        if size and size % n:
+        if not size and n > 1:
+            raise MXNetValueError(f"{self.where}: axis {self.axis} of data {fmt(data)} is "
+                                  f"unknown (0), so it cannot be cut into num_outputs={n} "
+                                  f"equal parts; give that size (a multiple of {n})")
+        if size % n:
             raise MXNetValueError(f"{self.where}: axis {self.axis} has size {size}, which "
                                   f"num_outputs={n} does not divide")
         if self.squeeze_axis and size and size != n:
@@ -352,7 +364,17 @@ class SliceChannel(Operator):
         part = data[:axis] + (size // n,) + data[axis + 1:]
         if self.squeeze_axis:
             part = data[:axis] + data[axis + 1:]
+        for given in out_shape:
+            output = try_merge(part, given)
+            if output is not None:  # a disagreeing output is reported when it is merged
+                data = try_merge(data, self._data_from_part(output, axis)) or data
         return [data], [part] * n, []
+
+    def _data_from_part(self, part, axis):
+        """The data shape one output part describes (its axis times num_outputs)."""
+        if self.squeeze_axis:
+            return part[:axis] + (self.num_outputs,) + part[axis:]
+        return part[:axis] + (part[axis] * self.num_outputs,) + part[axis + 1:]
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """data (..., n*k, ...) -> num_outputs arrays (..., k, ...) (squeezed when k == 1)."""

@@ -1,5 +1,6 @@
 """``mx.sym`` / ``mx.symbol``: Variable, Group, load, and one function per operator."""
 from .. import ops as _ops
+from ..fluent import install_fluent
 
 # create_op is unused here but re-exported: mx.nd's imperative calls use sym.create_op.
 from .creation import Group, Variable, create_op, make_function, var  # noqa: F401
@@ -18,6 +19,7 @@ def _install_functions(namespace):
 
 
 _install_functions(globals())
+install_fluent(Symbol, make_function, "Symbol")  # x.sum(axis=1), x.flatten(), ... (MXNet's names)
 
 
 class _Internal:

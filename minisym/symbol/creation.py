@@ -5,6 +5,9 @@ from .. import attribute
 from .. import name as name_mod
 from ..base import DTYPE_NP_TO_MX, MXNetTypeError, MXNetValueError
 from ..graph import Node, variable_node
+from ..ops.params import param_text
+from .call_checks import check_call_types, checked_attr, checked_name
+from .signature import signature_of
 from .symbol import Symbol, attr_key, check_single_output
 
 __all__ = ["var", "Variable", "Group", "create_op", "make_function", "compose"]
@@ -57,99 +60,81 @@ def Group(symbols, create_fn=None):
     return Symbol([entry for s in symbols for entry in s.outputs])
 
 
-def _param_text(key, value):
-    """How MXNet stores a parameter: ``str(value)``; dtypes by name."""
-    if key == "dtype" and not isinstance(value, str):
-        return np.dtype(value).name
-    return str(value)
-
-
 _ONE_WAY = ("Operators with variable length input can only accept input Symbols either as "
             "positional or keyword arguments, not both")
 
 
 def create_op(fn, args, kwargs):
-    """Apply operator function ``fn`` (an OpFunction) to Symbol inputs and parameters."""
+    """``mx.sym.<fn>(*args, **kwargs)`` for an operator function ``fn`` (an OpFunction).
+
+    Arguments bind as in MXNet's generated functions (minisym/symbol/signature.py): the
+    inputs, then the parameters in their documented order, then name, attr, out.
+    """
+    signature = signature_of(fn)
+    call = signature.bind(args, kwargs, lambda value: isinstance(value, Symbol))
+    check_call_types(signature, call, Symbol)
+    return node_from_call(fn, call)
+
+
+def node_from_call(fn, call):
+    """The Symbol for a bound call whose inputs are Symbols (mx.nd calls come here with one
+    placeholder variable per NDArray)."""
     op_cls = fn.op_cls
-    name, params, sym_kwargs = _split_kwargs(kwargs)
-    variadic = op_cls.key_var_num_args is not None
-    if variadic:
-        _check_variadic_inputs(fn, args, sym_kwargs)
-        params.setdefault(op_cls.key_var_num_args, len(args) + len(sym_kwargs))
-    node_name = name_mod.current().get(name, fn.hint)
-    attrs = {attr_key(k): _param_text(k, v) for k, v in params.items()}
+    params = dict(call.params)
+    params.update(attribute.current().get(checked_attr(fn, call.attr)))
+    node_name = name_mod.current().get(checked_name(fn, call.name), fn.hint)
+    where = f"{op_cls.op_name} {node_name!r}"
+    positional, sym_kwargs, how = list(call.positional), dict(call.inputs), dict(call.how)
+    if op_cls.key_var_num_args is not None:
+        _check_variadic_inputs(fn, positional, sym_kwargs)
+        params.setdefault(op_cls.key_var_num_args, len(positional) + len(sym_kwargs))
+    attrs = {attr_key(k): param_text(k, v, where) for k, v in params.items()}
     op = op_cls(attrs, node_name)
     input_names = op.list_arguments() + op.list_auxiliary_states()
-    by_position = set()
-    if not variadic:
-        by_position = _add_positional_inputs(op, input_names, args, sym_kwargs)
-    return Symbol(_op_outputs(op, node_name, attrs, input_names, list(args) if variadic else [],
-                              sym_kwargs, by_position))
+    if op_cls.key_var_num_args is None and positional:  # Custom: by the Prop's argument names
+        how.update(_add_positional_inputs(op, input_names, positional, sym_kwargs))
+        positional = []
+    return Symbol(_op_outputs(op, node_name, attrs, input_names, positional, sym_kwargs, how,
+                              signature_of(fn).inputs))
 
 
-def _split_kwargs(kwargs):
-    """(name, parameters, {input name: Symbol}) from an operator function's keywords, with the
-    AttrScope's attributes added to the parameters."""
-    kwargs = dict(kwargs)
-    attr = kwargs.pop("attr", None)
-    kwargs.update(attribute.current().get(attr))
-    name = kwargs.pop("name", None)
-    kwargs.pop("out", None)
-    sym_kwargs = {k: v for k, v in kwargs.items() if isinstance(v, Symbol)}
-    params = {k: v for k, v in kwargs.items() if not isinstance(v, Symbol)}
-    return name, params, sym_kwargs
-
-
-def _check_variadic_inputs(fn, args, sym_kwargs):
-    """Inputs of a variadic operator (Concat) are Symbols, all positional or all by keyword."""
-    bad = [a for a in args if not isinstance(a, Symbol)]
-    if bad:
-        raise AssertionError(f"Positional arguments must be Symbol instances, but got {bad[0]!r}"
-                             f" ({type(bad[0]).__name__}): mx.sym.{fn.func_name} takes symbols "
-                             "as inputs; make one with mx.sym.Variable('name')")
-    if args and sym_kwargs:
-        raise TypeError(f"{_ONE_WAY} ({fn.func_name} got {len(args)} by position and "
+def _check_variadic_inputs(fn, positional, sym_kwargs):
+    """Inputs of a variadic operator (Concat) are all positional or all by keyword."""
+    if positional and sym_kwargs:
+        raise TypeError(f"{_ONE_WAY} ({fn.func_name} got {len(positional)} by position and "
                         f"{sorted(sym_kwargs)} by keyword)")
 
 
 def _add_positional_inputs(op, input_names, args, sym_kwargs):
-    """Put each positional input into ``sym_kwargs`` under the input name it fills; returns
-    those names."""
-    if getattr(op, "inputs_by_position_or_name", False) and args and sym_kwargs:
+    """Put each positional input of a Custom operator into ``sym_kwargs`` under the Prop's
+    argument name it fills; returns how each arrived."""
+    if args and sym_kwargs:
         raise TypeError(f"{_ONE_WAY} ({op.where} got {len(args)} by position and "
                         f"{sorted(sym_kwargs)} by keyword)")
     if len(args) > len(input_names):
         raise TypeError(f"{op.where}: takes at most {len(input_names)} input symbols "
                         f"{input_names}, got {len(args)} positional arguments")
     for slot, value in zip(input_names, args):
-        if value is None:
-            continue
-        if not isinstance(value, Symbol):
-            raise AssertionError(
-                f"Argument {slot} must be Symbol instances, but got {value!r} "
-                f"({type(value).__name__}). {op.where} takes symbols as inputs; "
-                f"make one with mx.sym.Variable('{slot}')")
-        if slot in sym_kwargs:
-            raise TypeError(f"{op.where}: input {slot!r} given both by position and by keyword")
         sym_kwargs[slot] = value
-    return {slot for slot, value in zip(input_names, args) if value is not None}
+    return {slot: ("position", i) for i, slot in enumerate(input_names[:len(args)])}
 
 
-def _op_outputs(op, node_name, attrs, input_names, positional, sym_kwargs, by_position=()):
+def _op_outputs(op, node_name, attrs, input_names, positional, sym_kwargs, how, call_inputs=()):
     """Build the node: positional or named inputs, missing ones as implicit variables."""
     unknown = [k for k in sym_kwargs if k not in input_names]
     if unknown:
         listed = "\n".join(f"\t[{i}]{n}" for i, n in enumerate(input_names))
-        raise MXNetTypeError(f"{op.where}: keyword argument name {unknown[0]} not found.\n"
-                             f"Candidate arguments:\n{listed}")
+        unused = (f" {op.op_name} has an input {unknown[0]!r}, but with these parameters it "
+                  f"takes only {input_names}." if unknown[0] in call_inputs else "")
+        raise MXNetTypeError(f"{op.where}: keyword argument name {unknown[0]} not found.{unused}"
+                             f"\nCandidate arguments:\n{listed}")
     inputs, given = [], []
     for index, slot in enumerate(input_names):
         if index < len(positional):
-            symbol = positional[index]
+            symbol, arrived = positional[index], ("position", index)
         else:
-            symbol = sym_kwargs.get(slot)
-        given.append(_how_given(index, slot, symbol, index < len(positional) or
-                                slot in by_position))
+            symbol, arrived = sym_kwargs.get(slot), how.get(slot, ("keyword", slot))
+        given.append(("implicit", None) if symbol is None else arrived)
         if symbol is None:
             var_attrs = dict(attrs)
             var_attrs.update(op.input_var_attrs(index))
@@ -164,26 +149,28 @@ def _op_outputs(op, node_name, attrs, input_names, positional, sym_kwargs, by_po
     return [(node, i) for i in range(op.num_visible_outputs())]
 
 
-def _how_given(index, slot, symbol, positional):
-    """('position', i), ('keyword', name) or ('implicit', None): how input ``slot`` arrived."""
-    if symbol is None:
-        return ("implicit", None)
-    return ("position", index) if positional else ("keyword", slot)
-
-
 def make_function(fn):
     """The Python function ``mx.sym.<fn.func_name>`` for an OpFunction."""
     def op_function(*args, **kwargs):
         return create_op(fn, args, kwargs)
     op_function.__name__ = op_function.__qualname__ = fn.func_name
-    cls = fn.op_cls
-    inputs = "*data" if cls.key_var_num_args else "data, ..."
+    op_function.__signature__ = signature_of(fn).python_signature()
+    op_function.__doc__ = function_doc(fn, "Symbol")
+    return op_function
+
+
+def function_doc(fn, returns):
+    """The docstring of ``mx.sym.<name>`` / ``mx.nd.<name>``: signature, what it computes,
+    the positional order and the auto-names."""
+    cls, signature = fn.op_cls, signature_of(fn, returns == "NDArray")
     params = ", ".join(f"{k}={'<required>' if p.required else repr(p.default)}"
                        for k, p in cls.params.items())
-    op_function.__doc__ = (f"{fn.func_name}({inputs}, {params}, name=None, attr=None) -> Symbol"
-                           f"\n\n{(cls.__doc__ or '').strip()}\n\nCreates operator "
-                           f"{cls.op_name!r}; auto-names are {fn.hint}0, {fn.hint}1, ...")
-    return op_function
+    inputs = "*data" if signature.variadic else ", ".join(signature.inputs)
+    order = ("" if signature.variadic else
+             f"\n\nPositional arguments fill, in order: {signature.order_text()}.")
+    return (f"{fn.func_name}({inputs}{', ' + params if params else ''}) -> {returns}"
+            f"\n\n{(cls.__doc__ or '').strip()}{order}\n\nCreates operator {cls.op_name!r}; "
+            f"auto-names are {fn.hint}0, {fn.hint}1, ...")
 
 
 def compose(symbol, *args, **kwargs):

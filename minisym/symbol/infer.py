@@ -8,6 +8,7 @@ import numpy as np
 from ..base import DTYPE_MX_TO_NP, DTYPE_NP_TO_MX, MXNetTypeError, MXNetValueError
 from ..ops.rules import ShapeConflict, fmt, known, merge_shape, merge_value
 from ..trace import slot_names
+from .argument_names import candidate_lines, name_hint
 
 __all__ = ["infer_shape", "infer_type", "infer_graph", "infer_report", "InferReport", "NodeShapes",
            "ShapeKind", "TypeKind"]
@@ -99,6 +100,8 @@ def _fixpoint(symbol, given, kind):
             try:
                 changed |= _apply_rule(node, table, kind)
             except Exception as exc:  # noqa: BLE001 -- infer_graph raises it again, unchanged
+                if hasattr(exc, "name_inputs"):  # a rule's message that names the producers
+                    exc.name_inputs(node)
                 # the first forward sweep is the only time some rules have not run yet
                 reached = min(step + 1, len(ops)) if sweep == 0 else len(ops)
                 return table, _Stop(node, exc, reached)
@@ -170,11 +173,10 @@ def _given_values(symbol, args, kwargs, kind, convert):
         pairs = [(k, v, repr(k)) for k, v in kwargs.items()]
         for name, _, _ in pairs:
             if name not in arg_names:
-                listed = "\n".join(f"\t[{i}]{n}" for i, n in enumerate(arg_names))
+                api = "infer_shape" if kind is ShapeKind else "infer_type"
                 raise MXNetTypeError(
-                    f"Infer{kind.what.capitalize()}Keyword argument name {name} not found.\n"
-                    f"Candidate arguments:\n{listed}\n(infer_{kind.what} takes the names of "
-                    "list_arguments(); auxiliary states and outputs are inferred.)")
+                    f"{api}: Keyword argument name {name} not found.\nCandidate arguments:\n"
+                    f"{candidate_lines(arg_names)}\n{name_hint(symbol, name, api)}")
     given = {}
     for name, value, label in pairs:
         converted = convert(value, label)

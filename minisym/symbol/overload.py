@@ -1,7 +1,10 @@
 """Python operators on symbols: ``a + b`` builds ``elemwise_add`` named ``_plus0``, and so on."""
 from numbers import Number
 
+import numpy as np
+
 from ..base import NotImplementedForSymbol
+from ..operands import OPERATOR_SYMBOLS, unsupported_operand
 from ..ops.registry import functions
 from .creation import create_op
 from .symbol import Symbol
@@ -14,20 +17,32 @@ def _call(func_name, *args, **kwargs):
     return create_op(functions()[func_name], args, kwargs)
 
 
-def _binary(symbol_fn, scalar_fn):
+def _binary(dunder, symbol_fn, scalar_fn):
     """A dunder method: Symbol (x) Symbol -> ``symbol_fn``; Symbol (x) number -> ``scalar_fn``.
 
     ``symbol_fn`` is None for the reflected ``__rsub__`` and the like: Python calls them only
     when the left operand is not a Symbol (``a - b`` of two Symbols is ``a.__sub__(b)``).
     """
+    stem = dunder.strip("_")
+    reverse = stem not in OPERATOR_SYMBOLS  # __radd__, __rsub__, ...: the Symbol is on the right
+    written = OPERATOR_SYMBOLS[stem[1:] if reverse else stem]
+    # As in MXNet: arithmetic takes any numbers.Number (Decimal too), comparisons MXNet's
+    # numeric_types (NumPy scalars too, so np.bool_ reaches the scalar parser and fails there).
+    scalars = _NUMERIC_TYPES if stem in _COMPARISONS else Number
+
     def method(self, other):
         if isinstance(other, Symbol) and symbol_fn is not None:
             return _call(symbol_fn, self, other)
-        if isinstance(other, Number):
+        if isinstance(other, scalars):
             return _call(scalar_fn, self, scalar=other)
-        raise TypeError(f"type {type(other)} not supported: a Symbol combines only with "
-                        "Symbols and Python numbers")
+        raise TypeError(f"type {type(other)} not supported: "
+                        + unsupported_operand(self, written, other, reverse))
+    method.__name__ = dunder
     return method
+
+
+_COMPARISONS = ("eq", "ne", "gt", "ge", "lt", "le")
+_NUMERIC_TYPES = (int, float, np.generic)
 
 
 def _in_place(symbol_op):
@@ -70,9 +85,7 @@ def _neg(self):
 def install_operators():
     """Attach the arithmetic and comparison operators to Symbol."""
     for dunder, (symbol_fn, scalar_fn) in _TABLE.items():
-        method = _binary(symbol_fn, scalar_fn)
-        method.__name__ = dunder
-        setattr(Symbol, dunder, method)
+        setattr(Symbol, dunder, _binary(dunder, symbol_fn, scalar_fn))
     Symbol.__neg__ = _neg
     for symbol_op in ("+=", "-=", "*=", "/="):
         method = _in_place(symbol_op)

@@ -179,6 +179,17 @@ class Symbol:
         with lifecycle.action("infer_type_partial", self):
             return infer_type(self, args, kwargs, partial=True)
 
+    # --- running -------------------------------------------------------------------------------
+    def eval(self, ctx=None, **kwargs):
+        """[one NDArray per output] for the arrays in ``kwargs`` (every argument, by name):
+        bind, then forward with is_train=False. ``(a + b).eval(a=x, b=y)[0]``."""
+        from ..context import current_context
+        return self.bind(current_context() if ctx is None else ctx, kwargs).forward()
+
+    def __abs__(self):
+        """``abs(x)`` is ``x.abs()``: operator ``abs``, auto-named abs0, abs1, ..."""
+        return self.abs()
+
     # --- composition ---------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         """A copy with free variables replaced: ``net2(fc3_data=net1)``."""

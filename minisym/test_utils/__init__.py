@@ -1,0 +1,52 @@
+"""``mx.test_utils``: the dense CPU part of MXNet's test helpers, to check your own operators.
+
+    mx.test_utils.check_numeric_gradient(sym, [x, w])      # backward vs finite differences
+    mx.test_utils.check_symbolic_forward(sym, [x], [expected_y])
+    mx.test_utils.check_symbolic_backward(sym, [x], [dy], [expected_dx])
+    mx.test_utils.assert_almost_equal(a, b)                # per-dtype tolerances
+
+A failed check raises AssertionError naming the slot (``in_grad[0] ('data',
+list_arguments()[0]) of Custom 'sm'``), the worst elements and what the wrong values look like.
+"""
+from .checks import (
+    check_numeric_gradient,
+    check_symbolic_backward,
+    check_symbolic_forward,
+    numeric_grad,
+    simple_forward,
+)
+from .compare import (
+    almost_equal,
+    assert_allclose,
+    assert_almost_equal,
+    default_atols,
+    default_dtype,
+    default_numeric_eps,
+    default_rtols,
+    get_atol,
+    get_rtol,
+    get_tolerance,
+    get_tols,
+    np_reduce,
+    same,
+)
+from .download import download
+from .helpers import (
+    compare_optimizer,
+    default_context,
+    environment,
+    rand_ndarray,
+    rand_shape_2d,
+    rand_shape_3d,
+    rand_shape_nd,
+    random_arrays,
+    set_default_context,
+)
+
+__all__ = ["default_context", "set_default_context", "default_dtype", "default_rtols",
+           "default_atols", "default_numeric_eps", "get_tolerance", "get_tols", "get_atol",
+           "get_rtol", "assert_almost_equal", "assert_allclose", "almost_equal", "same",
+           "random_arrays", "rand_ndarray", "rand_shape_2d", "rand_shape_3d", "rand_shape_nd",
+           "np_reduce", "environment", "numeric_grad", "check_numeric_gradient",
+           "check_symbolic_forward", "check_symbolic_backward", "simple_forward",
+           "compare_optimizer", "download"]
