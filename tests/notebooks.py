@@ -1,0 +1,70 @@
+"""Run lessons the way nbval and a learner do, and store their outputs.
+
+    python tests/notebooks.py lessons/01_symbols.ipynb ...   # execute in place, store outputs
+
+Each notebook runs top to bottom in a fresh kernel of this interpreter, from its own folder,
+with Jupyter's and IPython's user folders replaced by empty temporary ones (a learner's profile
+must not change what a lesson prints). Cells tagged ``raises-exception`` may raise. The stored
+notebook keeps no widget state (``metadata.widgets``): GitHub refuses to render partial state,
+and nbval ignores it anyway.
+"""
+import contextlib
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+CELL_TIMEOUT = 300  # seconds; a cold numba cache compiles kernels inside the first cells
+
+
+@contextlib.contextmanager
+def clean_jupyter_env():
+    """Point JUPYTER_* / IPYTHONDIR at empty temporary folders while the block runs."""
+    keys = ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")
+    saved = {key: os.environ.get(key) for key in keys + ("JUPYTER_PLATFORM_DIRS",)}
+    with tempfile.TemporaryDirectory(prefix="lesson-env-") as home:
+        for key in keys:
+            os.environ[key] = str(Path(home) / key.lower())
+            Path(os.environ[key]).mkdir()
+        os.environ["JUPYTER_PLATFORM_DIRS"] = "1"
+        try:
+            yield
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
+
+
+def execute(path, store=True):
+    """Run the notebook at ``path`` in a fresh kernel; return (notebook, seconds)."""
+    path = Path(path)
+    nb = nbformat.read(path, as_version=4)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
+                                 "language": "python"}
+    client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}},
+                            store_widget_state=False, allow_error_names=[])
+    start = time.perf_counter()
+    with clean_jupyter_env():
+        client.execute()
+    seconds = time.perf_counter() - start
+    nb.metadata.pop("widgets", None)
+    if store:
+        nbformat.write(nb, path)
+    return nb, seconds
+
+
+def main(paths):
+    for path in paths:
+        _, seconds = execute(path)
+        print(f"{path}: executed in {seconds:.1f} s, outputs stored")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

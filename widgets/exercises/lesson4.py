@@ -1,0 +1,131 @@
+"""Checks for lesson 4, custom operators: the learner writes one ``backward`` at a time, and
+the check puts it into a CustomOp and compares it with what it must compute."""
+import warnings
+
+import numpy as np
+
+from ._check import check_function, unfinished
+
+
+def _custom(op_type, forward, backward, need_top_grad, arguments):
+    """Register a custom operator made of ``forward`` and the learner's ``backward``."""
+    import minisym as mx
+
+    op_class = type(f"{op_type}_op", (mx.operator.CustomOp,),
+                    {"forward": forward, "backward": unfinished(backward)})
+
+    class Prop(mx.operator.CustomOpProp):
+        def __init__(self):
+            super().__init__(need_top_grad=need_top_grad)
+
+        def list_arguments(self):
+            return list(arguments)
+
+        def infer_shape(self, in_shape):
+            data = in_shape[0]
+            return [data] + [(data[0],)] * (len(arguments) - 1), [data], []
+
+        def create_operator(self, ctx, shapes, dtypes):
+            return op_class()
+
+    mx.operator.register(op_type)(Prop)
+    inputs = {name: mx.sym.Variable(name) for name in arguments}
+    return mx.sym.Custom(op_type=op_type, name=op_type, **inputs)
+
+
+def _square_forward(self, is_train, req, in_data, out_data, aux):
+    import minisym as mx
+    x = in_data[0].asnumpy()
+    self.assign(out_data[0], req[0], mx.nd.array(3 * x * x))
+
+
+def _softmax_forward(self, is_train, req, in_data, out_data, aux):
+    import minisym as mx
+    x = in_data[0].asnumpy()
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    self.assign(out_data[0], req[0], mx.nd.array(e / e.sum(axis=1, keepdims=True)))
+
+
+def _summary(error):
+    """The check's message without its table of worst elements: what differs, and the hints."""
+    lines = str(error).splitlines()
+    table = [i for i, line in enumerate(lines) if line.strip().startswith("worst ")]
+    if not table:
+        return "\n".join(lines)
+    rows = table[0] + 1
+    while rows < len(lines) and (lines[rows].strip().startswith(("index", "(", "..."))):
+        rows += 1
+    return "\n".join(lines[:table[0]] + lines[rows:])
+
+
+def _ignores_head(sym, fn, x):
+    """Whether backward wrote 6x whatever out_grad was (it did not use the head gradient)."""
+    import minisym as mx
+    executor = sym.simple_bind(mx.cpu(), data=x.shape)
+    executor.arg_dict["data"][:] = x
+    executor.forward(is_train=True)
+    executor.backward(out_grads=mx.nd.array(np.full(x.shape, 2.0)))
+    return np.allclose(executor.grad_dict["data"].asnumpy(), 6 * x, rtol=1e-3)
+
+
+def _warned(caught):
+    """The messages of the engine's custom-operator warnings caught while the check ran."""
+    import minisym as mx
+    return [str(w.message) for w in caught
+            if issubclass(w.category, mx.operator.CustomOpWarning)]
+
+
+@check_function("4.1 (square_backward)", "check_numeric_gradient agrees: in_grad[0] = "
+                "out_grad[0] · 6x, the gradient from above times dy/dx.")
+def square_backward(fn):
+    """fn is the backward of y = 3x²: it must write out_grad[0] * 6x into in_grad[0]."""
+    import minisym as mx
+    sym = _custom("lesson4_square", _square_forward, fn, True, ["data"])
+    x = np.random.RandomState(4).uniform(-2, 2, (3, 4))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            mx.test_utils.check_numeric_gradient(sym, [x], numeric_eps=1e-3, rtol=1e-2,
+                                                 atol=1e-3)
+        except AssertionError as error:
+            said = _warned(caught)
+            if said:
+                return _summary(error) + "\nThe engine also warned: " + said[0]
+            if _ignores_head(sym, fn, x):
+                return (_summary(error) + "\nYour backward writes dy/dx = 6x whatever "
+                        "out_grad[0] holds: the chain rule multiplies it by the gradient "
+                        "arriving from above, in_grad[0] = out_grad[0] · 6x.")
+            return _summary(error)
+    said = _warned(caught)
+    return said[0] if said else None
+
+
+@check_function("4.2 (softmax_backward)", "in_grad[0] = softmax(data) − onehot(label) and "
+                "in_grad[1] = 0, written with self.assign.")
+def softmax_backward(fn):
+    """fn is the softmax loss's backward: probs - onehot into in_grad[0], 0 into in_grad[1]."""
+    import minisym as mx
+    sym = _custom("lesson4_softmax", _softmax_forward, fn, False, ["data", "label"])
+    rng = np.random.RandomState(4)
+    x, y = rng.randn(5, 6), np.array([0, 5, 2, 2, 1])
+    p = np.exp(x) / np.exp(x).sum(axis=1, keepdims=True)
+    expected = p.copy()
+    expected[np.arange(5), y] -= 1
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            mx.test_utils.check_symbolic_backward(sym, {"data": x, "label": y}, None,
+                                                  {"data": expected, "label": np.zeros(5)})
+        except AssertionError as error:
+            return _summary(error) + _softmax_hint(error)
+    said = _warned(caught)
+    return said[0] if said else None
+
+
+def _softmax_hint(error):
+    """A likely cause, from what the wrong gradient looks like."""
+    text = str(error)
+    if "'label'" in text.splitlines()[0]:
+        return "\nThe label gets no gradient: self.assign(in_grad[1], req[1], 0)."
+    return ("\nThe gradient of the scores is the probabilities forward wrote (out_data[0], not "
+            "in_data[0], the scores) minus 1 at each example's label (in_data[1]).")
