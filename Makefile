@@ -11,8 +11,11 @@ PYTEST := $(VENV)/bin/python -m pytest
 XDIST  := -n 2 --dist loadgroup
 # The lessons under strict nbval: stored outputs are compared cell by cell. --dist loadscope
 # keeps each notebook on one worker (one kernel); IPython and Jupyter user folders are fresh,
-# so a learner's profile never changes what a lesson prints.
-LESSON_ENV := env IPYTHONDIR=$(CURDIR)/$(VENV)/lesson-ipython JUPYTER_PLATFORM_DIRS=1
+# so a learner's profile never changes what a lesson prints. One BLAS thread per kernel: two
+# kernels share the two cores, and OpenBLAS threads that wait for a core spin (lesson 8's
+# training is 10x slower), and a lesson's printed numbers must not depend on the thread count.
+LESSON_ENV := env IPYTHONDIR=$(CURDIR)/$(VENV)/lesson-ipython JUPYTER_PLATFORM_DIRS=1 \
+              OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
           --nbval-cell-timeout 300 -p no:cacheprovider
 # JupyterLab refuses to start as root unless told it may.

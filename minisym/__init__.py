@@ -24,6 +24,7 @@ from . import (
     random,
     symbol,
     test_utils,
+    tracebacks,
     visualization,
 )
 from .attribute import AttrScope
@@ -31,6 +32,7 @@ from .base import MXNetError
 from .context import Context, cpu, current_context, gpu
 
 ndarray._install_operators()  # mx.nd.<Operator>: every registered operator, run imperatively
+tracebacks.install()  # in IPython / Jupyter: tracebacks without the engine's own frames
 
 sym = symbol
 nd = ndarray

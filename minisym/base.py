@@ -1,7 +1,8 @@
 """Exception types and dtype codes shared by the whole engine."""
 import numpy as np
 
-__all__ = ["MXNetError", "MXNetValueError", "MXNetTypeError", "NotImplementedForSymbol",
+__all__ = ["MXNetError", "MXNetValueError", "MXNetTypeError", "MXNetOSError",
+           "MXNetMemoryError", "NotImplementedForSymbol",
            "DTYPE_NP_TO_MX", "DTYPE_MX_TO_NP", "dtype_name"]
 
 
@@ -15,6 +16,23 @@ class MXNetValueError(MXNetError, ValueError):
 
 class MXNetTypeError(MXNetError, TypeError):
     """An MXNetError about a bad type or name; ``except TypeError`` catches it too."""
+
+
+class MXNetOSError(MXNetError, OSError):
+    """An MXNetError about a file that cannot be read or written (no such folder, no space left);
+    ``except OSError`` catches it too, and ``errno`` / ``filename`` are the system's."""
+
+    def __init__(self, message, errno=None, filename=None):
+        super().__init__(message)
+        self.errno, self.filename = errno, filename
+
+    def __str__(self):
+        return self.args[0]
+
+
+class MXNetMemoryError(MXNetError, MemoryError):
+    """An MXNetError for arrays that would not fit in the memory available to the process,
+    raised before anything is allocated; ``except MemoryError`` catches it too."""
 
 
 class NotImplementedForSymbol(MXNetError):

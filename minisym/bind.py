@@ -1,15 +1,18 @@
 """``Symbol.bind`` and ``Symbol.simple_bind``: check what you pass, infer every shape and dtype,
 and build the Executor."""
 import difflib
+import math
 
 import numpy as np
 
 from . import lifecycle
-from .base import MXNetError, MXNetValueError, dtype_name
+from .base import MXNetError, MXNetMemoryError, MXNetTypeError, MXNetValueError, dtype_name
 from .context import Context
 from .executor import Executor
+from .memory import check_executor
 from .ndarray import NDArray
 from .ops.rules import fmt
+from .shape_check import NegativeSizeOverflow, check_shape
 from .symbol.argument_names import unknown_names_note
 from .symbol.infer import ShapeKind, TypeKind, infer_graph
 
@@ -90,9 +93,9 @@ def _entry_tables(symbol, arrays_by_name):
     return shapes, dtypes
 
 
-def _check_complete(symbol, shapes, dtypes):
+def _check_complete(symbol, shapes, dtypes, given=None):
     """Every entry has a known shape and dtype, or a teaching error naming the first that has
-    not."""
+    not (``given``: {name: shape} of the arrays bound, to explain an empty one)."""
     for node in symbol.topo_order():
         for j in range(node.num_outputs):
             shape, dtype = shapes.get((id(node), j)), dtypes.get((id(node), j))
@@ -103,7 +106,8 @@ def _check_complete(symbol, shapes, dtypes):
                     f"bind: cannot decide the {what} of {where} output {j} "
                     f"'{node.entry_name(j)}' (shape {fmt(shape)}, dtype {dtype_name(dtype)}) "
                     "from the arrays given; check that operator's shape rule, or print "
-                    "symbol.infer_shape_partial(...) to see where inference stops")
+                    "symbol.infer_shape_partial(...) to see where inference stops"
+                    + zero_size_note(given or {}).replace("You gave", "The arrays given have"))
 
 
 @lifecycle.entry("bind")
@@ -127,11 +131,13 @@ def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None,
     named = dict(zip(arg_names, arg_arrays))
     named.update(zip(aux_names, aux_arrays))
     shapes, dtypes = _entry_tables(symbol, named)
-    _check_complete(symbol, shapes, dtypes)
+    _check_complete(symbol, shapes, dtypes, {n: a.shape for n, a in named.items()})
     for name, grad, array in zip(arg_names, grad_arrays, arg_arrays):
         if grad is not None and grad.shape != array.shape:
             raise MXNetValueError(f"bind: gradient array of '{name}' has shape {grad.shape} "
                                   f"but the argument has {array.shape}")
+    check_executor(symbol, shapes, dtypes, reqs, "bind", new_arrays=(),
+                   given=dict(zip(arg_names, (a.shape for a in arg_arrays))))
     return Executor(symbol, ctx, arg_arrays, None if args_grad is None else grad_arrays, reqs,
                     aux_arrays, shapes, dtypes)
 
@@ -153,11 +159,63 @@ def simple_bind(symbol, ctx, grad_req="write", type_dict=None, stype_dict=None, 
                 shared_arg_names=None, shared_exec=None, shared_buffer=None, **kwargs):
     """An Executor with zero-filled arrays allocated from the shapes you give (float32 unless
     ``type_dict`` says otherwise)."""
+    for name, shape in kwargs.items():  # a bad size raises as in MXNet: unwrapped
+        if isinstance(shape, (tuple, list)):
+            check_shape(shape, where="simple_bind", name=name, mode="bind",
+                        negative=NegativeSizeOverflow, fraction=TypeError)
+    _check_type_dict(type_dict)
     try:
+        kwargs = given_shapes(kwargs, "simple_bind")
         return _simple_bind(symbol, ctx, grad_req, type_dict, kwargs)
     except (MXNetError, ValueError, KeyError) as exc:  # MXNet reports these as RuntimeError
         lines = "".join(f"{k}: {v}\n" for k, v in kwargs.items())
-        raise RuntimeError(f"simple_bind error. Arguments:\n{lines}{exc}") from exc
+        # as MXNet, a RuntimeError; one that does not fit in memory is a MemoryError too
+        kind = MXNetMemoryError if isinstance(exc, MemoryError) else RuntimeError
+        error = kind(f"simple_bind error. Arguments:\n{lines}{exc}")
+        for note in getattr(exc, "__notes__", ()):  # what the engine added: keep it in view
+            error.add_note(note)
+        raise error from exc
+
+
+def given_shapes(shapes, where):
+    """{name: tuple of ints} from the shapes given by keyword, each checked: an int size (a
+    TypeError otherwise) that is not negative (an OverflowError and MXNetError otherwise)."""
+    checked = {}
+    for name, shape in shapes.items():
+        if not isinstance(shape, (tuple, list)):
+            raise MXNetTypeError(f"{where}: {name}={shape!r} is not a shape; give a tuple of "
+                                 f"sizes, e.g. {name}=(2, 3)"
+                                 + (f" or {name}=({shape},)" if isinstance(shape, int) else ""))
+        checked[name] = check_shape(shape, where=where, name=name, mode="bind",
+                                    fraction=TypeError)
+    return checked
+
+
+def _check_type_dict(type_dict):
+    """Every dtype in ``type_dict`` is one numpy understands (a TypeError as in MXNet)."""
+    for name, dtype in (type_dict or {}).items():
+        try:
+            np.dtype(dtype)
+        except TypeError:
+            raise TypeError(f"simple_bind: type_dict[{name!r}] is {dtype!r}, which is not a "
+                                 f"data type; give a numpy type or its name, e.g. "
+                                 f"type_dict={{{name!r}: 'float32'}}") from None
+
+
+def zero_size_note(shapes):
+    """A sentence for shapes given with a 0 size: in MXNet 1.x a 0 means 'unknown', not an
+    empty axis, so no executor can be made for an empty batch; '' when there is none."""
+    zeros = [f"{n}={fmt_given(s)}" for n, s in shapes.items() if s is not None and 0 in s]
+    if not zeros:
+        return ""
+    return (f"\nYou gave {', '.join(zeros)}: a 0 size means 'unknown' to MXNet's shape inference "
+            "(as -1 does in these messages), not an empty axis, so it cannot be allocated. Give "
+            "every size, at least 1 (an empty batch cannot be run: skip it instead).")
+
+
+def fmt_given(shape):
+    """A shape as typed, zeros shown as 0: ``(0, 5)``."""
+    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
 def _simple_bind(symbol, ctx, grad_req, type_dict, shapes_given):
@@ -179,7 +237,8 @@ def _simple_bind(symbol, ctx, grad_req, type_dict, shapes_given):
             f"dimensions). Please consider providing them as inputs:\n{listed}\n"
             f"Give at least the data's shape, e.g. simple_bind(mx.cpu(), {missing[0][0]}=(batch, "
             "...)); weights and labels are inferred from it."
-            + unknown_names_note(symbol, shapes_given, "You gave shapes for"))
+            + unknown_names_note(symbol, shapes_given, "You gave shapes for")
+            + zero_size_note(shapes_given))
     given_types = {n: np.dtype(t) for n, t in (type_dict or {}).items()}
     if not type_dict:
         given_types = {n: np.dtype(np.float32) for n in arg_names}
@@ -190,6 +249,7 @@ def _simple_bind(symbol, ctx, grad_req, type_dict, shapes_given):
                               "(-1 means unknown dtype). Please consider providing them as "
                               "inputs:\n" + ", ".join(f"{n}: -1" for n in undecided)
                               + unknown_names_note(symbol, type_dict, "type_dict names", "\n"))
+    check_executor(symbol, shapes, dtypes, reqs, "simple_bind", given=shapes_given)
     nodes = dict(_variable_nodes(symbol))
     array = lambda n: NDArray(np.zeros(shapes[(id(nodes[n]), 0)],
                                        dtypes[(id(nodes[n]), 0)]), ctx)
@@ -214,7 +274,13 @@ def reshape_executor(executor, partial_shaping, allow_up_sizing, new_shapes):
     executor's buffers where they fit, so running one executor overwrites the other's outputs.
     """
     symbol = executor._symbol
-    shapes = infer_graph(symbol, {k: tuple(v) for k, v in new_shapes.items()}, ShapeKind)
+    new_shapes = given_shapes(new_shapes, "Executor.reshape")
+    unknown = unknown_names_note(symbol, new_shapes, "You gave shapes for", "")
+    if unknown:
+        raise MXNetValueError(f"Executor.reshape: {unknown} Its arguments are "
+                              f"{symbol.list_arguments()}.")
+    shapes = infer_graph(symbol, new_shapes, ShapeKind)
+    _check_reshape_memory(executor, shapes, new_shapes, allow_up_sizing)
     nodes = dict(_variable_nodes(symbol))
     arrays = {}
     for names, current in ((symbol.list_arguments(), executor.arg_arrays),
@@ -226,7 +292,8 @@ def reshape_executor(executor, partial_shaping, allow_up_sizing, new_shapes):
                 raise MXNetValueError(
                     f"Executor.reshape: cannot infer the new shape of '{name}' (got "
                     f"{fmt(new_shape)}) from what you gave ({given}); give it, e.g. "
-                    f"reshape({name}=(...)), or the shape of the input it follows from")
+                    f"reshape({name}=(...)), or the shape of the input it follows from"
+                    + zero_size_note(new_shapes))
             arrays[name] = _reshaped(name, old, new_shape, name in new_shapes, partial_shaping,
                                      allow_up_sizing)
     grads = {}
@@ -239,6 +306,24 @@ def reshape_executor(executor, partial_shaping, allow_up_sizing, new_shapes):
                     aux_states={n: arrays[n] for n in symbol.list_auxiliary_states()})
     reshaped._reuse_memory(executor)
     return reshaped
+
+
+def _check_reshape_memory(executor, shapes, new_shapes, allow_up_sizing):
+    """Executor.reshape allocates the arrays that grow and a new memory plan: refuse them before
+    anything is allocated when they would not fit (growing without ``allow_up_sizing`` is an
+    error of its own, reported later)."""
+    symbol = executor._symbol
+    grads = dict(zip(symbol.list_arguments(), executor.grad_arrays or []))
+    grow = 0
+    for name, node in _variable_nodes(symbol):
+        shape, old = shapes.get((id(node), 0)), executor._data[(id(node), 0)]
+        if shape is not None and math.prod(shape) > old.size:
+            grow += math.prod(shape) * old.itemsize * (1 if grads.get(name) is None else 2)
+    if grow and not allow_up_sizing:
+        return
+    check_executor(symbol, shapes, {k: a.dtype for k, a in executor._data.items()},
+                   executor._grad_req, "Executor.reshape", new_arrays=(), given=new_shapes,
+                   extra=[("arrays that grow (arguments, gradients, aux)", grow)] if grow else ())
 
 
 def _reshaped(name, old, new_shape, specified, partial_shaping, allow_up_sizing):
@@ -278,6 +363,9 @@ def copy_executor(executor, grad_req=None):
     symbol = executor._symbol
     names = symbol.list_arguments()
     reqs = executor._grad_req if grad_req is None else grad_req_list(names, grad_req)
+    check_executor(symbol, {k: a.shape for k, a in executor._data.items()},
+                   {k: a.dtype for k, a in executor._data.items()}, reqs, "Executor.copy",
+                   given=dict(zip(names, (a.shape for a in executor.arg_arrays))))
     grads = executor.grad_arrays or [None] * len(names)
     new_grads = {}
     for name, req, grad, arg in zip(names, reqs, grads, executor.arg_arrays):

@@ -6,7 +6,9 @@ Every operator is called the same way, built-in or custom:
 array used several times are computed separately and summed, then written into your gradient
 array as its ``grad_req`` says ('write', 'add' or 'null').
 """
+import functools
 import os
+import threading
 import time
 
 import numpy as np
@@ -36,6 +38,40 @@ def _key(node, index):
 def memory_plan_enabled():
     """Buffers are shared between operator outputs unless MINISYM_MEMORY_PLAN=0."""
     return os.environ.get("MINISYM_MEMORY_PLAN", "1") != "0"
+
+
+_RUNNING = threading.Lock()  # guards every executor's ``_running`` record
+
+
+def _one_thread_at_a_time(what):
+    """Decorator for ``forward`` / ``backward`` / ``copy``: an executor runs one such call at a
+    time. Two threads sharing one executor would write the same output, gradient and auxiliary
+    arrays at once and silently mix their results; the second call raises instead. Calls made
+    again from the same thread (a monitor callback, a custom operator) are allowed."""
+    def decorate(method):
+        @functools.wraps(method)
+        def run(self, *args, **kwargs):
+            me = threading.current_thread()
+            with _RUNNING:
+                running = getattr(self, "_running", None)
+                if running is not None and running[0] is not me:
+                    raise MXNetError(
+                        f"Executor.{what}: this executor is running {running[2]} in another "
+                        f"thread ({running[0].name}); one executor runs one call at a time, "
+                        "and two threads sharing it would mix their arrays. Give each thread "
+                        "its own executor: executor.copy() (same values, arrays of its own) or "
+                        "symbol.simple_bind(...) in that thread; or wait for the other thread "
+                        "(thread.join(), a threading.Lock around forward and backward).")
+                self._running = (me, 1 if running is None else running[1] + 1,
+                                 what if running is None else running[2])
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                with _RUNNING:
+                    thread, depth, doing = self._running
+                    self._running = None if depth == 1 else (thread, depth - 1, doing)
+        return run
+    return decorate
 
 
 class Executor:
@@ -137,6 +173,7 @@ class Executor:
 
     # --- running ---------------------------------------------------------------------------------
     @lifecycle.entry(lambda self, is_train=False, **_: f"forward(is_train={bool(is_train)})")
+    @_one_thread_at_a_time("forward")
     def forward(self, is_train=False, **kwargs):
         """Run every operator forward; returns ``outputs``. kwargs copy arrays in by name.
 
@@ -144,8 +181,21 @@ class Executor:
         default, inference) Dropout passes its data through unchanged and BatchNorm normalizes
         with ``moving_mean`` / ``moving_var``; with ``True`` Dropout drops and rescales, and
         BatchNorm uses the batch's own statistics. Call ``forward(is_train=True)`` before
-        ``backward()``."""
-        self._copy_inputs(kwargs)
+        ``backward()``.
+
+        A forward that fails (an error in an operator, or KeyboardInterrupt) leaves the
+        arguments you passed, ``outputs`` and a custom operator's aux states as they were."""
+        check_is_train(is_train, "forward")
+        saved = self._copy_inputs(kwargs)
+        try:
+            return self._forward_all(is_train)
+        except BaseException:
+            for array, before in saved:
+                array[...] = before
+            raise
+
+    def _forward_all(self, is_train):
+        """Every operator's forward, in topological order (a BatchNorm fused with its ReLU)."""
         fusing = self._trace is None and self._monitor is None  # those show every call
         skipped = set()
         for node in self._ops:
@@ -162,8 +212,31 @@ class Executor:
         return self.outputs
 
     def _copy_inputs(self, kwargs):
-        """``forward(data=...)``: copy each value into the argument array of that name."""
+        """``forward(data=...)``: check every value, then copy each into the argument array of
+        that name; returns [(buffer, its values before)] of what a failing forward restores:
+        those arguments, ``outputs`` and the aux states a custom operator may write."""
         arg_dict = self.arg_dict
+        self._check_inputs(arg_dict, kwargs)
+        custom_aux = self.__dict__.get("_custom_aux")
+        if custom_aux is None:
+            custom_aux = self._custom_aux = {id(src) for n in self._ops if n.op_name == "Custom"
+                                             for src, _ in n.aux_inputs}
+        keep = ([arg_dict[name]._data for name in kwargs] + [a._data for a in self.outputs]
+                + [a._data for n, a in zip(self._aux_nodes, self.aux_arrays)
+                   if id(n) in custom_aux])
+        saved, seen = [], set()
+        for buffer in keep:
+            if id(buffer) not in seen:
+                seen.add(id(buffer))
+                saved.append((buffer, buffer.copy()))
+        for name, value in kwargs.items():
+            arg_dict[name][:] = value
+        return saved
+
+    @staticmethod
+    def _check_inputs(arg_dict, kwargs):
+        """Every ``forward(name=value)`` names an argument and has its shape (before any is
+        copied, so a bad one leaves every argument as it was)."""
         for name, value in kwargs.items():
             if name not in arg_dict:
                 raise TypeError(f"Unknown argument {name}; the arguments are "
@@ -176,7 +249,6 @@ class Executor:
                                  f"{arg_dict[name].shape}, received: {tuple(value.shape)} "
                                  f"(for another batch size use ex.reshape({name}="
                                  f"{tuple(value.shape)}))")
-            arg_dict[name][:] = value
 
     def _forward_node(self, node, is_train):
         op = node.op
@@ -192,19 +264,60 @@ class Executor:
             self._monitor.after_forward(node, in_data, out_data)
 
     @lifecycle.entry("backward()")
+    @_one_thread_at_a_time("backward")
     def backward(self, out_grads=None, is_train=True):
         """Run every needed operator backward; gradients land in ``grad_arrays`` per grad_req."""
         heads = self._head_gradients(out_grads)
         pending = {}  # entry -> [(who gave it, gradient contribution)] still to be summed
         for key, grad in heads.items():
             pending.setdefault(key, []).append(("out_grads", grad))
-        fusing = self._trace is None
+        fusing = self._trace is None and self._monitor is None  # those show every call
         relus = {id(r) for r in self._fused.values()} if fusing else set()
-        for node in reversed(self._ops):
-            if id(node) in self._runs and id(node) not in relus:
-                relu = self._fused.get(id(node)) if fusing else None
-                self._backward_node(node, pending, is_train, relu)
-        self._finish_arguments(pending)
+        changed = []  # what this call has written so far, named if a later step fails
+        try:
+            for node in reversed(self._ops):
+                if id(node) in self._runs and id(node) not in relus:
+                    relu = self._fused.get(id(node)) if fusing else None
+                    try:
+                        self._backward_node(node, pending, is_train, relu)
+                    except BaseException:
+                        changed.append((node, True))
+                        raise
+                    changed.append((node, False))
+            self._finish_arguments(pending)
+        except BaseException as exc:  # named only now: nothing is formatted on the hot path
+            exc.add_note(_changed_note([what for node, failed in changed
+                                        for what in self._changed_by(node, failed)]))
+            raise
+
+    def _changed_by(self, node, failed=False):
+        """What ``node``'s backward wrote into your arrays: each gradient it writes straight
+        into (its grad_req not 'null') and the aux states it updates, as 'grad_dict[...] (how)'.
+        For a backward that ``failed``, only what it reached: a custom operator's in_grad it
+        wrote, 'possibly' for what a built-in operator may have written before it stopped."""
+        runner = self._runners.get(id(node))
+        wrote = getattr(runner, "last_backward", None)  # a CustomRunner: {role: [written]}
+        found = []
+        for i, (src, idx) in enumerate(node.arg_inputs):
+            req = self._arg_req.get(id(src), "null")
+            if req == "null" or self._gradient_route(src, idx) != "direct":
+                continue
+            how = "added to" if req == "add" else "overwritten"
+            if wrote is not None and (failed or req == "add"):  # 'write' zeroes the unwritten
+                if wrote["in_grad"][i] == "no":
+                    continue
+                how = how if wrote["in_grad"][i] == "yes" else "possibly " + how
+            elif failed:
+                how = "possibly " + how
+            found.append(f"grad_dict['{src.name}'] ({how}, grad_req '{req}')")
+        for k, (src, _) in enumerate(node.aux_inputs):
+            if wrote is not None:
+                if wrote["aux"][k] != "no":
+                    found.append(f"aux_dict['{src.name}'] (written by {node.op.where}'s backward)")
+            elif node.op_name == "BatchNorm" and not node.op.use_global_stats:
+                found.append(f"aux_dict['{src.name}'] ({'possibly ' if failed else ''}updated: "
+                             "BatchNorm updates its moving statistics in backward)")
+        return found
 
     def _head_gradients(self, out_grads):
         """{head entry: array} from ``out_grads`` (None, one array, a list or a dict)."""
@@ -230,8 +343,16 @@ class Executor:
                     f"{HEAD_GRAD_ERROR}\nOutput {j} '{names[j]}' of {node.op.where} needs a head "
                     f"gradient: call backward(out_grads=mx.nd.ones({self.outputs[j].shape})) or "
                     f"end the network in a loss (SoftmaxOutput, make_loss, ...).{hint}")
-            heads[_key(node, idx)] = np.asarray(grad._data if isinstance(grad, NDArray) else grad,
-                                                self.outputs[j].dtype)
+            head = np.asarray(grad._data if isinstance(grad, NDArray) else grad,
+                              self.outputs[j].dtype)
+            if head.shape != self.outputs[j].shape:
+                raise MXNetValueError(
+                    f"backward: out_grads[{j}], the head gradient of output {j} '{names[j]}' of "
+                    f"{node.op.where}, has shape {head.shape} but that output has "
+                    f"{self.outputs[j].shape}: it holds d(objective)/d(output), one value per "
+                    f"output element; e.g. backward(out_grads=mx.nd.ones("
+                    f"{self.outputs[j].shape})). Nothing was changed.")
+            heads[_key(node, idx)] = head
         return heads
 
     @staticmethod
@@ -249,6 +370,10 @@ class Executor:
             heads_of[0] = (relu, 0)
         parts = [pending.pop(_key(*entry), None) for entry in heads_of]
         out_grad = [_summed(p, self._data[_key(*entry)]) for p, entry in zip(parts, heads_of)]
+        if self._monitor is not None:
+            for given, total in zip(parts, out_grad):
+                if given and len(given) > 1:
+                    self._monitor.after_sum(total)
         in_grad, req, direct = self._gradient_targets(node, in_data)
         start = time.perf_counter()
         if relu is None:
@@ -257,6 +382,8 @@ class Executor:
         else:
             _call(op, "backward", op.backward_relu, req, out_grad, in_data, out_data, in_grad,
                   aux, self._data[_key(relu, 0)])
+        if self._monitor is not None:
+            self._monitor.after_backward(node, in_grad)
         if self._trace is not None:
             reads = op.backward_reads()  # what backward did not declare is shown as not passed
             hide = lambda arrays, role: [a if r else None for a, r in zip(arrays, reads[role])]
@@ -351,6 +478,8 @@ class Executor:
             parts = pending.pop(_key(node, 0), None)
             if parts:
                 total = _summed(parts, self._data[_key(node, 0)])
+                if self._monitor is not None and len(parts) > 1:
+                    self._monitor.after_sum(total)
                 if self._trace is not None:
                     self._record_sum(node.name, f"grad_dict['{node.name}']", None, parts, total)
                 assign(self._arg_grad[id(node)]._data, self._arg_req[id(node)], total)
@@ -400,7 +529,9 @@ class Executor:
                                    [array for _, array in parts], total)
 
     def set_monitor_callback(self, callback, monitor_all=False):
-        """Call ``callback(name, array)`` for every operator output (and input if monitor_all).
+        """Call ``callback(name, array)`` for every operator output (and input if monitor_all),
+        then, in backward, for every input gradient (``{node}_backward_output{i}``) and every
+        gradient summed from several consumers (``sum_grad_output``), as MXNet does.
 
         Monitored outputs get buffers of their own, so an array a callback keeps is never
         overwritten by a later operator (the memory plan shares no buffer from then on).
@@ -440,25 +571,35 @@ class Executor:
         return self._dict(self._symbol.list_outputs(), self.outputs)
 
     def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
-        """Copy values in from {name: NDArray} dicts (converted to each array's dtype)."""
-        for name, array in arg_params.items():
-            if name in self.arg_dict:
-                target = self.arg_dict[name]
-                target[:] = np.asarray(array).astype(target.dtype)
-            elif not allow_extra_params:
-                raise ValueError(f'Find name "{name}" that is not in the arguments')
-        for name, array in (aux_params or {}).items():
-            if name in self.aux_dict:
-                target = self.aux_dict[name]
-                target[:] = np.asarray(array).astype(target.dtype)
-            elif not allow_extra_params:
-                raise ValueError(f"Find name {name} that is not in the auxiliary states")
+        """Copy values in from {name: NDArray} dicts (converted to each array's dtype). Every
+        name and shape is checked first: a bad one raises before anything is copied."""
+        copies = []
+        for params, targets, what in ((arg_params, self.arg_dict, "arguments"),
+                                      (aux_params or {}, self.aux_dict, "auxiliary states")):
+            for name, array in params.items():
+                if name not in targets:
+                    if allow_extra_params:
+                        continue
+                    if what == "arguments":
+                        raise ValueError(f'Find name "{name}" that is not in the arguments')
+                    raise ValueError(f"Find name {name} that is not in the auxiliary states")
+                values = np.asarray(array)
+                if values.shape != targets[name].shape:
+                    raise MXNetValueError(
+                        f"copy_params_from: '{name}' has shape {values.shape} in the values "
+                        f"given but {targets[name].shape} in this executor; nothing was "
+                        "copied. The values must come from a network with the same layer "
+                        "sizes (check num_hidden / num_filter and the data's shape).")
+                copies.append((targets[name], values))
+        for target, values in copies:
+            target[:] = values.astype(target.dtype)
 
     def reshape(self, partial_shaping=False, allow_up_sizing=False, **kwargs):
         """A new Executor for new input shapes, sharing the arrays whose shapes stay."""
         from .bind import reshape_executor
         return reshape_executor(self, partial_shaping, allow_up_sizing, kwargs)
 
+    @_one_thread_at_a_time("copy")
     def copy(self, grad_req=None):
         """A new Executor over copies of this one's arrays (not in MXNet: what the widgets run
         on, so your arrays never change behind your back); ``grad_req`` may replace yours."""
@@ -527,6 +668,34 @@ def _summed(parts, like):
     for _, part in parts[1:]:
         total += part
     return total
+
+
+def _changed_note(changed):
+    """The note a failed backward gets: which of your arrays it had already changed."""
+    if not changed:
+        return ("(backward stopped before writing any gradient or auxiliary state: every "
+                "array of this executor is as it was.)")
+    added = [c.split(" ")[0] for c in changed if "added to" in c]
+    advice = (f"Before running backward again, reset what was added to (e.g. ex.{added[0]}[:] "
+              "= 0), or its gradients count twice." if added else
+              "The next backward overwrites those gradients." if any(
+                  c.startswith("grad_dict") for c in changed) else "")
+    if any(c.startswith("aux_dict") for c in changed):
+        advice += (" The auxiliary states named took one step, as in a backward that "
+                   "succeeds.")
+    return ("(backward stopped after it had already changed " + ", ".join(changed) + "; the "
+            "engine cannot undo that. Every other gradient and auxiliary array is as it was. "
+            f"{advice.strip()})")
+
+
+def check_is_train(is_train, where):
+    """``is_train`` is a bool or a number: the string 'False' would be true (MXNet's int()
+    refuses it with a ValueError)."""
+    if isinstance(is_train, (str, bytes)):
+        meant = "False" if str(is_train).strip() in ("False", "false", "0", "") else "True"
+        raise ValueError(f"{where}: is_train={is_train!r} is not a bool: write "
+                         f"is_train={meant} (without quotes); a string such as 'False' would "
+                         "count as true")
 
 
 def _call(op, phase, method, *args):

@@ -9,11 +9,13 @@ the examples left over at the end of an epoch is ``NDArrayIter``'s ``last_batch_
 - ``'roll_over'``: the leftover examples open the next epoch's first batch (after ``reset()``),
   whose ``pad`` then says how many of its rows came from the previous epoch.
 """
+import warnings
 from collections import OrderedDict, namedtuple
 
 import numpy as np
 
-from .base import MXNetValueError
+from .base import MXNetTypeError, MXNetValueError
+from .memory import check_fits, format_bytes
 from .ndarray import NDArray, array
 from .ndarray.ndarray import MX_REAL_T
 from .random import generator
@@ -152,8 +154,15 @@ class NDArrayIter(DataIter):
     def __init__(self, data, label=None, batch_size=1, shuffle=False, last_batch_handle="pad",
                  data_name="data", label_name="softmax_label", layout="NCHW"):
         super().__init__(batch_size)
+        _check_iter_options(batch_size, last_batch_handle, layout)
+        if data is None:
+            raise AssertionError("NDArrayIter needs data: NDArrayIter(X, y, batch_size=32) with X "
+                                 "of shape (examples, ...)")
+        _warn_python_list(data, "data")
         self.data = _init_data(data, allow_empty=False, default_name=data_name)
         self.label = _init_data(label, allow_empty=True, default_name=label_name)
+        _check_examples(self.data, self.label, layout.find("N"), batch_size, last_batch_handle)
+        _check_batch_memory(self.data + self.label, layout.find("N"), batch_size, shuffle)
         self.idx = np.arange(self.data[0][1].shape[0])
         self.shuffle = shuffle
         self.last_batch_handle = last_batch_handle
@@ -304,6 +313,68 @@ class NDArrayIter(DataIter):
         self.label = _getdata_by_idx(self.label, self.idx)
 
 
+_HANDLES = ("pad", "discard", "roll_over")
+
+
+def _check_iter_options(batch_size, last_batch_handle, layout):
+    """NDArrayIter's options, checked when it is made (MXNet accepts a batch_size of 0, which
+    never advances, an unknown last_batch_handle or a layout without N, and fails later or
+    silently does something else)."""
+    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)):
+        kind = MXNetTypeError if not isinstance(batch_size, (float, np.floating)) \
+            else MXNetValueError
+        raise kind(f"NDArrayIter: batch_size is how many examples each batch holds, a whole "
+                   f"number such as batch_size=32; got {batch_size!r}")
+    if batch_size < 1:
+        raise MXNetValueError(f"NDArrayIter: batch_size={batch_size}, but a batch holds at least "
+                              "one example: give batch_size=1 or more (e.g. 32)")
+    if last_batch_handle not in _HANDLES:
+        raise MXNetValueError(f"NDArrayIter: last_batch_handle={last_batch_handle!r} is not one "
+                              f"of {', '.join(map(repr, _HANDLES))} ('pad' fills the last batch "
+                              "from the start, 'discard' drops it, 'roll_over' carries it into "
+                              "the next epoch)")
+    if not isinstance(layout, str) or "N" not in layout:
+        raise MXNetValueError(f"NDArrayIter: layout={layout!r} has no N, the batch axis (e.g. "
+                              "'NCHW', 'NC' or 'TNC'); the examples are taken along it")
+
+
+def _warn_python_list(data, what):
+    """A plain Python list of numbers or lists is read as several inputs, one per element."""
+    if isinstance(data, list) and len(data) > 1 and all(
+            isinstance(v, (list, tuple, int, float)) for v in data):
+        warnings.warn(f"NDArrayIter: {what} is a Python list of {len(data)} lists or numbers, "
+                      f"which NDArrayIter (like MXNet) reads as {len(data)} separate inputs "
+                      f"(_0_{what}, _1_{what}, ...), one per element. For one input with "
+                      f"{len(data)} examples pass an array: np.array({what})", UserWarning,
+                      stacklevel=3)
+
+
+def _check_examples(data, label, axis, batch_size, last_batch_handle):
+    """Every input has the same number of examples along the batch axis, at least one."""
+    sources = data + label
+    for name, arr in sources:
+        if arr.ndim <= axis:
+            raise MXNetValueError(f"NDArrayIter: input {name!r} has shape {arr.shape}, with no "
+                                  f"axis {axis} to take examples along (a single value? give "
+                                  "an array of shape (examples, ...))")
+    first_name, first = sources[0]
+    count = first.shape[axis]
+    for name, arr in sources[1:]:
+        if arr.shape[axis] != count:
+            raise MXNetValueError(
+                f"NDArrayIter: {name!r} has {arr.shape[axis]} examples (shape {arr.shape}) but "
+                f"{first_name!r} has {count} (shape {first.shape}): every input and label "
+                "needs one entry per example, in the same order")
+    if count == 0:
+        raise MXNetValueError(f"NDArrayIter: {first_name!r} has no examples (shape "
+                              f"{first.shape}): there is nothing to iterate over")
+    if batch_size > count and last_batch_handle == "discard":
+        warnings.warn(f"NDArrayIter: batch_size {batch_size} is larger than the {count} "
+                      "examples and last_batch_handle='discard' drops an incomplete batch: an "
+                      "epoch has no batch at all (fit would train on nothing)", UserWarning,
+                      stacklevel=3)
+
+
 def _init_data(data, allow_empty, default_name):
     """``[(name, NDArray)]`` sorted by name, from an array, a list of arrays or a dict."""
     assert data is not None or allow_empty
@@ -326,6 +397,13 @@ def _init_data(data, allow_empty, default_name):
             try:
                 data[key] = array(value)  # float32; MXNet also writes it back into your dict
             except Exception:
+                dtype = getattr(value, "dtype", None)
+                if dtype is not None and dtype.kind in "USO":
+                    raise TypeError(
+                        f"Invalid type '{type(value)}' for {key}: its dtype is {dtype}, not "
+                        "numbers; NDArrayIter holds numbers, so turn text labels such as 'cat' "
+                        "into class indices first, e.g. classes, y = np.unique(y, "
+                        "return_inverse=True)") from None
                 raise TypeError(f"Invalid type '{type(value)}' for {key}, should be NDArray, "
                                 "numpy.ndarray or h5py.Dataset") from None
     return sorted(data.items())
@@ -334,3 +412,21 @@ def _init_data(data, allow_empty, default_name):
 def _getdata_by_idx(data, idx):
     """The examples of each source reordered by ``idx`` (as float32 NDArrays, like MXNet)."""
     return [(name, array(arr.asnumpy()[idx], arr.context)) for name, arr in data]
+
+
+def _check_batch_memory(sources, axis, batch_size, shuffle):
+    """Each batch is a new array of ``batch_size`` examples of every input (and a shuffle copies
+    every input twice): refuse a batch_size that would not fit before any is made."""
+    rows = [(name, arr, arr._data.nbytes // max(arr.shape[axis], 1)) for name, arr in sources]
+    nbytes = batch_size * sum(row for _, _, row in rows)
+    if shuffle:
+        nbytes += 2 * sum(arr._data.nbytes for _, arr, _ in rows)
+    name, arr, row = max(rows, key=lambda r: r[2])
+    shape = arr.shape[:axis] + (batch_size,) + arr.shape[axis + 1:]
+    check_fits(nbytes, "NDArrayIter", f"a batch of batch_size={batch_size} examples"
+               + (" and a shuffled copy of the data" if shuffle else "") + " needs",
+               lambda limit: "a smaller batch_size: at most about batch_size="
+                             f"{max(int(batch_size * limit / nbytes), 1)}"
+                             + (" (or shuffle=False)" if shuffle else ""),
+               f"The largest input is {name!r}: one batch of it has shape {shape}, "
+               f"{format_bytes(batch_size * row)}")

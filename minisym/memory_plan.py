@@ -6,9 +6,11 @@ forward, or a backward that reads it (the producer's own backward when it declar
 ``out_data``; a consumer's backward when it declares ``in_data``). Outputs you can see (the
 heads) are never shared. Greedy best fit by byte size, largest buffers first among those free.
 """
+import math
+
 import numpy as np
 
-__all__ = ["plan_buffers", "PlanStats"]
+__all__ = ["plan_buffers", "plan_sizes", "planned_bytes", "entry_bytes", "PlanStats"]
 
 
 class PlanStats:
@@ -49,25 +51,57 @@ def _lifetimes(ops, runs_backward, pinned):
     return {k: tuple(v) for k, v in life.items() if k not in pinned}
 
 
+def entry_bytes(shape, dtype):
+    """The bytes of one array of ``shape`` and ``dtype`` (Python ints: never overflows)."""
+    return math.prod(shape) * np.dtype(dtype).itemsize
+
+
+def plan_sizes(ops, shapes, dtypes, runs_backward, pinned, share=True):
+    """(buffer sizes in bytes, {entry: buffer index}) of the shared buffers, nothing allocated
+    yet: what ``plan_buffers`` allocates, and what bind checks against the memory available.
+    Outputs left out (the heads, or all with ``share=False``) get an array of their own."""
+    sizes, where = [], {}
+    life = _lifetimes(ops, runs_backward, pinned) if share else {}
+    free, busy = [], []  # buffer indices; busy: (last step, buffer index)
+    for key in sorted(life, key=lambda k: life[k][0]):
+        first, last = life[key]
+        free.extend(index for end, index in busy if end < first)
+        busy = [(end, index) for end, index in busy if end >= first]
+        nbytes = entry_bytes(shapes[key], dtypes[key])
+        fits = [i for i, index in enumerate(free) if sizes[index] >= nbytes]
+        if fits:
+            index = free.pop(min(fits, key=lambda i: sizes[free[i]]))
+        else:
+            index = len(sizes)
+            sizes.append(max(nbytes, 1))
+        busy.append((last, index))
+        where[key] = index
+    return sizes, where
+
+
+def planned_bytes(ops, shapes, dtypes, runs_backward, pinned, share=True):
+    """(bytes ``plan_buffers`` will allocate, (entry, bytes) of the largest output or None)."""
+    sizes, where = plan_sizes(ops, shapes, dtypes, runs_backward, pinned, share)
+    total, largest = sum(sizes), None
+    for node in ops:
+        for j in range(node.num_outputs):
+            key = (id(node), j)
+            nbytes = entry_bytes(shapes[key], dtypes[key])
+            if key not in where:
+                total += nbytes
+            if largest is None or nbytes > largest[1]:
+                largest = ((node, j), nbytes)
+    return total, largest
+
+
 def plan_buffers(ops, shapes, dtypes, runs_backward, pinned, share=True):
     """({entry: numpy array}, PlanStats) for every operator output of ``ops``."""
-    data, unplanned, planned = {}, 0, 0
-    life = _lifetimes(ops, runs_backward, pinned) if share else {}
-    free, busy = [], []  # busy: (last step, buffer)
-    order = sorted(life, key=lambda k: life[k][0])
-    for key in order:
-        first, last = life[key]
-        free.extend(buf for end, buf in busy if end < first)
-        busy = [(end, buf) for end, buf in busy if end >= first]
-        nbytes = int(np.prod(shapes[key], dtype=np.int64)) * np.dtype(dtypes[key]).itemsize
-        fits = [i for i, b in enumerate(free) if b.nbytes >= nbytes]
-        if fits:
-            buf = free.pop(min(fits, key=lambda i: free[i].nbytes))
-        else:
-            buf = np.zeros(max(nbytes, 1), np.uint8)
-            planned += buf.nbytes
-        busy.append((last, buf))
-        data[key] = buf[:nbytes].view(dtypes[key]).reshape(shapes[key])
+    sizes, where = plan_sizes(ops, shapes, dtypes, runs_backward, pinned, share)
+    buffers = [np.zeros(size, np.uint8) for size in sizes]
+    data, unplanned, planned = {}, 0, sum(sizes)
+    for key, index in where.items():
+        nbytes = entry_bytes(shapes[key], dtypes[key])
+        data[key] = buffers[index][:nbytes].view(dtypes[key]).reshape(shapes[key])
         unplanned += nbytes
     for node in ops:
         for j in range(node.num_outputs):

@@ -46,12 +46,26 @@ def _split_params(param_name):
         raise AttributeError(f"{param_name} holds a list of arrays without names; a checkpoint "
                              "needs names like 'arg:fc1_weight' (write it with save_checkpoint)")
     for key, value in save_dict.items():
-        kind, name = key.split(":", 1)
+        kind, name = split_param_name(key, param_name)
         if kind == "arg":
             arg_params[name] = value
         if kind == "aux":
             aux_params[name] = value
     return arg_params, aux_params
+
+
+def split_param_name(key, param_name):
+    """``('arg', 'fc1_weight')`` of a checkpoint's ``'arg:fc1_weight'``; a ValueError (MXNet's
+    type: its unpacking fails) saying what a name without the prefix means."""
+    if ":" not in key:
+        raise ValueError(
+            f"{param_name} holds an array named {key!r}, without the 'arg:' or 'aux:' prefix "
+            "every name of a checkpoint has ('arg:fc1_weight', 'aux:bn1_moving_mean'): it was "
+            "written with mx.nd.save of a plain dict, not as a checkpoint. Load it with "
+            "mx.nd.load, or write checkpoints with mx.model.save_checkpoint / "
+            "Module.save_checkpoint / Module.save_params")
+    kind, name = key.split(":", 1)
+    return kind, name
 
 
 def load_checkpoint(prefix, epoch):

@@ -1,4 +1,5 @@
-"""``mx.mon.Monitor``: print statistics of every operator output while a network runs."""
+"""``mx.mon.Monitor``: print statistics of every operator output while a network runs, and of
+every gradient its backward pass computes (as MXNet's monitor sees its backward nodes)."""
 import logging
 import re
 
@@ -10,7 +11,7 @@ __all__ = ["Monitor", "MonitorHook"]
 
 
 class MonitorHook:
-    """What an Executor calls after each operator's forward."""
+    """What an Executor calls after each operator's forward and backward."""
 
     def __init__(self, callback, monitor_all, ctx):
         self.callback = callback
@@ -27,6 +28,25 @@ class MonitorHook:
                 self.callback(f"{node.name}_{name}", NDArray(array, self.ctx, writable=False))
         for j, array in enumerate(out_data):
             self.callback(node.entry_name(j), NDArray(array, self.ctx, writable=False))
+
+    def after_backward(self, node, in_grad):
+        """Every input gradient a node's backward wrote, named as MXNet names the outputs of
+        its backward node: ``{node}_backward_output{i}`` (``in_grad[i]``), without the index
+        when there is one input. ``elemwise_add`` has no backward node in MXNet (its gradient
+        is the head gradient, passed on), so it is not reported."""
+        if node.op_name in _PASSED_ON:
+            return
+        for i, array in enumerate(in_grad):
+            suffix = str(i) if len(in_grad) > 1 else ""
+            self.callback(f"{node.name}_backward_output{suffix}",
+                          NDArray(array, self.ctx, writable=False))
+
+    def after_sum(self, total):
+        """A gradient summed from several consumers (MXNet's aggregation node ``sum_grad``)."""
+        self.callback("sum_grad_output", NDArray(total, self.ctx, writable=False))
+
+
+_PASSED_ON = frozenset({"elemwise_add"})  # MXNet's CloneGradient: no backward node
 
 
 def _norm_stat(array):

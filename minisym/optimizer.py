@@ -16,7 +16,6 @@ docstrings say. ``clip_gradient`` of None, 0 or less means no clipping.
 """
 import math
 import os
-import pickle
 import warnings
 
 import numpy as np
@@ -363,17 +362,20 @@ class Updater:
                     list(idxs), list(ws), list(gs), [self.states[i] for i in idxs])
 
     def set_states(self, states):
-        """Restore the states (and maybe the optimizer) written by ``get_states``."""
-        states = pickle.loads(states)
-        if isinstance(states, tuple) and len(states) == 2:
-            self.states, self.optimizer = states
-        else:
-            self.states = states
+        """Restore the states (and maybe the optimizer) written by ``get_states``. The bytes
+        are parsed, never unpickled (``minisym.optimizer_states``)."""
+        from . import optimizer_states
+        states, optimizer = optimizer_states.loads(states)
+        self.states = states
+        if optimizer is not None:
+            self.optimizer = optimizer
         self.states_synced = dict.fromkeys(self.states.keys(), False)
 
     def get_states(self, dump_optimizer=False):
-        """The states as pickled bytes (with the optimizer too if ``dump_optimizer``)."""
-        return pickle.dumps((self.states, self.optimizer) if dump_optimizer else self.states)
+        """The states as bytes (with the optimizer too if ``dump_optimizer``). MXNet pickles
+        them; minisym writes arrays and a JSON layout that loading only parses."""
+        from . import optimizer_states
+        return optimizer_states.dumps(self.states, self.optimizer if dump_optimizer else None)
 
 
 def get_updater(optimizer):

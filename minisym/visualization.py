@@ -42,7 +42,13 @@ def print_summary(symbol, shape=None, line_length=120, positions=(.44, .64, .74,
     ``shape``: {input name: shape}, e.g. ``{'data': (1, 3, 32, 32)}``.
     """
     if not isinstance(symbol, Symbol):
-        raise TypeError("symbol must be Symbol")
+        raise TypeError("symbol must be Symbol" + _what_instead(symbol, "print_summary"))
+    _check_mapping(shape, "shape", "print_summary", "{'data': (1, 3, 32, 32)}")
+    if not isinstance(positions, (list, tuple)) or len(positions) != len(_HEADER):
+        # MXNet fails with an IndexError while drawing the header; same type, clearer text
+        raise IndexError(f"print_summary: positions gives where each of the {len(_HEADER)} "
+                         f"columns ({', '.join(_HEADER)}) ends, as fractions of line_length "
+                         f"(default (.44, .64, .74, 1.)); got {positions!r}")
     if shape is not None:
         shape_dict, missing = _output_shapes(symbol, shape), []
     else:
@@ -195,6 +201,42 @@ class _SummaryTable:
         return 0
 
 
+def _what_instead(value, caller):
+    """': got a Module: pass mod.symbol' -- what to give instead of ``value``."""
+    from .module import BaseModule
+    if isinstance(value, BaseModule):
+        return f"; got a Module: pass its symbol, {caller}(mod.symbol, ...)"
+    if hasattr(value, "_symbol") and hasattr(value, "arg_dict"):
+        return f"; got an Executor: pass the symbol you bound, {caller}(net, ...)"
+    if isinstance(value, str):
+        return (f"; got a str: a symbol saved as JSON is read back with mx.sym.load_json(text) "
+                f"or mx.sym.load(file), then {caller}(net, ...)")
+    return f"; got {type(value).__name__}"
+
+
+def _check_mapping(value, argument, caller, example):
+    """``shape`` / ``dtype`` are {input name: value} (MXNet: 'argument after ** must be a
+    mapping'): a TypeError, as there, showing the form."""
+    if value is None or isinstance(value, dict):
+        return
+    raise TypeError(f"{caller}: {argument} is {{input name: {argument}}}, e.g. {argument}="
+                    f"{example}; got the {type(value).__name__} {value!r}")
+
+
+def _check_node_attrs(node_attrs):
+    """Graphviz attributes are str -> str (MXNet: a ValueError or TypeError from deep inside)."""
+    if node_attrs is None:
+        return
+    if not isinstance(node_attrs, dict):
+        raise ValueError("plot_network: node_attrs is a dict of Graphviz node attributes, e.g. "
+                         "node_attrs={'shape': 'oval', 'fixedsize': 'false'}; got the "
+                         f"{type(node_attrs).__name__} {node_attrs!r}")
+    for key, value in node_attrs.items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise TypeError(f"plot_network: node_attrs values are strings, as Graphviz reads "
+                            f"them: {{{str(key)!r}: {str(value)!r}}}; got {{{key!r}: {value!r}}}")
+
+
 # --- plot_network ----------------------------------------------------------------------------
 _COLORS = ("#8dd3c7", "#fb8072", "#ffffb3", "#bebada", "#80b1d3", "#fdb462", "#b3de69",
            "#fccde5")
@@ -217,7 +259,10 @@ def plot_network(symbol, title="plot", save_format="pdf", shape=None, dtype=None
                           "the 'dot' program: apt-get install graphviz / conda install "
                           "graphviz)") from None
     if not isinstance(symbol, Symbol):
-        raise TypeError("symbol must be a Symbol")
+        raise TypeError("symbol must be a Symbol" + _what_instead(symbol, "plot_network"))
+    _check_mapping(shape, "shape", "plot_network", "{'data': (1, 3, 224, 224)}")
+    _check_mapping(dtype, "dtype", "plot_network", "{'data': 'float32'}")
+    _check_node_attrs(node_attrs)
     shape_dict, type_dict = _edge_labels(symbol, shape, dtype)
     nodes = json.loads(symbol.tojson())["nodes"]
     _warn_repeated_names(nodes)

@@ -4,9 +4,10 @@
 
 Each notebook runs top to bottom in a fresh kernel of this interpreter, from its own folder,
 with Jupyter's and IPython's user folders replaced by empty temporary ones (a learner's profile
-must not change what a lesson prints). Cells tagged ``raises-exception`` may raise. The stored
-notebook keeps no widget state (``metadata.widgets``): GitHub refuses to render partial state,
-and nbval ignores it anyway.
+must not change what a lesson prints) and one BLAS thread, as `make test` runs nbval (the
+numbers a lesson prints after training depend on how many threads a matrix product used). Cells
+tagged ``raises-exception`` may raise. The stored notebook keeps no widget state
+(``metadata.widgets``): GitHub refuses to render partial state, and nbval ignores it anyway.
 """
 import contextlib
 import os
@@ -23,14 +24,16 @@ CELL_TIMEOUT = 300  # seconds; a cold numba cache compiles kernels inside the fi
 
 @contextlib.contextmanager
 def clean_jupyter_env():
-    """Point JUPYTER_* / IPYTHONDIR at empty temporary folders while the block runs."""
+    """Point JUPYTER_* / IPYTHONDIR at empty temporary folders, with one BLAS thread, while
+    the block runs."""
     keys = ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")
-    saved = {key: os.environ.get(key) for key in keys + ("JUPYTER_PLATFORM_DIRS",)}
+    fixed = {"JUPYTER_PLATFORM_DIRS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    saved = {key: os.environ.get(key) for key in keys + tuple(fixed)}
     with tempfile.TemporaryDirectory(prefix="lesson-env-") as home:
         for key in keys:
             os.environ[key] = str(Path(home) / key.lower())
             Path(os.environ[key]).mkdir()
-        os.environ["JUPYTER_PLATFORM_DIRS"] = "1"
+        os.environ.update(fixed)
         try:
             yield
         finally:

@@ -135,6 +135,29 @@ def test_monitor_sees_every_output():
     assert [name for _, name, _ in mon.toc()] == ["act_output"]
 
 
+def test_monitor_sees_every_gradient_of_backward():
+    """MXNet's monitor also sees its backward nodes: in_grad[i] of node n is
+    'n_backward_output{i}' (no index for one input), a gradient summed from two consumers is
+    'sum_grad_output', and elemwise_add (which passes its head gradient on) shows nothing."""
+    relu = mx.sym.Activation(x, act_type="relu", name="r")
+    fc = mx.sym.FullyConnected(relu, num_hidden=2, no_bias=True, name="fc")
+    net = mx.sym.MakeLoss(mx.sym.sum(fc) + mx.sym.sum(relu))
+    ex = net.simple_bind(mx.cpu(), x=(1, 3))
+    ex.arg_dict["x"][:] = [[1.0, -2.0, 3.0]]
+    ex.arg_dict["fc_weight"][:] = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+    seen = {}
+    ex.set_monitor_callback(lambda name, arr: seen.setdefault(name, arr.asnumpy().copy()))
+    ex.forward(is_train=True)
+    ex.backward()
+    assert "_plus0_backward_output" not in seen and "_plus0_backward_output0" not in seen
+    assert ["fc_backward_output0", "fc_backward_output1", "sum_grad_output",
+            "r_backward_output"] == [n for n in seen if n.startswith(("fc_b", "sum_", "r_b"))]
+    assert seen["fc_backward_output0"].tolist() == [[5.0, 7.0, 9.0]]  # ones @ fc_weight
+    assert seen["sum_grad_output"].tolist() == [[6.0, 8.0, 10.0]]    # + 1 from the other sum
+    assert seen["r_backward_output"].tolist() == [[6.0, 0.0, 10.0]]  # relu's mask
+    np.testing.assert_array_equal(seen["r_backward_output"], ex.grad_dict["x"].asnumpy())
+
+
 def test_trace_names_every_index():
     data = mx.sym.Variable("data")
     net = mx.sym.BatchNorm(mx.sym.FullyConnected(data, num_hidden=2, name="fc1"), name="bn")

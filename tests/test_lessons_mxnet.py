@@ -6,10 +6,13 @@ What a cell shows there (its printed text and the repr of its last expression, o
 the exception a ``raises-exception`` cell raises) must equal what the stored notebook shows.
 A cell tagged ``mxnet-differs`` is run but not compared: it is where a lesson teaches one of the
 README's differences from MXNet. Needs ``../shared/tools/mxnet-oracle``; a clone without it
-skips, saying so.
+skips, saying so. The oracle's venv holds MXNet and NumPy only: a lesson that imports one of
+ORACLE_EXTRAS (lesson 8's scikit-learn and matplotlib) gets it pip-installed there once, with
+NumPy kept at the version MXNet needs; if that install fails, the lesson skips, saying why.
 """
 import builtins
 import json
+import os
 import re
 import subprocess
 import sys
@@ -22,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 ORACLE = ROOT.parent / "shared" / "tools" / "mxnet-oracle"
 LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
 RUNNER = Path(__file__).with_name("lesson_cells_runner.py")
+# What lessons import beyond MXNet and NumPy: import name -> what to pip-install into the oracle.
+ORACLE_EXTRAS = {"sklearn": "scikit-learn", "matplotlib": "matplotlib"}
 
 
 def _tags(cell):
@@ -33,6 +38,33 @@ def mxnet_cells(nb):
     return [(i, cell.source.replace("import minisym as mx", "import mxnet as mx"))
             for i, cell in enumerate(nb.cells)
             if cell.cell_type == "code" and "minisym-only" not in _tags(cell)]
+
+
+def imported_extras(sources):
+    """The ORACLE_EXTRAS import names that ``sources`` import."""
+    return sorted(name for name in ORACLE_EXTRAS
+                  if any(re.search(rf"^\s*(import|from)\s+{name}\b", src, re.M)
+                         for src in sources))
+
+
+def _oracle(*args, timeout=600):
+    return subprocess.run([str(ORACLE), *args], capture_output=True, text=True, timeout=timeout)
+
+
+def ensure_oracle_extras(names):
+    """pip-install into the oracle's venv those of ``names`` it cannot import (NumPy pinned at
+    the version there, which MXNet 1.9.1 needs); skip loudly if that fails."""
+    missing = [n for n in names if _oracle("-c", f"import {n}").returncode != 0]
+    if not missing:
+        return
+    numpy = _oracle("-c", "import numpy; print(numpy.__version__)").stdout.strip()
+    install = _oracle("-m", "pip", "install", "-q", *(ORACLE_EXTRAS[n] for n in missing),
+                      f"numpy=={numpy}")
+    still = [n for n in missing if _oracle("-c", f"import {n}").returncode != 0]
+    if install.returncode != 0 or still:
+        pytest.skip(f"MXNET ORACLE LACKS {', '.join(still or missing)}: pip install "
+                    f"{' '.join(ORACLE_EXTRAS[n] for n in missing)} into the oracle's venv "
+                    f"failed: {(install.stderr or install.stdout)[-500:]}")
 
 
 def _flat(text):
@@ -76,8 +108,10 @@ def test_lesson_code_runs_the_same_under_mxnet(lesson, tmp_path):
     cells = mxnet_cells(nb)
     script = tmp_path / "cells.json"
     script.write_text(json.dumps([source for _, source in cells]))
+    ensure_oracle_extras(imported_extras([source for _, source in cells]))
     run = subprocess.run([str(ORACLE), str(RUNNER), str(script)], cwd=lesson.parent,
-                         capture_output=True, text=True, timeout=600)
+                         capture_output=True, text=True, timeout=600,
+                         env=dict(os.environ, MPLBACKEND="Agg"))  # figures drawn, not shown
     assert run.returncode == 0, run.stderr[-3000:]
     results = json.loads(run.stdout.splitlines()[-1])
     for (index, _), got in zip(cells, results):
@@ -97,6 +131,9 @@ def test_runner_shows_what_ipython_shows():
     assert run_cell("x.append(3)", namespace)["value"] is None
     assert run_cell("x[7]", namespace)["raised"] == "IndexError"
     assert _flat("['a',\n 'b']") == "['a', 'b']"
+    assert imported_extras(["import numpy as np\nfrom sklearn.datasets import load_digits",
+                            "import matplotlib.pyplot as plt", "# import sklearn"]) == [
+        "matplotlib", "sklearn"]
     shows = {"text": "", "value": None, "raised": "MXNetError"}
     assert same(shows, dict(shows, raised="MXNetValueError"))
     assert not same(shows, dict(shows, raised="ValueError"))

@@ -470,3 +470,15 @@ def test_the_loss_follows_the_head():
     custom = progress.HeadLoss(mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=2))
     custom.update([mx.nd.ones((2, 2))], {})
     assert custom.get() == []  # no loss head: the bar shows the metric only
+
+
+def test_in_a_jupyter_kernel_the_line_goes_to_stdout(monkeypatch):
+    from minisym.module import progress
+
+    class OutStream:  # what ipykernel puts in sys.stdout
+        pass
+    OutStream.__module__ = "ipykernel.iostream"
+    assert progress.default_stream() is sys.stderr
+    kernel_stdout = OutStream()
+    monkeypatch.setattr(sys, "stdout", kernel_stdout)
+    assert progress.default_stream() is kernel_stdout

@@ -50,6 +50,8 @@ IMPORT_NAMES = {
     "numba": "numba",
     "graphviz": "graphviz",
     "nbval": "nbval",
+    "scikit-learn": "sklearn",
+    "nbgitpuller": "nbgitpuller",
 }
 
 _NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(.*)$")

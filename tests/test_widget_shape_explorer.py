@@ -310,9 +310,11 @@ def test_an_executor_gives_its_data_shape_and_is_left_alone():
     np.testing.assert_array_equal(ex.arg_dict["fc1_weight"].asnumpy(), weight)
 
 
-def test_anything_else_is_a_type_error():
-    with pytest.raises(TypeError, match="Symbol, an Executor or a Module; got str"):
-        ShapeExplorer("fc1")
+def test_anything_else_is_a_type_error_shown_inline():
+    widget = ShapeExplorer("fc1")  # as every widget: a mistake is shown, never raised
+    assert widget.error.startswith("TypeError: ShapeExplorer shows a Symbol, an Executor or a "
+                                   "Module; got str")
+    assert widget.rows == [] and "error: TypeError" in widget.text()
 
 
 # --- fallbacks -----------------------------------------------------------------------------------

@@ -22,6 +22,10 @@ COLUMN_TITLES = {
     "aux": "auxiliary states: aux[k]  ⟷  list_auxiliary_states()[k]",
 }
 
+AUX_GRADIENT = ("none: an auxiliary state is not an argument, so it has no in_grad and no req. "
+                "forward and backward read it and update it in place (aux[k][:] = ...), and "
+                "the executor keeps its values between calls (executor.aux_dict['{entry}']).")
+
 
 class IndexMap(View):
     """``IndexMap(target, node=None, shapes=None, **prop_kwargs)``: every slot of one node.
@@ -168,17 +172,20 @@ class IndexMap(View):
         lines = [[doc.label, f"is '{doc.name}'"],
                  ["declared", f"{ordinal} in {method}(): {doc.declared}"]]
         if doc.family != "outputs":
-            lines.append(["given", _given_sentence(doc.given, doc.entry, node)])
+            lines.append(["given", _given_sentence(doc.given, doc.entry, node,
+                                                   "state" if doc.family == "aux" else "argument")])
         lines.append(["array", f"{doc.entry} · shape {shape} · {dtype}"])
         req = self._target.reqs(node).get(_req_label(doc))
         if req:
             lines.append(["req", f"{req[0]}: {req[1]}"])
         lines.append(["backward", "receives it" if doc.in_backward else
                       f"not passed: {doc.why_not}"])
+        if doc.family == "aux":
+            lines.append(["gradient", AUX_GRADIENT.format(entry=doc.entry)])
         if self._previews.get(doc.label):
             lines.append(["values", self._previews[doc.label]])
-        lines.append(["same index", ", ".join(s for s in same if s != doc.label)
-                      + f", {method}()[{doc.index}]"])
+        lines.append(["same index", ", ".join([s for s in same if s != doc.label]
+                                              + [f"{method}()[{doc.index}]"])])
         return lines
 
     # --- fallbacks ----------------------------------------------------------------------------
@@ -250,7 +257,7 @@ def _given_text(given, entry):
     return "created"
 
 
-def _given_sentence(given, entry, node):
+def _given_sentence(given, entry, node, what="argument"):
     """How the input reached the node, in words."""
     call = f"mx.sym.{node.op_name}(...)"
     if given is None:
@@ -261,7 +268,7 @@ def _given_sentence(given, entry, node):
     if kind == "position":
         return f"given by position ({value}) in the {call} call that made '{node.name}'"
     return (f"not given in the {call} call, so it was created as the variable '{entry}' "
-            "(the node's name + '_' + the argument's name)")
+            f"(the node's name + '_' + the {what}'s name)")
 
 
 def _previews_of(calls, node_name):

@@ -78,7 +78,12 @@ class Lifecycle(View):
 
     def __init__(self, op_type=None, log=None, **kwargs):
         super().__init__(**kwargs)
-        self._log = log if log is not None else lifecycle.record(op_type)
+        self._log = log
+        with self.reporting():  # a wrong op_type is shown, and nothing is recorded
+            if log is None:
+                self._log = lifecycle.record(_op_types(op_type))
+        if self._log is None:
+            self._log = lifecycle.Recording(op_type=())  # never started: shows nothing
         self._show, self._node = "all", ""
         self._head_end = None  # index in the log after the last call of a full head
         self.box = ipywidgets.VBox([self])
@@ -332,6 +337,25 @@ class Lifecycle(View):
     def close(self):
         self._log.unsubscribe(self._heard)
         super().close()
+
+
+def _op_types(op_type):
+    """``op_type`` as lifecycle.record takes it: None, a registered name or a list of names; a
+    Prop class is read as the name it was registered under."""
+    from minisym.operator import CustomOpProp, registered
+    if isinstance(op_type, type) and issubclass(op_type, CustomOpProp):
+        name = next((k for k, v in registered().items() if v is op_type), None)
+        if name is None:
+            raise TypeError(f"Lifecycle: {op_type.__name__} is not registered: put "
+                            "@mx.operator.register('your_op') above the class, then "
+                            "Lifecycle('your_op')")
+        return name
+    if op_type is None or isinstance(op_type, str) or (
+            isinstance(op_type, (list, tuple, set)) and all(isinstance(t, str) for t in op_type)):
+        return op_type
+    raise TypeError("Lifecycle(op_type): op_type is the name a custom operator was registered "
+                    "under (@mx.operator.register('softmax') -> Lifecycle('softmax')), a list of "
+                    f"names, or None for every custom operator; got {op_type!r}")
 
 
 def _call_row(call, kind, selected):

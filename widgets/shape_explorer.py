@@ -8,6 +8,7 @@ table shows (filtered by name, variables folded away), so a ResNet-50 stays a sm
 import difflib
 from contextlib import contextmanager
 
+import numpy as np
 import traitlets
 
 from minisym.executor import Executor
@@ -67,7 +68,13 @@ def field_text(shape):
         return ""
     if isinstance(shape, str):
         return shape
-    return ", ".join(str(int(d)) for d in shape)
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = (shape,)
+    if not isinstance(shape, (tuple, list)):
+        return str(shape)  # not a shape: its field says so
+    # a size that is not an int (2.5, '3') is shown as it is, so that its field says why
+    return ", ".join(str(int(d)) if isinstance(d, (int, np.integer)) and not isinstance(d, bool)
+                     else str(d) for d in shape)
 
 
 def shape_text(shape):
@@ -131,9 +138,12 @@ class ShapeExplorer(View):
         self._ready = False
         self._syncing = False
         super().__init__()
-        self.symbol, fields = _explored(symbol)
+        self.symbol, fields, self._arguments, self._report = None, {}, [], None
+        with self.reporting():  # not a Symbol: the widget shows why, and stays empty
+            self.symbol, fields = _explored(symbol)
+        if self.symbol is None:
+            return
         self._arguments = self.symbol.list_arguments()
-        self._report = None
         self._standing_error = ""  # the fields' parse or inference error
         self._last_given = {}  # the shapes of the last fields that parsed
         if data is _DEFAULT:

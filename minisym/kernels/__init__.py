@@ -1,6 +1,7 @@
 """Fast kernels: numba loops where the time goes (im2col / col2im, pooling, batch norm),
 NumPy's BLAS for the matrix products. Each has a plain-NumPy reference in
-``minisym.ops.nn_reference`` that the tests compare it with."""
+``minisym.ops.nn_reference`` that the tests compare it with. ``jit.py`` says where numba caches
+them and how parallel kernels stay safe from threads and forked processes."""
 import os
 
 import numpy as np

@@ -4,12 +4,14 @@ Statistics accumulate in float64 whatever the data type, so float32 results stay
 parity tolerance of MXNet's.
 """
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from .jit import parallel_kernel
 
 __all__ = ["bn_forward_train", "bn_normalize", "bn_backward"]
 
 
-@njit(cache=True, parallel=True)
+@parallel_kernel
 def _stats(x, mean, var):
     """Biased mean and variance of x (N, C, S) per channel."""
     n_img, channels, size = x.shape
@@ -29,7 +31,7 @@ def _stats(x, mean, var):
         var[c] = sq / count
 
 
-@njit(cache=True, parallel=True)
+@parallel_kernel
 def _normalize(x, mean, invstd, gamma, beta, relu, y):
     """y = (x - mean) * invstd * gamma + beta per channel (then max(y, 0) if relu)."""
     n_img, channels, size = x.shape
@@ -42,7 +44,7 @@ def _normalize(x, mean, invstd, gamma, beta, relu, y):
                 y[n, c, i] = v if (v > 0 or not relu) else 0
 
 
-@njit(cache=True, parallel=True)
+@parallel_kernel
 def _backward(dy, x, mean, invstd, gamma, train, relu_y, dx, dgamma, dbeta):
     """Gradients of batch norm (train: through the batch statistics; else per channel).
 

@@ -6,10 +6,12 @@ matrix product ``weight (F, K) @ cols (K, N*OH*OW)`` computes a whole group for 
 import numpy as np
 from numba import njit, prange
 
+from .jit import CACHE, parallel_kernel
+
 __all__ = ["conv2d_forward", "conv2d_backward", "im2col", "col2im"]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _valid_range(out_size, stride, offset, size):
     """The output positions o in [lo, hi) whose input o * stride + offset lies in [0, size)."""
     lo = 0 if offset >= 0 else (-offset + stride - 1) // stride
@@ -17,7 +19,7 @@ def _valid_range(out_size, stride, offset, size):
     return lo, max(lo, min(hi, out_size))
 
 
-@njit(cache=True, parallel=True)
+@parallel_kernel
 def _im2col(x, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, cols):
     """x (N, C, H, W) -> cols (C*kh*kw, N*oh*ow); padding reads as 0."""
     n_img, channels, height, width = x.shape
@@ -38,7 +40,7 @@ def _im2col(x, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, cols):
                 cols[task, start + x_hi:start + ow] = 0
 
 
-@njit(cache=True, parallel=True)
+@parallel_kernel
 def _col2im(cols, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, dx):
     """Add cols (C*kh*kw, N*oh*ow) back into dx (N, C, H, W) where im2col read them."""
     n_img, channels, height, width = dx.shape

@@ -8,13 +8,15 @@ real cells when ``count_include_pad`` is False.
 import numpy as np
 from numba import njit, prange
 
+from .jit import CACHE, parallel_kernel
+
 __all__ = ["pool2d_forward", "pool2d_backward"]
 
 _MAX, _AVG, _SUM = 0, 1, 2
 _KINDS = {"max": _MAX, "avg": _AVG, "sum": _SUM}
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHE, inline="always")
 def _window(o, stride, pad, k, size):
     """(first cell, end cell, padded start, padded end) of window ``o`` along one axis."""
     start = o * stride - pad
@@ -22,7 +24,7 @@ def _window(o, stride, pad, k, size):
     return max(start, 0), min(end, size), start, end
 
 
-@njit(cache=True, parallel=True)
+@parallel_kernel
 def _pool_forward(x, kind, kh, kw, sh, sw, ph, pw, include_pad, y):
     planes, height, width = x.shape
     oh, ow = y.shape[1], y.shape[2]
@@ -51,7 +53,7 @@ def _pool_forward(x, kind, kh, kw, sh, sw, ph, pw, include_pad, y):
                     y[p, i, j] = total
 
 
-@njit(cache=True, parallel=True)
+@parallel_kernel
 def _pool_backward(dy, x, y, kind, kh, kw, sh, sw, ph, pw, include_pad, dx):
     planes, height, width = x.shape
     oh, ow = dy.shape[1], dy.shape[2]

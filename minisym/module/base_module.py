@@ -1,6 +1,5 @@
 """What every Module can do once it can forward and backward: score, predict, fit."""
 import logging
-import sys
 import time
 from collections import namedtuple
 
@@ -15,6 +14,17 @@ BatchEndParam = namedtuple("BatchEndParams", ["epoch", "nbatch", "eval_metric", 
 
 def _as_list(obj):
     return obj if isinstance(obj, list) else [obj]
+
+
+def _check_iterator(data, argument, caller):
+    """``data`` must be a data iterator (MXNet fails later: "'numpy.ndarray' object has no
+    attribute 'provide_data'"): an AttributeError, as there, that says what to pass."""
+    if hasattr(data, "provide_data") and hasattr(data, "reset"):
+        return
+    hint = (f" (for arrays: {argument}=mx.io.NDArrayIter(X, y, batch_size=32))"
+            if isinstance(data, (np.ndarray, list, tuple)) or hasattr(data, "asnumpy") else "")
+    raise AttributeError(f"{caller}: {argument} must be a data iterator such as "
+                         f"mx.io.NDArrayIter, got {type(data).__name__}{hint}")
 
 
 class BaseModule:
@@ -40,6 +50,7 @@ class BaseModule:
         """Run ``eval_data`` forward (is_train=False); the metric's ``[(name, value)]``."""
         from .. import metric
         assert self.binded and self.params_initialized
+        _check_iterator(eval_data, "eval_data", "score")
         if reset:
             eval_data.reset()
         if not isinstance(eval_metric, metric.EvalMetric):
@@ -114,7 +125,22 @@ class BaseModule:
         from .. import metric
         from ..initializer import Uniform
         assert num_epoch is not None, "please specify number of epochs"
-        form = progress.resolve(progress_bar, sys.stderr)
+        if isinstance(num_epoch, bool) or not isinstance(num_epoch, (int, np.integer)):
+            raise TypeError(f"fit: num_epoch is how many epochs to train, a whole number such "
+                            f"as num_epoch=10; got {num_epoch!r}")
+        _check_iterator(train_data, "train_data", "fit")
+        if eval_data is not None:
+            _check_iterator(eval_data, "eval_data", "fit")
+        stream = progress.default_stream()
+        form = progress.resolve(progress_bar, stream)
+        # what can be checked without touching the module is checked first: a mistake there
+        # leaves the module as it was (validation gets its own metric from a name, as in MXNet)
+        validation_metric = validation_metric if validation_metric is not None else eval_metric
+        if not isinstance(eval_metric, metric.EvalMetric):
+            eval_metric = metric.create(eval_metric)
+        if isinstance(optimizer, str) and not self.optimizer_initialized:
+            from .module import _check_optimizer_params
+            _check_optimizer_params(optimizer, dict(optimizer_params))
         self.bind(data_shapes=train_data.provide_data, label_shapes=train_data.provide_label,
                   for_training=True, force_rebind=force_rebind)
         if monitor is not None:
@@ -124,20 +150,32 @@ class BaseModule:
                          allow_missing=allow_missing, force_init=force_init)
         self.init_optimizer(kvstore=kvstore, optimizer=optimizer,
                             optimizer_params=optimizer_params)
-        validation_metric = validation_metric if validation_metric is not None else eval_metric
-        if not isinstance(eval_metric, metric.EvalMetric):
-            eval_metric = metric.create(eval_metric)
         loss = progress.HeadLoss(self.symbol) if form != "off" else None
         learned_total = None  # batches per epoch, counted once when the iterator cannot say
         for epoch in range(begin_epoch, num_epoch):
             total = progress.batches_per_epoch(train_data) or learned_total
-            bar = progress.EpochBar(epoch, total, form)
-            done = self._fit_epoch(epoch, train_data, eval_metric, batch_end_callback, monitor,
-                                   bar, loss)
+            bar = progress.EpochBar(epoch, total, form, stream)
+            try:
+                done = self._fit_epoch(epoch, train_data, eval_metric, batch_end_callback,
+                                       monitor, bar, loss)
+            except KeyboardInterrupt:
+                self._interrupted(epoch, bar, train_data)
+                raise
             learned_total = learned_total or done
             self._end_epoch(epoch, epoch_end_callback, eval_data, validation_metric,
                             eval_end_callback, eval_batch_end_callback)
             train_data.reset()
+
+    def _interrupted(self, epoch, bar, train_data):
+        """After a KeyboardInterrupt in an epoch (the progress line is already ended): say what
+        the module holds, and rewind the data so that the next fit starts a whole epoch."""
+        try:
+            train_data.reset()
+        except Exception:  # noqa: BLE001 -- the interrupt is what the learner must see
+            pass
+        self.logger.info("Epoch[%d] interrupted after %d batch(es): the module keeps the "
+                         "parameters trained so far; fit(..., begin_epoch=%d) goes on from them",
+                         epoch, bar.done, epoch)
 
     def _fit_epoch(self, epoch, train_data, eval_metric, batch_end_callback, monitor, bar,
                    loss):

@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 
+from ..base import MXNetValueError
 from ..context import Context, cpu
 from ..initializer import InitDesc, Mixed, NoPatternError, Uniform
 from .base_module import BaseModule
@@ -52,6 +53,13 @@ def _descs(names, shapes, kind):
     """DataDesc list from ``[(name, shape)]`` or DataDesc, checked against ``names``: data that
     do not match raise, labels only warn (as in MXNet); None stays None."""
     from ..io import DataDesc
+    if shapes is not None and (
+            not isinstance(shapes, (list, tuple))
+            or not all(isinstance(s, DataDesc) or (isinstance(s, (list, tuple)) and len(s) == 2
+                                                   and isinstance(s[0], str)) for s in shapes)):
+        raise TypeError(f"{kind}_shapes is a list of (name, shape) pairs, e.g. {kind}_shapes="
+                        f"[({(names or [kind])[0]!r}, (32, 784))] (or an iterator's provide_"
+                        f"{kind}); got {shapes!r}")
     descs = None if shapes is None else [s if isinstance(s, DataDesc) else DataDesc(*s)
                                          for s in shapes]
     given = [d.name for d in descs or []]
@@ -63,6 +71,41 @@ def _descs(names, shapes, kind):
     _warn(f"Data provided by {kind}_shapes don't match names specified by {kind}_names "
           f"({descs or []} vs. {names})")
     return descs
+
+
+_NUMBERS = ("learning_rate", "wd", "momentum", "rescale_grad", "clip_gradient", "beta1",
+            "beta2", "epsilon")
+
+
+def _check_optimizer_params(name, params):
+    """optimizer_params names what the optimizer takes, and its rates are numbers (MXNet fails
+    with Optimizer.__init__()'s TypeError, or later inside the update)."""
+    import difflib
+    import inspect
+    import numbers
+
+    from ..optimizer import Optimizer
+    cls = Optimizer.opt_registry.get(name.lower())
+    if cls is None:
+        Optimizer.create_optimizer(name)  # its ValueError lists the optimizers that exist
+    known = set()
+    for klass in cls.__mro__:
+        if "__init__" in vars(klass):
+            known.update(p.name for p in inspect.signature(klass.__init__).parameters.values()
+                         if p.kind == p.KEYWORD_ONLY or p.kind == p.POSITIONAL_OR_KEYWORD)
+    known -= {"self", "sym", "param_idx2name", "param_dict"}
+    for key, value in params.items():
+        if key not in known:
+            close = (["learning_rate"] if key.lower() in ("lr", "learningrate", "rate")
+                     else difflib.get_close_matches(key, sorted(known), n=1))
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            raise TypeError(f"Module.init_optimizer: optimizer_params has {key!r}, which the "
+                            f"{cls.__name__} optimizer does not take.{hint} It takes: "
+                            f"{', '.join(sorted(known))}")
+        if key in _NUMBERS and value is not None and (
+                isinstance(value, bool) or not isinstance(value, numbers.Real)):
+            raise TypeError(f"Module.init_optimizer: optimizer_params {key}={value!r} must be a "
+                            f"number, e.g. ('{key}', 0.1)")
 
 
 class _NotGiven(RuntimeError):
@@ -127,21 +170,30 @@ class Module(BaseModule):
     # --- binding -----------------------------------------------------------------------------
     def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
              force_rebind=False, shared_module=None, grad_req="write"):
-        """Allocate the executor for these data / label shapes."""
-        if force_rebind:
-            self.binded, self._exec = False, None
-        if self.binded:
+        """Allocate the executor for these data / label shapes. A bind that fails (a shape
+        that does not fit the network) leaves the module as it was, bound or not."""
+        if self.binded and not force_rebind:
             self.logger.warning("Already bound, ignoring bind()")
             return
         if not for_training and inputs_need_grad:
             raise AssertionError("inputs_need_grad=True needs for_training=True")
-        self.for_training = for_training
-        self.inputs_need_grad = inputs_need_grad
-        self._grad_req = grad_req
-        self._data_shapes = _descs(self._data_names, data_shapes, "data")
-        self._label_shapes = _descs(self._label_names, label_shapes, "label")
-        self._check_label_shapes_are_arguments()
-        self._exec = self._make_executor()
+        before = (self.for_training, self.inputs_need_grad, self._grad_req, self._data_shapes,
+                  self._label_shapes)
+        try:
+            self.for_training = for_training
+            self.inputs_need_grad = inputs_need_grad
+            self._grad_req = grad_req
+            self._data_shapes = _descs(self._data_names, data_shapes, "data")
+            self._label_shapes = _descs(self._label_names, label_shapes, "label")
+            self._check_label_shapes_are_arguments()
+            executor = self._make_executor()
+        except BaseException:
+            (self.for_training, self.inputs_need_grad, self._grad_req, self._data_shapes,
+             self._label_shapes) = before
+            raise
+        if self.binded and self.params_initialized and self._params_dirty:
+            self._sync_params_from_devices()  # what the old executor trained is kept
+        self._exec = executor
         if self.params_initialized:
             self._exec.copy_params_from(self._arg_params, self._aux_params)
         else:
@@ -191,17 +243,45 @@ class Module(BaseModule):
         return self._symbol.simple_bind(self._context[0], grad_req=self._grad_reqs(),
                                         type_dict=types, **shapes)
 
-    def reshape(self, data_shapes, label_shapes=None):
-        """Rebind for new data shapes, keeping the parameters."""
-        assert self.binded
-        self._data_shapes = _descs(self._data_names, data_shapes, "data")
-        self._label_shapes = _descs(self._label_names, label_shapes, "label")
-        shapes = {d.name: d.shape for d in self._data_shapes + (self._label_shapes or [])}
-        self._exec = self._exec.reshape(partial_shaping=True, allow_up_sizing=True, **shapes)
+    def reshape(self, data_shapes, label_shapes=None, _caller="Module.reshape"):
+        """Rebind for new data shapes, keeping the parameters. A shape that would change a
+        parameter's (a new feature size) raises, and the module stays as it was."""
+        assert self.binded, f"{_caller}: the module is not bound yet: call bind(...) first"
+        data_descs = _descs(self._data_names, data_shapes, "data")
+        label_descs = _descs(self._label_names, label_shapes, "label")
+        shapes = {d.name: d.shape for d in data_descs + (label_descs or [])}
+        reshaped = self._exec.reshape(partial_shaping=True, allow_up_sizing=True, **shapes)
+        self._check_parameter_shapes_kept(reshaped, data_descs, _caller)
+        self._exec = reshaped
+        self._data_shapes, self._label_shapes = data_descs, label_descs
+
+    def _check_parameter_shapes_kept(self, reshaped, data_descs, caller):
+        """New data shapes may change the batch size, never a parameter's shape (MXNet: 'Shape
+        of unspecified arg: fc1_weight changed')."""
+        old = dict(zip(self._symbol.list_arguments(), self._exec.arg_arrays))
+        old.update(zip(self._symbol.list_auxiliary_states(), self._exec.aux_arrays))
+        new = dict(zip(self._symbol.list_arguments(), reshaped.arg_arrays))
+        new.update(zip(self._symbol.list_auxiliary_states(), reshaped.aux_arrays))
+        changed = [n for n in self._param_names + self._aux_names
+                   if old[n].shape != new[n].shape]
+        if not changed:
+            return
+        name = changed[0]
+        bound = ", ".join(f"{d.name!r} {tuple(d.shape)}" for d in self._data_shapes)
+        given = ", ".join(f"{d.name!r} {tuple(d.shape)}" for d in data_descs)
+        others = f" (and {', '.join(map(repr, changed[1:]))})" if changed[1:] else ""
+        raise MXNetValueError(
+            f"{caller}: the data has shape {given}, but the module was bound for {bound}: with "
+            f"it the parameter {name!r} would need the shape {tuple(new[name].shape)} instead of "
+            f"its {tuple(old[name].shape)}{others}, and its values would be lost. Only the "
+            "batch size may change from batch to batch: check the data (every example needs the "
+            "same size as when you bound), or bind a new Module for the new size. The module is "
+            "unchanged.")
 
     # --- parameters ----------------------------------------------------------------------------
     def init_params(self, initializer=None, arg_params=None, aux_params=None,
-                    allow_missing=False, force_init=False, allow_extra=False):
+                    allow_missing=False, force_init=False, allow_extra=False,
+                    _caller="Module.init_params"):
         """Fill parameters with ``initializer`` (Uniform(0.01) by default) or given values."""
         if self.params_initialized and not force_init:
             warnings.warn("Parameters already initialized and force_init=False. "
@@ -209,18 +289,59 @@ class Module(BaseModule):
             return
         assert self.binded, "call bind before initializing the parameters"
         initializer = Uniform(0.01) if initializer is None else initializer
+        if not callable(initializer):
+            raise TypeError(
+                f"Module.init_params: initializer must be an mx.init.Initializer such as "
+                f"mx.init.Xavier(), got the {type(initializer).__name__} {initializer!r}"
+                + (f" (write initializer=mx.init.create({initializer!r}))"
+                   if isinstance(initializer, str) else ""))
+        self._check_given_shapes(arg_params, aux_params, _caller)
         attrs = self._symbol.attr_dict()
-        for params, given in ((self._arg_params, arg_params), (self._aux_params, aux_params)):
-            for name, arr in sorted(params.items()):
-                desc = InitDesc(name, attrs.get(name, None))
-                try:
-                    self._init_one(desc, arr, given, initializer, allow_missing)
-                except (NoPatternError, _NotGiven) as exc:
-                    self._explain_uninitialized(name, exc)
+        # a failure half-way (an initializer that does not cover a name) leaves the values
+        # the module had: they are put back
+        backup = self._parameter_values() if self.params_initialized else None
+        try:
+            for params, given in ((self._arg_params, arg_params),
+                                  (self._aux_params, aux_params)):
+                for name, arr in sorted(params.items()):
+                    desc = InitDesc(name, attrs.get(name, None))
+                    try:
+                        self._init_one(desc, arr, given, initializer, allow_missing)
+                    except (NoPatternError, _NotGiven) as exc:
+                        self._explain_uninitialized(name, exc)
+        except BaseException:
+            if backup is not None:
+                for params in (self._arg_params, self._aux_params):
+                    for name, arr in params.items():
+                        arr[:] = backup[name]
+            raise
         self.params_initialized = True
         self._params_dirty = False
         self._exec.copy_params_from(self._arg_params, self._aux_params,
                                     allow_extra_params=allow_extra)
+
+    def _parameter_values(self):
+        """{name: copy of the values} of every parameter and auxiliary state."""
+        if self._params_dirty:
+            self._sync_params_from_devices()
+        return {n: a.asnumpy().copy()
+                for params in (self._arg_params, self._aux_params) for n, a in params.items()}
+
+    def _check_given_shapes(self, arg_params, aux_params, caller="Module.set_params"):
+        """Every given value of a parameter has its shape (checked before anything is copied,
+        so that a wrong one leaves the module as it was)."""
+        for kind, given, own in (("arg_params", arg_params, self._arg_params),
+                                 ("aux_params", aux_params, self._aux_params)):
+            for name, value in (given or {}).items():
+                if name not in own or not hasattr(value, "shape"):
+                    continue
+                if tuple(value.shape) != tuple(own[name].shape):
+                    raise MXNetValueError(
+                        f"{caller}: {kind}[{name!r}] has shape {tuple(value.shape)}, but the "
+                        f"module's {name!r} has shape {tuple(own[name].shape)} (bound for data "
+                        + ", ".join(f"{d.name!r} {tuple(d.shape)}" for d in self._data_shapes)
+                        + "). Give a value of that shape, e.g. from a checkpoint of this same "
+                        "network; nothing was changed.")
 
     @staticmethod
     def _init_one(desc, arr, cache, initializer, allow_missing):
@@ -287,12 +408,13 @@ class Module(BaseModule):
         if not allow_missing:
             self.init_params(initializer=None, arg_params=arg_params, aux_params=aux_params,
                              allow_missing=allow_missing, force_init=force_init,
-                             allow_extra=allow_extra)
+                             allow_extra=allow_extra, _caller="Module.set_params")
             return
         if self.params_initialized and not force_init:
             warnings.warn("Parameters already initialized and force_init=False. "
                           "set_params call ignored.", stacklevel=2)
             return
+        self._check_given_shapes(arg_params, aux_params)
         self._exec.copy_params_from(arg_params, aux_params, allow_extra_params=allow_extra)
         self._params_dirty = True
         self.params_initialized = True
@@ -323,9 +445,16 @@ class Module(BaseModule):
     def load_params(self, fname):
         """Load parameters saved by ``save_params`` (or by MXNet)."""
         from .. import ndarray as nd
+        from ..model import split_param_name
         arg_params, aux_params = {}, {}
-        for key, value in nd.load(fname).items():
-            kind, name = key.split(":", 1)
+        loaded = nd.load(fname)
+        if not isinstance(loaded, dict):
+            # MXNet: "'list' object has no attribute 'items'"; same type, clearer text
+            raise AttributeError(f"Module.load_params: {fname} holds a list of arrays without "
+                                 "names; parameters need names like 'arg:fc1_weight' (write "
+                                 "them with Module.save_params or save_checkpoint)")
+        for key, value in loaded.items():
+            kind, name = split_param_name(key, fname)
             (arg_params if kind == "arg" else aux_params)[name] = value
         self.set_params(arg_params, aux_params)
 
@@ -359,6 +488,7 @@ class Module(BaseModule):
         idx2name = dict(enumerate(self._param_names))
         if isinstance(optimizer, str):
             params = dict(optimizer_params)
+            _check_optimizer_params(optimizer, params)
             params.setdefault("rescale_grad", rescale_grad)
             optimizer = opt.create(optimizer, sym=self._symbol, param_idx2name=idx2name,
                                    **params)
@@ -377,7 +507,12 @@ class Module(BaseModule):
     # --- running -------------------------------------------------------------------------------
     def forward(self, data_batch, is_train=None):
         """Copy the batch in (rebinding if its shapes changed) and run forward."""
-        assert self.binded and self.params_initialized
+        self._assert_ready("forward")
+        if not hasattr(data_batch, "data"):
+            raise AttributeError(
+                f"Module.forward takes a DataBatch, got {type(data_batch).__name__}: wrap the "
+                "arrays in one, mod.forward(mx.io.DataBatch(data=[x], label=[y])), or iterate "
+                "over an mx.io.NDArrayIter, whose batches are DataBatches")
         new_shapes = tuple(tuple(d.shape) for d in data_batch.data)
         if new_shapes != tuple(tuple(d.shape) for d in self._data_shapes):
             self._reshape_for(data_batch, new_shapes)
@@ -399,18 +534,47 @@ class Module(BaseModule):
         if not label and getattr(data_batch, "label", None) and self._label_shapes:
             label = [DataDesc(d.name, tuple(a.shape), d.dtype, d.layout)
                      for d, a in zip(self._label_shapes, data_batch.label)]
-        self.reshape(data, label or self._label_shapes)
+        if not label and self._label_shapes:
+            label = self._labels_following(data)  # a batch without labels (inference)
+        self.reshape(data, label or self._label_shapes, _caller="Module.forward")
+
+    def _labels_following(self, data):
+        """The bound label descs with the shapes the new data implies (a new batch size)."""
+        from ..io import DataDesc
+        try:
+            arg_shapes, _, _ = self._symbol.infer_shape_partial(
+                **{d.name: tuple(d.shape) for d in data})
+        except Exception:  # noqa: BLE001 -- the reshape that follows says what is wrong
+            return self._label_shapes
+        inferred = dict(zip(self._symbol.list_arguments(), arg_shapes or []))
+        return [DataDesc(d.name, tuple(inferred[d.name]), d.dtype, d.layout)
+                if inferred.get(d.name) and all(inferred[d.name]) else d
+                for d in self._label_shapes]
+
+    def _assert_ready(self, what, optimizer=False):
+        """AssertionError (MXNet's type) naming the step that is missing before ``what``."""
+        steps = [("bind", self.binded, "mod.bind(data_shapes=..., label_shapes=...)"),
+                 ("init_params", self.params_initialized, "mod.init_params()")]
+        if optimizer:
+            steps.append(("init_optimizer", self.optimizer_initialized,
+                          "mod.init_optimizer(optimizer='sgd', optimizer_params=(('learning_"
+                          "rate', 0.1),))"))
+        missing = [(step, call) for step, done, call in steps if not done]
+        if missing:
+            calls = "; then ".join(call for _, call in missing)
+            raise AssertionError(f"Module.{what}: call {missing[0][0]} first: {calls} (or "
+                                 "mod.fit(...), which does every step)")
 
     def backward(self, out_grads=None):
         """Backward through the executor (head gradients only for non-loss outputs)."""
-        assert self.binded and self.params_initialized
+        self._assert_ready("backward")
         if not self.for_training:
             raise AssertionError("backward needs a module bound with for_training=True")
         self._exec.backward(out_grads=out_grads)
 
     def update(self):
         """One optimizer step on every parameter that has a gradient."""
-        assert self.binded and self.params_initialized and self.optimizer_initialized
+        self._assert_ready("update", optimizer=True)
         self._params_dirty = True
         grads, args = self._exec.grad_dict, self._exec.arg_dict
         for index, name in enumerate(self._param_names):

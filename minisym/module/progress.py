@@ -13,11 +13,13 @@
   same text, so a stored notebook output compares under nbval;
 - ``'off'`` or ``False``: nothing.
 
-The line goes to ``sys.stderr``, as logging's does. The loss is the one the network's head
-trains on (cross-entropy for ``SoftmaxOutput``, squared / absolute error for the regression
-outputs, the mean output of ``MakeLoss``); the metric is ``fit``'s ``eval_metric`` over the epoch
-so far. A console log record (``logging`` to a stream) or a warning shown while the line is drawn
-first clears it, so the record stays a whole line; the bar comes back at the next batch.
+The line goes to ``sys.stderr``, as logging's does, except in a Jupyter kernel, where it goes to
+``sys.stdout``: a notebook paints stderr red, and progress is not an error. The loss is the one
+the network's head trains on (cross-entropy for ``SoftmaxOutput``, squared / absolute error for
+the regression outputs, the mean output of ``MakeLoss``); the metric is ``fit``'s
+``eval_metric`` over the epoch so far. A console log record (``logging`` to a stream) or a
+warning shown while the line is drawn first clears it, so the record stays a whole line; the bar
+comes back at the next batch.
 """
 import logging
 import math
@@ -29,10 +31,19 @@ from contextlib import contextmanager
 
 import numpy as np
 
-__all__ = ["mode", "MODES", "resolve", "EpochBar", "HeadLoss", "batches_per_epoch"]
+__all__ = ["mode", "MODES", "resolve", "default_stream", "EpochBar", "HeadLoss",
+           "batches_per_epoch"]
 
 MODES = ("auto", "live", "stable", "off")
 mode = os.environ.get("MINISYM_PROGRESS", "auto")
+
+
+def default_stream():
+    """Where the line goes: a Jupyter kernel's stdout (its stderr shows as an error), else
+    stderr."""
+    if type(sys.stdout).__module__.startswith("ipykernel"):
+        return sys.stdout
+    return sys.stderr
 
 
 def resolve(progress_bar, stream):

@@ -1,6 +1,9 @@
 """``mx.nd``: NDArray and the functions that make them."""
 import numpy as np
 
+from ..base import DTYPE_NP_TO_MX, MXNetTypeError, MXNetValueError
+from ..memory import check_array
+from ..shape_check import NegativeSizeOverflow, check_shape
 from . import random
 from .arithmetic import __all__ as _arithmetic_names
 from .arithmetic import (  # noqa: F401 (mx.nd.add(lhs, rhs), ...)
@@ -31,7 +34,17 @@ __all__ = ["NDArray", "array", "zeros", "ones", "empty", "full", "arange", "wait
 
 
 def _dtype(dtype):
-    return np.dtype(MX_REAL_T if dtype is None else dtype)
+    """A numpy dtype MXNet has (float32 for None), or a TypeError listing the choices."""
+    choices = lambda: ", ".join(repr(np.dtype(t).name) for t in DTYPE_NP_TO_MX)
+    try:
+        result = np.dtype(MX_REAL_T if dtype is None else dtype)
+    except TypeError:  # 'float33': a TypeError, as numpy's in MXNet
+        raise TypeError(f"dtype={dtype!r} is not a data type MXNet has; use one of "
+                        f"{choices()} (or the numpy type, e.g. np.float32)") from None
+    if result.type not in DTYPE_NP_TO_MX:  # 'complex64': MXNet's "Invalid Input"
+        raise MXNetTypeError(f"dtype={dtype!r} is not a data type MXNet has; use one of "
+                             f"{choices()} (or the numpy type, e.g. np.float32)")
+    return result
 
 
 def array(source_array, ctx=None, dtype=None):
@@ -49,22 +62,27 @@ def array(source_array, ctx=None, dtype=None):
 
 def zeros(shape, ctx=None, dtype=None, **kwargs):
     """An NDArray of zeros: ``mx.nd.zeros((2, 3))``."""
-    return NDArray(np.zeros(_shape(shape), _dtype(dtype)), ctx)
+    return NDArray(np.zeros(_shape(shape, "mx.nd.zeros", dtype), _dtype(dtype)), ctx)
 
 
 def ones(shape, ctx=None, dtype=None, **kwargs):
     """An NDArray of ones."""
-    return NDArray(np.ones(_shape(shape), _dtype(dtype)), ctx)
+    return NDArray(np.ones(_shape(shape, "mx.nd.ones", dtype), _dtype(dtype)), ctx)
 
 
 def empty(shape, ctx=None, dtype=None):
     """A new NDArray (zero-filled here, so results never depend on leftover memory)."""
-    return zeros(shape, ctx, dtype)
+    dims = _shape(shape, "mx.nd.empty", dtype, python_errors=True)
+    return NDArray(np.zeros(dims, _dtype(dtype)), ctx)
 
 
 def full(shape, val, ctx=None, dtype=None, out=None):
     """An NDArray filled with ``val``."""
-    result = NDArray(np.full(_shape(shape), val, _dtype(dtype)), ctx)
+    if isinstance(val, (str, bytes)):  # None gives NaN, as in MXNet
+        raise TypeError(f"mx.nd.full: val={val!r} ({type(val).__name__}) is not a number; "
+                        "give the value every element gets, e.g. mx.nd.full((2, 3), 0.5)")
+    dims = _shape(shape, "mx.nd.full", dtype, python_errors=True)
+    result = NDArray(np.full(dims, val, _dtype(dtype)), ctx)
     if out is not None:
         out[:] = result
         return out
@@ -73,6 +91,9 @@ def full(shape, val, ctx=None, dtype=None, out=None):
 
 def arange(start, stop=None, step=1.0, repeat=1, infer_range=None, ctx=None, dtype=None):
     """``start, start+step, ...`` below ``stop``, each value ``repeat`` times (float32)."""
+    if step == 0:
+        raise MXNetValueError(f"mx.nd.arange: step=0 never reaches stop={stop!r}; give a "
+                              "step that is not 0, e.g. step=1")
     values = np.arange(start, stop, step) if stop is not None else np.arange(start)
     return NDArray(np.repeat(values, repeat).astype(_dtype(dtype)), ctx)
 
@@ -84,11 +105,34 @@ def waitall():
 def dot(lhs, rhs, transpose_a=False, transpose_b=False, **kwargs):
     """Matrix product of two NDArrays."""
     a, b = to_numpy(lhs), to_numpy(rhs)
-    return NDArray(np.dot(a.T if transpose_a else a, b.T if transpose_b else b))
+    a, b = a.T if transpose_a else a, b.T if transpose_b else b
+    if a.ndim and b.ndim and a.shape[-1] != b.shape[0]:
+        raise MXNetValueError(
+            f"mx.nd.dot: dot shape error: lhs {a.shape} x rhs {b.shape}"
+            f"{' (after the transposes)' if transpose_a or transpose_b else ''}: the last axis "
+            f"of lhs ({a.shape[-1]}) must equal the first axis of rhs ({b.shape[0]}). "
+            + ("Fix: transpose_b=True multiplies by rhs.T. "
+               if a.shape[-1] == b.shape[-1] and not transpose_b else "")
+            + "Check which side should be transposed.")
+    return NDArray(np.dot(a, b))
 
 
-def _shape(shape):
-    return (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+def _shape(shape, where, dtype=None, python_errors=False):
+    """A shape typed as an int or a tuple of ints, checked (no negative or non-int size, and
+    an array of it and ``dtype`` fits in the memory available); with ``python_errors`` a bad
+    size is an OverflowError / TypeError, as MXNet's empty and full raise, else an MXNetError,
+    as its zeros and ones do."""
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = (shape,)
+    if isinstance(shape, np.ndarray) and shape.ndim == 1:
+        shape = tuple(shape.tolist())  # MXNet refuses it; minisym reads it
+    if not isinstance(shape, (tuple, list)):
+        raise MXNetTypeError(f"{where}: shape={shape!r} is not a shape; give a tuple of sizes, "
+                             "e.g. shape=(2, 3)")
+    errors = ({"negative": NegativeSizeOverflow, "fraction": TypeError} if python_errors else {})
+    dims = check_shape(shape, where=where, name=None, mode="array", keyword="shape", **errors)
+    check_array(dims, _dtype(dtype), where)
+    return dims
 
 
 def _install_operators():

@@ -4,7 +4,7 @@ The same operator class serves both worlds: a symbol records a node, an NDArray 
 one-node graph, binds it to your arrays and runs its forward (``is_train=False``). Arguments
 bind as ``mx.sym``'s do (minisym/symbol/signature.py), with ``out, name`` after the parameters.
 """
-from ..base import MXNetTypeError
+from ..base import MXNetTypeError, MXNetValueError
 from ..name import NameManager
 from ..ops.registry import functions
 from .ndarray import NDArray
@@ -47,6 +47,7 @@ def _run(fn, signature, call, is_train):
         node_sym = node_from_call(fn, call)
     _check_every_input_given(signature, node_sym)
     args_list = [arrays[n] for n in node_sym.list_arguments()]
+    _check_not_empty(signature, node_sym, args_list)
     aux_list = [arrays[n] for n in node_sym.list_auxiliary_states()]
     ex = node_sym.bind(cpu(), args_list, grad_req="null", aux_states=aux_list)
     results = [NDArray(r._data.copy(), r.context) for r in ex.forward(is_train=is_train)]
@@ -69,6 +70,18 @@ def _check_every_input_given(signature, node_sym):
             + ", ".join(repr(slot) for slot in missing)
             + f" (with these parameters it takes {', '.join(names)}). In order, "
             f"{signature.where} takes {signature.order_text()}")
+
+
+def _check_not_empty(signature, node_sym, args_list):
+    """An operator never runs on an array with a 0 size: MXNet 1.9.1 reads a 0 as 'unknown'
+    and its shape inference refuses it, so say that instead of failing in bind."""
+    slots = node_sym.outputs[0][0].op.list_arguments()
+    for slot, array in zip(slots, args_list):
+        if 0 in array.shape:
+            raise MXNetValueError(
+                f"{signature.where}: input '{slot}' is an empty array (shape {array.shape}): "
+                "MXNet's operators read a 0 size as 'unknown' and cannot run on it. Give at "
+                "least one element on every axis (skip an empty batch: if x.size == 0: ...).")
 
 
 def install(namespace):

@@ -8,6 +8,7 @@ import numpy as np
 from ..base import MXNetTypeError, MXNetValueError
 from ..context import Context, current_context
 from ..operands import OPERATOR_SYMBOLS, describe, shape_difference, unsupported_operand
+from ..shape_check import is_size
 
 __all__ = ["NDArray", "to_numpy", "MX_REAL_T"]
 
@@ -117,7 +118,10 @@ class NDArray:
         if other is self:
             return other
         if other.shape != self.shape:
-            raise ValueError(f"copyto: shape mismatch, {self.shape} into {other.shape}")
+            raise MXNetValueError(f"copyto: shape mismatch, {self.shape} into {other.shape}: "
+                                  "copyto copies every value, so both must have the same shape "
+                                  "(x.copyto(mx.nd.zeros(x.shape)), or use y[:] = x to "
+                                  "broadcast)")
         other._data[...] = self._data
         return other
 
@@ -141,6 +145,13 @@ class NDArray:
         if kwargs:
             raise TypeError(f"reshape got unexpected keyword arguments {sorted(kwargs)}")
         where = "NDArray.reshape"
+        bad = next((i for i, d in enumerate(shape) if not is_size(d)), None)
+        if bad is not None:
+            raise TypeError(
+                f"{where}: shape={shape!r}: dimension {bad} is {shape[bad]!r} "
+                f"({type(shape[bad]).__name__}), but a size must be an int (or one of the codes "
+                "0 = copy this axis, -1 = infer it, -2, -3, -4); write whole numbers, e.g. "
+                "x.reshape((2, -1))")
         target = (reshape_codes(shape[::-1], self.shape[::-1], where)[::-1] if reverse
                   else reshape_codes(shape, self.shape, where))
         if int(np.prod(target)) != self.size:
@@ -173,7 +184,22 @@ class NDArray:
 
     def __setitem__(self, key, value):
         # MXNet does not check ``writable`` here (only in +=, -=, ...): copied on purpose.
-        self._data[_index(key)] = to_numpy(value)
+        if isinstance(value, (str, bytes, dict, set)):  # None gives NaN, as in MXNet
+            raise TypeError(f"NDArray does not support assignment with non-array-"
+                            f"like object {value!r} of type {type(value)}: assign a number, an "
+                            "NDArray or a numpy array")
+        target = self._data
+        try:
+            target[_index(key)] = to_numpy(value)
+        except ValueError as exc:
+            if "broadcast" not in str(exc):
+                raise
+            into = np.shape(target[_index(key)])
+            raise ValueError(  # MXNet's type for it
+                f"x[{_key_text(key)}] = value: value has shape {tuple(np.shape(to_numpy(value)))} "
+                f"but x[{_key_text(key)}] has shape {into} (x is {self.shape}); the shapes "
+                "cannot be broadcast together: on each axis, counted from the right, the sizes "
+                "must be equal or value's must be 1. Nothing was written.") from None
 
     # --- arithmetic ----------------------------------------------------------------------------
     def _binary(self, other, fn, symbol, reverse=False):
@@ -249,12 +275,25 @@ def _check_broadcast(array, other, symbol, reverse, into=False):
 
 
 def _index(key):
-    """NDArray keys become the NumPy arrays behind them."""
+    """NDArray keys become the NumPy arrays behind them; a float is refused as MXNet does."""
     if isinstance(key, NDArray):
         return key._data.astype(np.int64)
     if isinstance(key, tuple):
         return tuple(_index(k) for k in key)
+    if isinstance(key, (float, np.floating)):
+        raise ValueError(f"NDArray does not support slicing with key {key!r} of type "
+                         f"{type(key)}: an index is an int (x[{int(key)}]) or a slice (x[0:2])")
     return key
+
+
+def _key_text(key):
+    """``0, 1:3`` for the key of ``x[0, 1:3]``."""
+    def one(k):
+        if isinstance(k, slice):
+            return ":".join("" if v is None else str(v) for v in (k.start, k.stop)) + (
+                f":{k.step}" if k.step is not None else "")
+        return "..." if k is Ellipsis else repr(k) if not isinstance(k, NDArray) else "index"
+    return ", ".join(one(k) for k in key) if isinstance(key, tuple) else one(key)
 
 
 def _comparison(fn):

@@ -18,12 +18,16 @@ older array layouts MXNet still accepts (version 1, and the original one whose f
 the number of dimensions), so old model-zoo files open too.
 """
 import io
+import math
+import os
 import struct
 
 import numpy as np
 
 from ..base import DTYPE_MX_TO_NP, DTYPE_NP_TO_MX, MXNetTypeError, MXNetValueError
 from ..context import cpu
+from ..fileio import describe, read_bytes, write_atomically
+from ..memory import check_fits, format_bytes
 from .ndarray import NDArray
 
 __all__ = ["save", "load", "save_to_bytes", "load_from_bytes"]
@@ -37,26 +41,35 @@ STORAGE_NAMES = {1: "row_sparse", 2: "csr"}
 
 
 def save(fname, data):
-    """Write an NDArray, a list of NDArrays or a dict {name: NDArray} to ``fname``."""
+    """Write an NDArray, a list of NDArrays or a dict {name: NDArray} to ``fname``.
+
+    The bytes go to a temporary file in the same folder, which then replaces ``fname``: a
+    crash or a full disk in the middle leaves the previous ``fname`` readable."""
     payload = save_to_bytes(data)  # MXNet checks the data first
     if not isinstance(fname, str):
         # MXNet fails inside c_str(fname) with an AttributeError; same type, clearer text
         raise AttributeError(f"mx.nd.save: fname must be a str, got {type(fname).__name__}")
-    with open(fname, "wb") as fout:
-        fout.write(payload)
+    write_atomically(fname, payload, "mx.nd.save")
 
 
 def load(fname):
     """The list or dict {name: NDArray} saved in ``fname`` (MXNet's or minisym's ``.params``)."""
     if not isinstance(fname, str):
         raise TypeError("fname required to be a string")
+    _check_load_memory(fname)
+    return load_from_bytes(read_bytes(fname, "mx.nd.load"), fname)
+
+
+def _check_load_memory(fname):
+    """The file's bytes and the arrays made from them must fit: refuse before reading."""
     try:
-        with open(fname, "rb") as fin:
-            payload = fin.read()
-    except FileNotFoundError:
-        raise MXNetValueError(f'mx.nd.load: cannot open "{fname}": No such file or '
-                              "directory") from None
-    return load_from_bytes(payload, fname)
+        size = os.path.getsize(fname)
+    except OSError:
+        return  # read_bytes says what is wrong with the file
+    check_fits(2 * size, "mx.nd.load", f"loading {fname!r} ({format_bytes(size)}: its bytes, "
+               "then the arrays made from them) needs",
+               "load it where there is more memory, or save the parameters in several smaller "
+               "files (mx.nd.save of a part of the dict each)")
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -129,18 +142,42 @@ class _Reader:
     def unpack(self, fmt):
         return struct.unpack("<" + fmt, self.take(struct.calcsize("<" + fmt)))
 
+    def remaining(self):
+        return len(self.payload) - self.pos
+
+
+_SMALLEST_RECORD = 4  # every array record starts with a 4-byte word
+
 
 def load_from_bytes(payload, where="mx.nd.load"):
     """The list or dict {name: NDArray} encoded in ``payload`` (the bytes of a ``.params``)."""
     reader = _Reader(payload, where)
-    if len(payload) < 16 or reader.unpack("Q")[0] != LIST_MAGIC:
+    if payload[:8] != struct.pack("<Q", LIST_MAGIC):
+        what = describe(payload)
         raise MXNetValueError(f"{where}: Invalid NDArray file format: it does not start with "
-                              "MXNet's NDArray-list header 0x112 (is it a .params file?)")
+                              "MXNet's NDArray-list header 0x112 "
+                              + (f"(it is {what})" if what else "(is it a .params file?)"))
+    reader.unpack("Q")  # the magic
     reader.unpack("Q")  # reserved
-    arrays = [_read_array(reader) for _ in range(reader.unpack("Q")[0])]
+    count = reader.unpack("Q")[0]
+    if count * _SMALLEST_RECORD > reader.remaining():
+        raise MXNetValueError(f"{where}: Invalid NDArray file format: the header declares "
+                              f"{count:,} arrays, but only {reader.remaining():,} bytes follow "
+                              "(a damaged file)")
+    arrays = [_read_array(reader, i) for i in range(count)]
     names = []
-    for _ in range(reader.unpack("Q")[0]):
-        names.append(reader.take(reader.unpack("Q")[0]).decode("utf-8"))
+    for i in range(reader.unpack("Q")[0]):
+        size = reader.unpack("Q")[0]
+        if size > reader.remaining():
+            raise MXNetValueError(f"{where}: Invalid NDArray file format: name {i} declares "
+                                  f"{size:,} bytes, but the file ends {reader.remaining():,} "
+                                  "bytes later (a truncated or damaged file)")
+        raw = reader.take(size)
+        try:
+            names.append(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise MXNetValueError(f"{where}: Invalid NDArray file format: name {i} "
+                                  f"({raw[:40]!r}) is not UTF-8 text (a damaged file)") from None
     if names and len(names) != len(arrays):
         raise MXNetValueError(f"{where}: Invalid NDArray file format ({len(arrays)} arrays but "
                               f"{len(names)} names)")
@@ -149,8 +186,9 @@ def load_from_bytes(payload, where="mx.nd.load"):
     return dict(zip(names, arrays))
 
 
-def _read_array(reader):
-    """One array record, in any of the layouts MXNet 1.9.1 reads."""
+def _read_array(reader, index=0):
+    """Array record ``index``, in any of the layouts MXNet 1.9.1 reads. Its declared size is
+    checked against the bytes left before anything is allocated."""
     magic = reader.unpack("I")[0]
     if magic == NDARRAY_V3_MAGIC:
         raise MXNetValueError(f"{reader.where}: this array was saved in MXNet's numpy-shape "
@@ -178,7 +216,16 @@ def _read_array(reader):
     if flag not in DTYPE_MX_TO_NP or DTYPE_MX_TO_NP[flag] is None:
         raise MXNetValueError(f"{reader.where}: unknown dtype flag {flag}")
     dtype = np.dtype(DTYPE_MX_TO_NP[flag]).newbyteorder("<")
-    count = int(np.prod(shape))
+    if any(d < 0 for d in shape):
+        raise MXNetValueError(f"{reader.where}: Invalid NDArray file format: array {index} has "
+                              f"the shape {tuple(shape)}, with a negative size (a damaged file)")
+    count = math.prod(shape)  # Python ints: a crafted shape cannot overflow
+    if count * dtype.itemsize > reader.remaining():
+        raise MXNetValueError(
+            f"{reader.where}: Invalid NDArray file format: array {index} declares the shape "
+            f"{tuple(shape)} of {np.dtype(dtype).name}, {count * dtype.itemsize:,} bytes, but "
+            f"the file ends {reader.remaining():,} bytes later (a truncated or damaged file); "
+            "nothing was allocated")
     values = np.frombuffer(reader.take(count * dtype.itemsize), dtype=dtype, count=count)
     return NDArray(values.astype(dtype.newbyteorder("="), copy=True).reshape(shape), cpu(0))
 
@@ -188,4 +235,8 @@ def _read_shape(reader):
     ndim = reader.unpack("i")[0]
     if ndim < 0:
         raise MXNetValueError(f"{reader.where}: an array of unknown shape (ndim {ndim})")
+    if ndim * 8 > reader.remaining():
+        raise MXNetValueError(f"{reader.where}: Invalid NDArray file format: an array declares "
+                              f"{ndim:,} dimensions, but the file ends {reader.remaining():,} "
+                              "bytes later (a truncated or damaged file)")
     return reader.unpack(f"{ndim}q")

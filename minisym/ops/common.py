@@ -56,7 +56,20 @@ def spatial_param(op, name, default):
 
 def check_spatial(op, longer_ok=False):
     """stride / dilate / pad, when given, have one value per kernel dimension; with
-    ``longer_ok`` (Pooling, as MXNet's) extra values are accepted and ignored."""
+    ``longer_ok`` (Pooling, as MXNet's) extra values are accepted and ignored. Sizes are at
+    least 1 (kernel, stride, dilate) or 0 (pad): MXNet checks ``incorrect kernel size`` when
+    it infers shapes; minisym when the symbol is created."""
+    meaning = {"kernel": "the window's size", "stride": "the step between windows",
+               "dilate": "the spacing of the window's taps", "pad": "the zeros added per side"}
+    for name, least in (("kernel", 1), ("stride", 1), ("dilate", 1), ("pad", 0)):
+        value = tuple(getattr(op, name, None) or ())
+        bad = [v for v in value if v < least]
+        if bad:
+            example = tuple(max(v, least) for v in value)
+            raise MXNetValueError(
+                f"{op.where}: incorrect {name} size: {name}={value} has {bad[0]}, but each value "
+                f"({meaning[name]}, one per spatial axis) must be at least {least}; e.g. "
+                f"{name}={example}")
     for name in ("stride", "dilate", "pad"):
         value = getattr(op, name, None)
         if value and (len(value) < len(op.kernel) if longer_ok else

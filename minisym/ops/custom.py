@@ -5,6 +5,7 @@ through the same inference, executor and trace: only the arrays differ (a Custom
 NDArrays, ``is_train`` as an int, and empty NDArrays for what it did not declare it needs).
 """
 import inspect
+import numbers
 from contextlib import contextmanager
 
 import numpy as np
@@ -16,6 +17,8 @@ from .custom_checks import (
     WHAT_IT_HOLDS,
     ResultChecker,
     WatchedNDArray,
+    detach_kept,
+    references,
     slot_listing,
     string_kwargs_note,
 )
@@ -98,9 +101,28 @@ class Custom(Operator):
     def _ask_declarations(self):
         """The Prop's names and backward dependency, asked once when the node is created and
         kept (as MXNet's attribute parser keeps them): the Prop's methods run when you act."""
-        self._declared = {m: list(self._ask(m)) for m in
+        self._declared = {m: self._names_from(m) for m in
                           ("list_arguments", "list_outputs", "list_auxiliary_states")}
         self._declared["reads"] = super().backward_reads()
+
+    def _names_from(self, method):
+        """The list of str names ``method`` (list_arguments, ...) returns, or a teaching error;
+        an exception it raises gets a note naming the Prop method and the node."""
+        prop = type(self.prop).__name__
+        try:
+            names = self._ask(method)
+        except Exception as exc:
+            exc.add_note(f"(raised in {prop}.{method} of {self.where}, which mx.sym.Custom "
+                         "calls when it creates the node)")
+            raise
+        if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+            example = {"list_arguments": "['data', 'label']", "list_outputs": "['output']",
+                       "list_auxiliary_states": "[] (or ['moving_mean'])"}[method]
+            got = (f"the str {names!r}, which would be read letter by letter"
+                   if isinstance(names, str) else f"{names!r} ({type(names).__name__})")
+            raise MXNetTypeError(f"{self.where}: {prop}.{method} must return a list of names "
+                                 f"(strs), e.g. return {example}; it returned {got}")
+        return list(names)
 
     # --- declarations come from the Prop, asked once ---------------------------------------------
     def list_arguments(self):
@@ -139,8 +161,17 @@ class Custom(Operator):
 
     def _returned_shape(self, shape, given):
         """A shape the Prop returned as minisym's tuple (-1 -> 0, unknown), None for ``[]``."""
-        if shape is None or not len(shape):
+        if shape is None:
             return None
+        if not isinstance(shape, (list, tuple, np.ndarray)):
+            raise MXNetTypeError(
+                f"{self.where}: {type(self.prop).__name__}.infer_shape returned {shape!r} "
+                f"({type(shape).__name__}) where a shape belongs: each of the lists it returns "
+                "holds one shape, a list of ints, per name (e.g. return in_shape, [[4, 3]], [] "
+                "for one output of shape (4, 3), not [4, 3])")
+        if not len(shape):
+            return None
+        self._check_integer_sizes(shape)
         sizes = tuple(int(d) for d in shape)
         if any(d < -1 for d in sizes):
             raise MXNetValueError(
@@ -150,12 +181,47 @@ class Custom(Operator):
                 "such sizes, so leave an unknown size at -1)")
         return tuple(0 if d == -1 else d for d in sizes)
 
+    def _check_integer_sizes(self, shape):
+        """Every size an int, as MXNet needs (a str or float size fails there): a keyword of
+        mx.sym.Custom used as a size unconverted ('10') gets the note that names it."""
+        bad = next((d for d in shape if not isinstance(d, numbers.Integral)), None)
+        if bad is None:
+            return
+        prop = type(self.prop).__name__
+        exc = MXNetTypeError(
+            f"{self.where}: {prop}.infer_shape returned the shape {tuple(shape)!r}, with the "
+            f"size {bad!r} ({type(bad).__name__}); every size must be an int"
+            + (" (write int(...) where it is computed)" if isinstance(bad, float) else ""))
+        note = string_kwargs_note(self, exc, "infer_shape", self.prop)
+        if note:
+            exc.add_note(note)
+        raise exc
+
     def infer_type(self, in_type, out_type):
         """Ask the Prop with numpy type classes (None for unknown); dtypes come back."""
         given = [None if t is None else np.dtype(t).type for t in in_type]
         ins, outs, aux = self._check_lengths(self._ask("infer_type", given), "infer_type", "types")
-        as_type = lambda t: None if t is None else np.dtype(t)
-        return [as_type(t) for t in ins], [as_type(t) for t in outs], [as_type(t) for t in aux]
+        return ([self._returned_type(t, "input", i) for i, t in enumerate(ins)],
+                [self._returned_type(t, "output", j) for j, t in enumerate(outs)],
+                [self._returned_type(t, "aux state", k) for k, t in enumerate(aux)])
+
+    def _returned_type(self, value, which, index):
+        """A dtype the Prop's infer_type returned as a numpy dtype (None stays unknown), or a
+        TypeError naming it: MXNet has a type code for each dtype it takes."""
+        if value is None:
+            return None
+        try:
+            dtype = np.dtype(value)
+        except TypeError:
+            dtype = None
+        if dtype is None or dtype.type not in DTYPE_NP_TO_MX:
+            names = {"input": self.list_arguments(), "output": self.list_outputs(),
+                     "aux state": self.list_auxiliary_states()}[which]
+            raise MXNetTypeError(
+                f"{self.where}: {type(self.prop).__name__}.infer_type returned {value!r} for "
+                f"{which} {index} {names[index]!r}, which is not a data type MXNet has; return "
+                "numpy types such as np.float32 (in_type[0] is the first input's)")
+        return dtype
 
     def _check_lengths(self, result, method, what):
         """The 2 or 3 returned lists, each of the declared length, or a teaching error."""
@@ -207,9 +273,11 @@ class CustomRunner:
     def _wrap(self, arrays, role, needed=None, writable=True):
         """WatchedNDArrays over the buffers, in a SlotList named after ``role``; MXNet flags
         inputs read-only (``+=`` on them fails, though ``x[:] = ...`` does not: copied on
-        purpose); a write into an out_grad goes to a copy, never into your head gradient."""
+        purpose); a write into what the call only reads (in_data, out_grad, backward's
+        out_data) goes to a copy, never into your arrays nor another operator's."""
         names = self._names(role)
-        wrapped = [WatchedNDArray(a, self.ctx, writable, copy_on_write=role == "out_grad")
+        wrapped = [WatchedNDArray(a, self.ctx, writable, copy_on_write=not writable,
+                                  slot=f"{role}[{i}] ({names[i]!r}) of {self.op.where}")
                    if needed is None or needed[i]
                    else _undeclared(self.op, role, i, names[i], self.ctx)
                    for i, a in enumerate(arrays)]
@@ -229,25 +297,52 @@ class CustomRunner:
             return lifecycle.observe(self.custom_op, method, args, site=self.op)
 
     def forward(self, is_train, req, in_data, out_data, aux):
-        """CustomOp.forward with ``is_train`` as 0 / 1 and read-only ``in_data``."""
-        outs = self._wrap(out_data, "out_data")
-        given = list(list.__iter__(outs))
+        """CustomOp.forward with ``is_train`` as 0 / 1 and read-only ``in_data``. An array it
+        keeps after returning gets its own copy of the values (with a warning)."""
+        lists = {"in_data": self._wrap(in_data, "in_data", writable=False),
+                 "out_data": self._wrap(out_data, "out_data")}
+        aux_list = self._wrap(aux, "aux")
+        given = list(list.__iter__(lists["out_data"]))
+        before = references(lists)
         returned = self._call("forward", (
             int(bool(is_train)), SlotList(req, "req", self._names("req (forward)")),
-            self._wrap(in_data, "in_data", writable=False), outs, self._wrap(aux, "aux")))
-        self.checker.after_forward(returned, list(req), outs, given, outs.names)
+            lists["in_data"], lists["out_data"], aux_list))
+        self.checker.after_forward(returned, list(req), lists["out_data"], given,
+                                   lists["out_data"].names)
+        self.checker.after_reading("forward", {"in_data": lists["in_data"]})
+        returned = None
+        self.checker.after_keeping("forward", detach_kept(lists, before))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
-        """CustomOp.backward; what declare_backward_dependency left out is an EmptyNDArray."""
+        """CustomOp.backward; what declare_backward_dependency left out is an EmptyNDArray.
+        ``last_backward`` says, per in_grad and aux, whether it wrote there ('yes'), touched
+        the values ('maybe') or not ('no'): what a failed backward already changed."""
         lists = {"out_grad": self._wrap(out_grad, "out_grad", self.needs["out_grad"], False),
                  "in_data": self._wrap(in_data, "in_data", self.needs["in_data"], False),
                  "out_data": self._wrap(out_data, "out_data", self.needs["out_data"], False),
                  "in_grad": self._wrap(in_grad, "in_grad")}
+        aux_list = self._wrap(aux, "aux")
         given = list(list.__iter__(lists["in_grad"]))
-        returned = self._call("backward", (
-            SlotList(req, "req", self._names("in_grad")), lists["out_grad"], lists["in_data"],
-            lists["out_data"], lists["in_grad"], self._wrap(aux, "aux")))
+        aux_given = list(list.__iter__(aux_list))  # the entries as handed out (code may replace)
+        before = references(lists)
+        try:
+            returned = self._call("backward", (
+                SlotList(req, "req", self._names("in_grad")), lists["out_grad"],
+                lists["in_data"], lists["out_data"], lists["in_grad"], aux_list))
+        finally:
+            self.last_backward = {"in_grad": [_touched(a) for a in given],
+                                  "aux": [_touched(a) for a in aux_given]}
         self.checker.after_backward(returned, list(req), lists, given, lists["in_grad"].names)
+        if not any(r != "null" and not a.exposed for r, a in zip(req, given)):
+            self.checker.after_reading("backward", {k: v for k, v in lists.items()
+                                                    if k != "in_grad"})
+        returned = None
+        self.checker.after_keeping("backward", detach_kept(lists, before))
+
+
+def _touched(array):
+    """'yes' when code wrote into ``array``, 'maybe' when it reached its values, else 'no'."""
+    return "yes" if array.written else "maybe" if array.exposed else "no"
 
 
 class SlotList(list):

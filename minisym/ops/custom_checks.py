@@ -38,13 +38,14 @@ class WatchedNDArray(NDArray):
     With ``copy_on_write`` the first write goes into a private copy, so writing into an
     ``out_grad`` never changes the head gradient array you passed to ``backward``."""
 
-    __slots__ = ("_buffer", "exposed", "written", "_copy_on_write")
+    __slots__ = ("_buffer", "exposed", "written", "_copy_on_write", "slot")
 
-    def __init__(self, data, ctx, writable=True, copy_on_write=False):
+    def __init__(self, data, ctx, writable=True, copy_on_write=False, slot=None):
         super().__init__(data, ctx, writable)
         self.exposed = False
         self.written = False
         self._copy_on_write = copy_on_write
+        self.slot = slot  # "out_data[0] ('output') of Custom 'c' (op_type=...)": for messages
 
     @property
     def _data(self):
@@ -181,6 +182,69 @@ class ResultChecker:
                 f"self.assign(in_grad[{i}], req[{i}], grad), one in_grad per list_arguments() "
                 f"name ({listing}); if {names[i]!r} has no gradient, assign 0 there or bind it "
                 "with grad_req='null'."))
+
+
+    def after_reading(self, phase, lists):
+        """Warn once per slot when ``phase`` (forward / backward) wrote into a list it only
+        reads (``lists``: {role: SlotList}); the write went into a private copy."""
+        for role, slots in lists.items():
+            for i, array in enumerate(list.__iter__(slots)):
+                if getattr(array, "written", False):
+                    name = slots.names[i]
+                    self._warn_once((phase, "wrote", role, i), (
+                        f"{self.op.where}: {phase} wrote into {role}[{i}] ({name!r}), which it "
+                        f"only reads: {role} is {WHAT_IT_HOLDS[role]}. The write went into a "
+                        f"private copy, so {name!r} and every other operator reading it keep "
+                        "their values (in MXNet the write would change them). Compute into a new "
+                        f"array instead (x = {role}[{i}].copy()), and write results into "
+                        + ("out_data with self.assign(out_data[0], req[0], result)."
+                           if phase == "forward" else
+                           "in_grad with self.assign(in_grad[0], req[0], grad).")))
+
+    def after_keeping(self, phase, kept):
+        """Warn once per slot that ``phase`` kept an array it was handed (``kept``: [(role,
+        index, name)]); the engine has already given each its own copy of the values."""
+        for role, i, name in kept:
+            later = ("backward" if phase == "forward" else "a later call")
+            self._warn_once((phase, "kept", role, i), (
+                f"{self.op.where}: {phase} kept {role}[{i}] ({name!r}) after it returned (e.g. "
+                f"self.saved = {role}[{i}]). The arrays a call receives are valid only during "
+                "that call: the executor reuses their memory for other operators' values. So "
+                "the kept NDArray now holds its own copy of the values it had when "
+                f"{phase} returned (reading it in {later} is safe; writing into it changes "
+                f"nothing in the executor). Keep a copy yourself (self.saved = {role}[{i}]"
+                ".copy())" + (", or declare it in declare_backward_dependency and read it from "
+                              f"backward's {role}[{i}]." if phase == "forward" and
+                              role in ("in_data", "out_data") else ".")))
+
+
+def references(lists):
+    """{(role, index): reference count} of each array handed out, and {(role, None): ...} of
+    each list: compared before and after a call, what the call kept (stored on self, in a
+    global, ...) shows as a larger count."""
+    counts = {}
+    for role, slots in lists.items():
+        counts[(role, None)] = sys.getrefcount(slots)
+        for i, array in enumerate(list.__iter__(slots)):
+            counts[(role, i)] = sys.getrefcount(array)
+    return counts
+
+
+def detach_kept(lists, before):
+    """[(role, index, name)] of the arrays (or whole lists) a call kept, each now over its own
+    copy of the values, so it never sees another operator's values nor writes into them."""
+    after = references(lists)
+    kept = []
+    for role, slots in lists.items():
+        whole = after[(role, None)] > before[(role, None)]
+        for i, array in enumerate(list.__iter__(slots)):
+            if not isinstance(array, WatchedNDArray):
+                continue  # an empty NDArray (not declared), or an entry the code replaced
+            if whole or after[(role, i)] > before[(role, i)]:
+                array._buffer = array._buffer.copy()
+                array._copy_on_write = False
+                kept.append((role, i, slots.names[i]))
+    return kept
 
 
 def _join(parts):

@@ -86,8 +86,10 @@ def _avg_divisor(spatial, kernel, stride, pad, out_shape, count_include_pad):
         end = np.minimum(start + k, x + p)  # a window may overhang the padding ('full'): clip
         if not count_include_pad:
             start, end = np.maximum(start, 0), np.minimum(end, x)
-        divisor = np.multiply.outer(divisor, end - start)
-    return divisor
+        divisor = np.multiply.outer(divisor, np.maximum(end - start, 0))
+    # A 'full' window may lie wholly past the input and its padding: it sums nothing and gives
+    # 0, as in MXNet and the fast kernel (not 0 / 0 = NaN).
+    return np.maximum(divisor, 1)
 
 
 def pool_forward(x, pool_type, kernel, stride, pad, out_shape, count_include_pad=True):

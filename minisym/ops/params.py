@@ -125,9 +125,12 @@ class Param:
             return text
         try:
             value = self.parse(text)
-        except (ValueError, SyntaxError) as exc:
-            raise MXNetValueError(f"{where}: parameter {key}={text!r} cannot be read as "
-                                  f"{self.type_name} ({exc})") from None
+        except (ValueError, SyntaxError, RecursionError, MemoryError) as exc:
+            # a crafted text (a symbol file's '1+1+...+1') nests too deeply for the parser
+            detail = str(exc) if len(text) <= 80 else "it is not one"
+            shown = repr(text) if len(text) <= 80 else repr(text[:60]) + f"... ({len(text)} chars)"
+            raise MXNetValueError(f"{where}: parameter {key}={shown} cannot be read as "
+                                  f"{self.type_name} ({detail})") from None
         if self.check is not None:
             problem = self.check(value)
             if problem:

@@ -6,6 +6,7 @@ from .. import name as name_mod
 from ..base import DTYPE_NP_TO_MX, MXNetTypeError, MXNetValueError
 from ..graph import Node, variable_node
 from ..ops.params import param_text
+from ..shape_check import check_shape
 from .call_checks import check_call_types, checked_attr, checked_name
 from .signature import signature_of
 from .symbol import Symbol, attr_key, check_single_output
@@ -23,13 +24,15 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
                         f"{name!r} — write mx.sym.Variable('{name}')")
     attrs = attribute.current().get(attr)
     if shape is not None:
+        if isinstance(shape, (tuple, list)):  # a str or an int is read when inference runs
+            check_shape(shape, where="mx.sym.Variable", name=name, mode="infer", keyword="shape")
         attrs["__shape__"] = str(shape)
     if lr_mult is not None:
         attrs["__lr_mult__"] = str(lr_mult)
     if wd_mult is not None:
         attrs["__wd_mult__"] = str(wd_mult)
     if dtype is not None:
-        attrs["__dtype__"] = str(DTYPE_NP_TO_MX[np.dtype(dtype).type])
+        attrs["__dtype__"] = str(_dtype_code(name, dtype))
     if init is not None:
         attrs["__init__"] = init if isinstance(init, str) else init.dumps()
     if stype is not None:
@@ -48,6 +51,17 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
 
 
 Variable = var
+
+
+def _dtype_code(name, dtype):
+    """MXNet's type code of ``dtype``, or a TypeError naming the variable and the choices."""
+    try:
+        return DTYPE_NP_TO_MX[np.dtype(dtype).type]
+    except (TypeError, KeyError):
+        choices = ", ".join(repr(np.dtype(t).name) for t in DTYPE_NP_TO_MX)
+        raise TypeError(f"mx.sym.Variable({name!r}): dtype={dtype!r} is not a data type "
+                             f"MXNet has; use one of {choices} (or the numpy type, e.g. "
+                             "np.float32)") from None
 
 
 def Group(symbols, create_fn=None):

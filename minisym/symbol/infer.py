@@ -7,6 +7,7 @@ import numpy as np
 
 from ..base import DTYPE_MX_TO_NP, DTYPE_NP_TO_MX, MXNetTypeError, MXNetValueError
 from ..ops.rules import ShapeConflict, fmt, known, merge_shape, merge_value
+from ..shape_check import check_shape
 from ..trace import slot_names
 from .argument_names import candidate_lines, name_hint
 
@@ -30,9 +31,14 @@ class ShapeKind:
 
     @staticmethod
     def hint(node):
-        """A variable's ``__shape__`` attribute as a tuple, or None."""
+        """A variable's ``__shape__`` attribute as a tuple (-1 read as 0, unknown), or None."""
         text = node.attrs.get("__shape__")
-        return None if text is None else tuple(ast.literal_eval(text))
+        if text is None:
+            return None
+        value = ast.literal_eval(text)
+        value = (value,) if isinstance(value, int) else value  # shape=3 is (3,), as in MXNet
+        return check_shape(value, where="mx.sym.Variable", name=node.name, mode="infer",
+                           keyword="shape")
 
     @staticmethod
     def normalize(value):
@@ -179,7 +185,7 @@ def _given_values(symbol, args, kwargs, kind, convert):
                     f"{candidate_lines(arg_names)}\n{name_hint(symbol, name, api)}")
     given = {}
     for name, value, label in pairs:
-        converted = convert(value, label)
+        converted = convert(value, label, name)
         if converted is not _SKIP:
             given[name] = converted
     return given
@@ -188,18 +194,25 @@ def _given_values(symbol, args, kwargs, kind, convert):
 _SKIP = object()
 
 
-def _shape_value(value, label):
-    """A given shape, which must be a tuple (MXNet's check)."""
+def _shape_value(value, label, name):
+    """A given shape, which must be a tuple (MXNet's check) of int sizes; -1 is read as 0
+    (unknown), as MXNet reads it, and any other negative size is refused."""
     if not isinstance(value, tuple):
         example = tuple(value) if isinstance(value, list) else (2, 3)
         raise TypeError(f"Arguments need to be shapes (tuple), but {label} is {type(value)}. "
                         f"Write it as a tuple, e.g. {example}.")
-    return value
+    return check_shape(value, where="infer_shape", name=name, mode="infer",
+                       fraction=TypeError)  # MXNet: TypeError (a float), MXNetError (< -1)
 
 
-def _type_value(value, label):
+def _type_value(value, label, name):
     """A given dtype as a numpy dtype; _SKIP for a type MXNet has no code for."""
-    np_type = np.dtype(value).type
+    try:
+        np_type = np.dtype(value).type
+    except TypeError:
+        raise TypeError(  # numpy's TypeError in MXNet, with the argument named
+            f"infer_type: {label} is {value!r}, which is not a data type; give a numpy type or "
+            f"its name, e.g. {name}=np.float32 or {name}='float32'") from None
     if np_type not in DTYPE_NP_TO_MX:
         return _SKIP
     return np.dtype(np_type)

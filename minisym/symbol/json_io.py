@@ -2,11 +2,15 @@
 
 MXNet writes JSON with dmlc's JSONWriter: objects and arrays are multi-line except maps of at
 most one entry and arrays of at most ten plain numbers, items are separated by ``", "`` and
-indentation is two spaces per level. Reading uses ``json.loads``: text is never evaluated.
+indentation is two spaces per level. Reading uses ``json.loads`` and checks every record: text
+is never evaluated, and a damaged or crafted file is an error naming the node.
 """
 import json
+import re
+import warnings
 
-from ..base import MXNetValueError
+from ..base import DTYPE_MX_TO_NP, MXNetError, MXNetValueError
+from ..fileio import describe, read_bytes
 from ..graph import Node, variable_node
 from ..ops.registry import get_op
 from .symbol import Symbol
@@ -133,43 +137,143 @@ def _input_entries(node, index, versions):
     return entries
 
 
-def graph_from_json(text):
-    """The Symbol described by MXNet JSON ``text`` (``mx.sym.load_json``)."""
+def graph_from_json(text, where="load_json"):
+    """The Symbol described by MXNet JSON ``text`` (``mx.sym.load_json``).
+
+    Loading is parsing: every record is checked (its fields, the entries it reads, the
+    operator and its parameters) and a damaged or crafted file is an MXNetValueError saying
+    ``where`` and which node, never a Python error from deep inside."""
     try:
         graph = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise MXNetValueError(f"load_json: the text is not valid JSON ({exc})") from None
+        if not text.strip():
+            raise MXNetValueError(f"{where}: the text is empty, not a symbol's JSON") from None
+        ends = exc.pos >= len(text.rstrip()) - 1 or exc.msg.startswith("Unterminated")
+        raise MXNetValueError(f"{where}: the text is not valid JSON ({exc})"
+                              + (": it stops in the middle (a truncated file?)" if ends else "")
+                              ) from None
+    except RecursionError:
+        raise MXNetValueError(f"{where}: the JSON nests brackets too deeply to be a symbol "
+                              "file") from None
     if not isinstance(graph, dict) or "nodes" not in graph or "heads" not in graph:
-        raise MXNetValueError("load_json: not an MXNet symbol file (it needs 'nodes' and 'heads')")
+        raise MXNetValueError(f"{where}: not an MXNet symbol file (it needs 'nodes' and "
+                              "'heads')")
+    if not isinstance(graph["nodes"], list) or not isinstance(graph["heads"], list):
+        raise MXNetValueError(f"{where}: not an MXNet symbol file ('nodes' and 'heads' must be "
+                              f"lists, got {type(graph['nodes']).__name__} and "
+                              f"{type(graph['heads']).__name__})")
+    version = _saved_by(graph, where)
     nodes = []
     for i, record in enumerate(graph["nodes"]):
-        nodes.append(_node_from_record(i, record, nodes))
-    outputs = []
-    for head in graph["heads"]:
-        node_id, out_index = head[0], head[1]
-        outputs.append((nodes[node_id], out_index))
+        nodes.append(_node_from_record(i, record, nodes, where, version))
+    if not graph["heads"]:
+        raise MXNetValueError(f"{where}: 'heads' is empty: the file names no output")
+    outputs = [_entry(head, nodes, len(nodes), where, f"head {k}")
+               for k, head in enumerate(graph["heads"])]
     return Symbol(outputs)
 
 
-def _node_from_record(i, record, built):
+def _saved_by(graph, where):
+    """The MXNet version that wrote ``graph`` (10901 for 1.9.1), warning when it is newer."""
+    attrs = graph.get("attrs")
+    value = attrs.get("mxnet_version") if isinstance(attrs, dict) else None
+    version = value[1] if isinstance(value, list) and len(value) == 2 else None
+    if not isinstance(version, int) or isinstance(version, bool):
+        return None
+    if version > MXNET_VERSION:
+        warnings.warn(f"{where}: this symbol was saved by MXNet {_version_text(version)}, newer "
+                      f"than the {_version_text(MXNET_VERSION)} minisym follows: operators or "
+                      "parameters it added are not known here", UserWarning, stacklevel=4)
+    return version
+
+
+def _version_text(version):
+    return f"{version // 10000}.{version // 100 % 100}.{version % 100}"
+
+
+def _entry(entry, built, limit, where, what):
+    """``(node, output index)`` of a ``[node_id, output, version]`` entry read by ``what``."""
+    if (not isinstance(entry, list) or len(entry) not in (2, 3)
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in entry)):
+        raise MXNetValueError(f"{where}: {what} reads the entry {_short(entry)}, which is not "
+                              "[node_id, output_index, version] (a damaged file)")
+    node_id, out_index = entry[0], entry[1]
+    if not 0 <= node_id < limit:
+        before = "it" if what.startswith("node") else "the heads"
+        raise MXNetValueError(f"{where}: {what} reads node {node_id}, but only nodes 0 to "
+                              f"{limit - 1} come before {before} (a damaged file)")
+    source = built[node_id]
+    if not 0 <= out_index < source.num_outputs:
+        raise MXNetValueError(f"{where}: {what} reads output {out_index} of node {node_id} "
+                              f"'{source.name}', which has {source.num_outputs} output"
+                              f"{'s' if source.num_outputs != 1 else ''} (a damaged file)")
+    return source, out_index
+
+
+def _short(value, limit=60):
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _node_from_record(i, record, built, where="load_json", version=None):
     """One node from its JSON record; inputs refer to already built nodes."""
-    name = record.get("name", "")
+    if not isinstance(record, dict):
+        raise MXNetValueError(f"{where}: node {i} is {_short(record)}, not an object with "
+                              "'op', 'name' and 'inputs' (a damaged file)")
+    for field in ("op", "name"):
+        if not isinstance(record.get(field), str):
+            got = "is missing" if field not in record else f"is {_short(record[field])}"
+            raise MXNetValueError(f"{where}: node {i}: the field {field!r} {got}; every node "
+                                  "has a string 'op' and 'name' (a damaged file)")
+    name = record["name"]
     # MXNet < 1.0 wrote "param" (operator parameters) and "attr" (user attributes).
     attrs = {}
     for key in ("param", "attr", "attrs"):
-        attrs.update(record.get(key) or {})
+        value = record.get(key) or {}
+        if not isinstance(value, dict):
+            raise MXNetValueError(f"{where}: node {i} '{name}': {key!r} is {_short(value)}, not "
+                                  "an object of parameters (a damaged file)")
+        attrs.update(value)
     attrs = {str(k): str(v) for k, v in attrs.items()}
-    op_name = record.get("op", "null")
+    op_name = record["op"]
+    entries = record.get("inputs", [])
+    if not isinstance(entries, list):
+        raise MXNetValueError(f"{where}: node {i} '{name}': 'inputs' is {_short(entries)}, not "
+                              "a list of entries (a damaged file)")
     if op_name == "null":
+        _check_hints(i, name, attrs, where)
         return variable_node(name, attrs)
-    inputs = []
-    for entry in record.get("inputs", []):
-        if entry[0] >= i:
-            raise MXNetValueError(f"load_json: node {i} '{name}' has input {entry[0]}, which "
-                                  "does not come before it")
-        inputs.append((built[entry[0]], entry[1]))
-    op = get_op(op_name)(attrs, name)
+    inputs = [_entry(entry, built, i, where, f"node {i} '{name}'") for entry in entries]
+    try:
+        op_cls = get_op(op_name)
+    except MXNetError as exc:
+        newer = (f" This file was saved by MXNet {_version_text(version)}, which has operators "
+                 "1.9.1 lacks." if version and version > MXNET_VERSION else "")
+        raise MXNetValueError(f"{where}: node {i} '{name}': {exc}.{newer}") from None
+    op = op_cls(attrs, name)
+    slots = len(op.list_arguments()) + len(op.list_auxiliary_states())
+    if len(inputs) != slots:
+        raise MXNetValueError(f"{where}: node {i} '{name}' ({op_name}) has {len(inputs)} inputs, "
+                              f"but {op_name} takes {slots}: {op.list_arguments()} and auxiliary "
+                              f"states {op.list_auxiliary_states()} (a damaged file)")
     return Node(op, name, attrs, inputs)
+
+
+_SHAPE_TEXT = re.compile(r"\s*[(\[]?\s*(-?\d+\s*(,\s*-?\d+\s*)*,?)?\s*[)\]]?\s*")
+
+
+def _check_hints(i, name, attrs, where):
+    """A variable's ``__shape__`` / ``__dtype__`` must read as a shape / a type code."""
+    shape = attrs.get("__shape__")
+    if shape is not None and (len(shape) > 1000 or not _SHAPE_TEXT.fullmatch(shape)):
+        raise MXNetValueError(f"{where}: node {i} '{name}' has __shape__={_short(shape)}, which "
+                              "is not a shape such as (2, 3) (a damaged file)")
+    dtype = attrs.get("__dtype__")
+    if dtype is not None and (not dtype.strip().lstrip("-").isdigit()
+                              or DTYPE_MX_TO_NP.get(int(dtype)) is None):
+        raise MXNetValueError(f"{where}: node {i} '{name}' has __dtype__={_short(dtype)}, which "
+                              f"is not an MXNet type code ({sorted(set(DTYPE_MX_TO_NP) - {-1})}) "
+                              "(a damaged file)")
 
 
 def load_json(json_str):
@@ -183,5 +287,15 @@ def load(fname):
     """``mx.sym.load``: a Symbol from a JSON file written by ``save`` (or by MXNet)."""
     if not isinstance(fname, str):
         raise TypeError("fname needs to be string")
-    with open(fname, encoding="utf-8") as fin:
-        return graph_from_json(fin.read())
+    where = f'mx.sym.load("{fname}")'
+    payload = read_bytes(fname, "mx.sym.load")
+    what = describe(payload)
+    if what and "JSON" not in what:  # an image, a pickle, a .params file, nothing at all
+        raise MXNetValueError(f"{where}: not a symbol JSON file: it is {what}")
+    try:
+        text = payload.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise MXNetValueError(
+            f"{where}: not a symbol JSON file: it is not text (byte {payload[exc.start]:#04x} "
+            f"at position {exc.start} is not UTF-8)") from None
+    return graph_from_json(text, where)

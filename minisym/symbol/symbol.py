@@ -203,11 +203,12 @@ class Symbol:
         return graph_to_json(self)
 
     def save(self, fname):
-        """Write ``tojson()`` to ``fname``."""
+        """Write ``tojson()`` to ``fname`` (through a temporary file in the same folder, so a
+        crash or a full disk in the middle leaves the previous ``fname`` readable)."""
+        from ..fileio import write_atomically
         if not isinstance(fname, str):
             raise TypeError("fname needs to be string")
-        with open(fname, "w", encoding="utf-8") as fout:
-            fout.write(self.tojson())
+        write_atomically(fname, self.tojson().encode("utf-8"), "Symbol.save")
 
     def __getstate__(self):
         return {"handle": self.tojson()}

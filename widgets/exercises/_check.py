@@ -46,10 +46,10 @@ class Check:
                 f'white-space: pre-wrap">{escape(repr(self))}</div>')
 
     def assert_passed(self):
-        """Raise ExerciseError unless the check passed."""
+        """Raise ExerciseError unless the check passed. Returns nothing: an nbgrader test cell
+        whose last value is not a number would be read as partial credit."""
         if not self:
             raise ExerciseError(repr(self))
-        return self
 
 
 def check(exercise, what):

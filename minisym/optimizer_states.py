@@ -1,0 +1,143 @@
+"""``Updater.get_states`` / ``set_states`` without pickle: the optimizer's states (and, with
+``dump_optimizer``, the optimizer itself) as bytes that loading only parses.
+
+MXNet pickles them, and unpickling runs whatever code the bytes name; these bytes are an
+MXNet ``.params`` list (``mx.nd.save``'s format) holding every array, plus one ``uint8`` array
+``__layout__`` with the JSON that says where each array goes::
+
+    {"format": "minisym-updater-states", "version": 1, "states": <value>, "optimizer": <value>}
+
+where a <value> is a JSON number, string, bool or null, or one of
+``{"array": i}`` (the i-th array), ``{"tuple": [...]}``, ``{"list": [...]}``,
+``{"dict": [[key, value], ...]}`` (keys keep their type: an int index stays an int) and
+``{"object": "SGD", "attrs": <dict value>}`` for an optimizer or learning-rate scheduler of
+minisym (only those classes are ever built, by name, and their ``__init__`` is not run).
+"""
+import json
+import numbers
+
+import numpy as np
+
+from .base import MXNetValueError
+
+__all__ = ["dumps", "loads"]
+
+FORMAT = "minisym-updater-states"
+LAYOUT = "__layout__"
+
+
+def dumps(states, optimizer=None):
+    """The bytes of ``states`` ({index: state}) and, when given, ``optimizer``."""
+    from .ndarray.ndarray import NDArray
+    from .ndarray.serialization import save_to_bytes
+    arrays = []
+    layout = {"format": FORMAT, "version": 1, "states": _encode(states, arrays),
+              "optimizer": None if optimizer is None else _encode(optimizer, arrays)}
+    text = json.dumps(layout, allow_nan=True).encode("utf-8")
+    named = {f"{i}": a for i, a in enumerate(arrays)}
+    named[LAYOUT] = NDArray(np.frombuffer(text, dtype=np.uint8).copy())
+    return save_to_bytes(named)
+
+
+def loads(payload):
+    """``(states, optimizer or None)`` from the bytes ``dumps`` made."""
+    from .fileio import describe
+    from .ndarray.serialization import load_from_bytes
+    if not isinstance(payload, (bytes, bytearray)):
+        raise TypeError(f"Updater.set_states takes the bytes get_states() returned, got "
+                        f"{type(payload).__name__}")
+    what = describe(bytes(payload[:16]))
+    if what and "pickle" in what:
+        raise MXNetValueError("Updater.set_states: these states are " + what + "; MXNet's "
+                              ".states files are pickles, so minisym cannot read them. Save "
+                              "the states again with minisym's Updater.get_states()")
+    named = load_from_bytes(bytes(payload), "Updater.set_states")
+    if not isinstance(named, dict) or LAYOUT not in named:
+        raise MXNetValueError("Updater.set_states: these bytes hold no optimizer states (no "
+                              f"{LAYOUT!r} entry): give what Updater.get_states() returned")
+    try:
+        layout = json.loads(named[LAYOUT].asnumpy().tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise MXNetValueError("Updater.set_states: the states' layout is damaged") from None
+    if not isinstance(layout, dict) or layout.get("format") != FORMAT:
+        raise MXNetValueError("Updater.set_states: these bytes are not minisym updater states")
+    arrays = [named.get(f"{i}") for i in range(len(named) - 1)]
+    states = _decode(layout.get("states"), arrays)
+    if not isinstance(states, dict):
+        raise MXNetValueError("Updater.set_states: the states are not {index: state}")
+    optimizer = layout.get("optimizer")
+    return states, None if optimizer is None else _decode(optimizer, arrays)
+
+
+def _encode(value, arrays):
+    from .ndarray.ndarray import NDArray
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, numbers.Number) and not isinstance(value, complex):
+        return value.item() if isinstance(value, np.generic) else value
+    if isinstance(value, NDArray):
+        arrays.append(value)
+        return {"array": len(arrays) - 1}
+    if isinstance(value, tuple):
+        return {"tuple": [_encode(v, arrays) for v in value]}
+    if isinstance(value, list):
+        return {"list": [_encode(v, arrays) for v in value]}
+    if isinstance(value, dict):
+        return {"dict": [[_encode(k, arrays), _encode(v, arrays)] for k, v in value.items()]}
+    cls = type(value)
+    if cls in _classes().values():
+        return {"object": cls.__name__, "attrs": _encode(dict(vars(value)), arrays)}
+    raise TypeError(f"Updater.get_states: cannot save a {cls.__name__} (only numbers, "
+                    "strings, arrays, lists, tuples, dicts and minisym's optimizers and "
+                    "learning-rate schedulers)")
+
+
+def _decode(value, arrays):
+    if value is None or isinstance(value, (bool, str, int, float)):
+        return value
+    if not isinstance(value, dict) or len(value) not in (1, 2):
+        raise MXNetValueError(f"Updater.set_states: a damaged entry {str(value)[:60]}")
+    if "array" in value:
+        index = value["array"]
+        if not isinstance(index, int) or not 0 <= index < len(arrays) or arrays[index] is None:
+            raise MXNetValueError(f"Updater.set_states: no array {index!r} in the states")
+        return arrays[index]
+    if "tuple" in value:
+        return tuple(_decode(v, arrays) for v in _items(value["tuple"]))
+    if "list" in value:
+        return [_decode(v, arrays) for v in _items(value["list"])]
+    if "dict" in value:
+        pairs = [_items(p) for p in _items(value["dict"])]
+        if any(len(p) != 2 for p in pairs):
+            raise MXNetValueError("Updater.set_states: a damaged dict entry")
+        return {_decode(k, arrays): _decode(v, arrays) for k, v in pairs}
+    if "object" in value:
+        cls = _classes().get(value["object"])
+        if cls is None:
+            raise MXNetValueError(f"Updater.set_states: {value['object']!r} is not an optimizer "
+                                  "or scheduler of minisym")
+        attrs = _decode(value.get("attrs"), arrays)
+        if not isinstance(attrs, dict) or not all(isinstance(k, str) for k in attrs):
+            raise MXNetValueError("Updater.set_states: a damaged object entry")
+        obj = cls.__new__(cls)
+        obj.__dict__.update(attrs)
+        return obj
+    raise MXNetValueError(f"Updater.set_states: a damaged entry {str(value)[:60]}")
+
+
+def _items(value):
+    if not isinstance(value, list):
+        raise MXNetValueError("Updater.set_states: a damaged entry (a list was expected)")
+    return value
+
+
+def _classes():
+    """{class name: class} of the objects states may hold: optimizers and LR schedulers."""
+    from . import lr_scheduler
+    from .optimizer import Optimizer
+    found = {c.__name__: c for c in Optimizer.opt_registry.values()}
+    for name in dir(lr_scheduler):
+        obj = getattr(lr_scheduler, name)
+        if isinstance(obj, type) and issubclass(obj, lr_scheduler.LRScheduler):
+            found[obj.__name__] = obj
+    return found

@@ -1,0 +1,141 @@
+"""The lessons' exercises as nbgrader assignments, generated from the lessons and their solutions.
+
+    python -m minisym_widgets.assignments lessons/ course/     # writes course/source/lessonN/...
+
+One source of truth: each lesson notebook and ``lessons/solutions/lessonN.py``. An exercise cell
+of a lesson (a function whose body is ``raise NotImplementedError()``, then ``check.name(name,
+...)``) becomes two cells: the learner's function with the solution between nbgrader's
+``### BEGIN SOLUTION`` / ``### END SOLUTION`` (the release shows the stub instead), and a locked
+autograder cell worth ``POINTS`` that runs the same check and raises when it fails. A hidden
+test reloads the checks, so a student who redefines ``check`` is still graded by the real one.
+Every other cell (prose, examples, widgets) stays as it is and is not graded.
+"""
+import argparse
+import ast
+import re
+import textwrap
+from pathlib import Path
+
+import nbformat
+
+POINTS = 1
+SCHEMA = 3
+STUB = "raise NotImplementedError()"
+CHECK_CALL = re.compile(r"^check\.(\w+)\((.*)\)\s*$", re.M)
+NBGRADER_CONFIG = '''\
+c = get_config()  # noqa: F821 (nbgrader's config loader defines it)
+c.CourseDirectory.course_id = "minisym"
+c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}
+# numba compiles kernels inside the first cells of a fresh kernel: more than nbgrader's 30 s.
+c.ExecutePreprocessor.timeout = 300
+'''
+
+
+def solution_functions(path):
+    """{function name: its source} of a solutions file."""
+    source = Path(path).read_text()
+    tree = ast.parse(source)
+    return {node.name: ast.get_source_segment(source, node) for node in tree.body
+            if isinstance(node, ast.FunctionDef)}
+
+
+def _exercise(cell):
+    """(function name, the check call's text) of an exercise cell, or None."""
+    if cell.cell_type != "code" or STUB not in cell.source:
+        return None
+    call = CHECK_CALL.search(cell.source)
+    return (call.group(1), call.group(0).strip()) if call else None
+
+
+def _with_solution(cell_source, name, solution):
+    """The exercise cell's source, the stub function replaced by the solution wrapped in
+    nbgrader's solution markers, and the check call removed (it moves to the test cell)."""
+    tree = ast.parse(cell_source)
+    stub = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
+    lines = cell_source.splitlines()
+    before = lines[:stub.lineno - 1 - len(stub.decorator_list)]
+    solved = ast.parse(solution).body[0]
+    sol_lines = solution.splitlines()
+    header = sol_lines[:solved.body[0].lineno - 1]
+    body = textwrap.dedent("\n".join(sol_lines[solved.body[0].lineno - 1:]))
+    marked = "\n".join(["    ### BEGIN SOLUTION", textwrap.indent(body, "    "),
+                        "    ### END SOLUTION"])
+    return "\n".join(before + header).rstrip() + "\n" + marked
+
+
+def _grading(cell, grade_id, solution, points=0):
+    cell.metadata["nbgrader"] = {"grade": points > 0, "solution": solution, "locked": not solution,
+                                 "grade_id": grade_id, "schema_version": SCHEMA,
+                                 **({"points": points} if points else {})}
+    return cell
+
+
+def _test_cell(lesson, name, call):
+    source = (f"{call}.assert_passed()\n"
+              "### BEGIN HIDDEN TESTS\n"
+              "import importlib\n"
+              f"from minisym_widgets.exercises import {lesson} as _graded\n"
+              f"importlib.reload(_graded).{call[len('check.'):]}.assert_passed()\n"
+              "### END HIDDEN TESTS")
+    return _grading(nbformat.v4.new_code_cell(source), f"{lesson}_{name}_test", False, POINTS)
+
+
+def assignment(lesson_path, solutions_path):
+    """The nbgrader source notebook of one lesson (None if it has no exercises)."""
+    nb = nbformat.read(lesson_path, as_version=4)
+    lesson = f"lesson{int(Path(lesson_path).name[:2])}"
+    solved = solution_functions(solutions_path)
+    cells, found = [], False
+    for cell in nb.cells:
+        exercise = _exercise(cell)
+        if exercise is None:
+            if cell.cell_type == "code":
+                cell.outputs = []
+            cells.append(cell)
+            continue
+        found, (name, call) = True, exercise
+        if name not in solved:
+            raise KeyError(f"{Path(lesson_path).name} has the exercise {name}() but "
+                           f"{solutions_path} has no function {name}: write its solution there")
+        answer = nbformat.v4.new_code_cell(_with_solution(cell.source, name, solved[name]))
+        cells += [_grading(answer, f"{lesson}_{name}", True), _test_cell(lesson, name, call)]
+    if not found:
+        return None
+    nb.cells = cells
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"{lesson}-{i:02d}"
+        if cell.cell_type == "code":
+            cell.execution_count = None
+    return nb
+
+
+def build(lessons_dir, course_dir):
+    """Write ``course_dir/source/lessonN/lessonN.ipynb`` for every lesson with exercises, and
+    the course's nbgrader_config.py; return the assignment names."""
+    lessons_dir, course_dir = Path(lessons_dir), Path(course_dir)
+    names = []
+    for lesson_path in sorted(lessons_dir.glob("[0-9][0-9]_*.ipynb")):
+        name = f"lesson{int(lesson_path.name[:2])}"
+        solutions = lessons_dir / "solutions" / f"{name}.py"
+        nb = assignment(lesson_path, solutions) if solutions.exists() else None
+        if nb is None:
+            continue
+        folder = course_dir / "source" / name
+        folder.mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, folder / f"{name}.ipynb")
+        names.append(name)
+    (course_dir / "nbgrader_config.py").write_text(NBGRADER_CONFIG)
+    return names
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("lessons", help="the lessons folder (with solutions/ inside)")
+    parser.add_argument("course", help="the nbgrader course folder to write")
+    args = parser.parse_args(argv)
+    for name in build(args.lessons, args.course):
+        print(f"{args.course}/source/{name}/{name}.ipynb")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,275 @@
+"""Checks for lesson 5, auxiliary states and keyword arguments: the learner writes one method of
+a center loss at a time (the Prop's ``__init__``, its ``infer_shape``, the Op's ``backward``),
+and the check puts it into a working custom operator and looks at what it did."""
+import warnings
+
+import numpy as np
+
+from ._check import check_function, unfinished
+
+ARGUMENTS, AUX = ["data", "label"], ["center"]
+
+
+def _init(self, num_class, alpha=0.5):
+    """The lesson's __init__, for the checks of the other methods."""
+    import minisym as mx
+    mx.operator.CustomOpProp.__init__(self, need_top_grad=False)
+    self.num_class, self.alpha = int(num_class), float(alpha)
+
+
+def _infer_shape(self, in_shape):
+    batch, features = in_shape[0]
+    return [in_shape[0], (batch,)], [(1,)], [(self.num_class, features)]
+
+
+def _forward(self, is_train, req, in_data, out_data, aux):
+    import minisym as mx
+    x = in_data[0].asnumpy()
+    labels = in_data[1].asnumpy().astype(int)
+    diff = x - aux[0].asnumpy()[labels]
+    self.assign(out_data[0], req[0], mx.nd.array([0.5 * (diff ** 2).sum(axis=1).mean()]))
+
+
+def _center_loss(op_type, init=_init, infer_shape=_infer_shape, backward=None, **keywords):
+    """A center loss symbol 'closs' made of the lesson's methods and one of the learner's."""
+    import minisym as mx
+
+    def op_init(self, alpha):
+        mx.operator.CustomOp.__init__(self)
+        self.alpha = alpha
+
+    methods = {"__init__": op_init, "forward": _forward}
+    if backward is not None:
+        methods["backward"] = unfinished(backward)
+    op_class = type("CenterLoss", (mx.operator.CustomOp,), methods)
+
+    class CenterLossProp(mx.operator.CustomOpProp):
+        def list_arguments(self):
+            return list(ARGUMENTS)
+
+        def list_auxiliary_states(self):
+            return list(AUX)
+
+        def create_operator(self, ctx, shapes, dtypes):
+            return op_class(self.alpha)
+
+    CenterLossProp.__init__ = unfinished(init)
+    CenterLossProp.infer_shape = unfinished(infer_shape)
+    mx.operator.register(op_type)(CenterLossProp)
+    return mx.sym.Custom(data=mx.sym.Variable("data"), label=mx.sym.Variable("label"),
+                         op_type=op_type, name="closs", **keywords)
+
+
+def _prop_of(symbol):
+    """The Prop instance the engine made for the symbol's Custom node."""
+    return symbol._outputs[0][0].op.prop
+
+
+# --- 5.1 ------------------------------------------------------------------------------------
+@check_function("5.1 (center_loss_init)", "need_top_grad=False, and num_class an int, alpha a "
+                "float: converted from the strings mx.sym.Custom passes ('4', '0.25').")
+def center_loss_init(fn):
+    """fn is the Prop's __init__(self, num_class, alpha)."""
+    for num_class, alpha in ((4, 0.25), (7, 0.5)):
+        try:
+            symbol = _center_loss("lesson5_init", init=fn, num_class=num_class, alpha=alpha)
+        except RuntimeError as exc:
+            if "super()" not in str(exc):
+                raise
+            return ("center_loss_init() raised RuntimeError: " + str(exc) + ". Outside a "
+                    "class, super() has no class to start from: call the base class by name, "
+                    "mx.operator.CustomOpProp.__init__(self, need_top_grad=False).")
+        except ValueError as exc:
+            if "invalid literal for int()" not in str(exc):
+                raise
+            return (f"center_loss_init() raised ValueError: {exc}. alpha is a fraction "
+                    f"('{alpha}'): convert it with float(alpha); int() is for num_class.")
+        except AttributeError as exc:
+            if "need_top_grad_" not in str(exc):
+                raise
+            return (f"mx.sym.Custom raised AttributeError: {exc}. Your __init__ never ran the "
+                    "base class's, which sets need_top_grad_: start with "
+                    "mx.operator.CustomOpProp.__init__(self, need_top_grad=False).")
+        problem = _stored(_prop_of(symbol), num_class, alpha)
+        if problem:
+            return f"After mx.sym.Custom(..., num_class={num_class}, alpha={alpha}): {problem}"
+    return None
+
+
+def _stored(prop, num_class, alpha):
+    """What is wrong with what __init__ stored on the Prop, or None."""
+    kept = {k: v for k, v in vars(prop).items() if k != "need_top_grad_"}
+    if getattr(prop, "need_top_grad_", True) is not False:
+        return ("need_top_grad is True, so backward would wait for a gradient from above. A "
+                "loss makes its own: mx.operator.CustomOpProp.__init__(self, "
+                "need_top_grad=False).")
+    for name, want, convert in (("num_class", num_class, "int"), ("alpha", alpha, "float")):
+        if name not in kept:
+            return (f"your __init__ did not set self.{name} (it stored {kept or 'nothing'}); "
+                    f"keep it for the other methods: self.{name} = {convert}({name}).")
+        got = kept[name]
+        if isinstance(got, str):
+            return (f"self.{name} is the string {got!r}: every keyword of mx.sym.Custom arrives "
+                    f"as a str. Convert it: self.{name} = {convert}({name}).")
+        if name == "num_class" and not isinstance(got, (int, np.integer)):
+            return (f"self.num_class is {got!r}, a {type(got).__name__}: it is a size (center "
+                    "is (num_class, features)), and sizes are ints: int(num_class).")
+        if name == "alpha" and not isinstance(got, float):
+            return (f"self.alpha is {got!r}, a {type(got).__name__}: alpha is a fraction, "
+                    "float(alpha).")
+        if got != want:
+            return f"self.{name} is {got!r}, but the keyword was {name}={want}."
+    return None
+
+
+# --- 5.2 ------------------------------------------------------------------------------------
+@check_function("5.2 (center_loss_infer_shape)", "data and label (batch, features) and "
+                "(batch,), the loss (1,), and center (num_class, features), the third list.")
+def center_loss_infer_shape(fn):
+    """fn is the Prop's infer_shape(self, in_shape); self.num_class is an int."""
+    for num_class, data in ((3, (6, 2)), (7, (5, 4))):
+        symbol = _center_loss("lesson5_infer_shape", infer_shape=fn, num_class=num_class)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # "Cannot decide shape": explained below
+                args, outs, aux = symbol.infer_shape(data=data)
+        except ValueError as exc:
+            if "aux state shapes" not in str(exc):
+                raise
+            return (f"{exc} The third list holds the aux shapes, one per "
+                    f"list_auxiliary_states() name: [(self.num_class, features)].")
+        if args is None:  # it raised while the label was unknown, and the engine moved on
+            fn(_prop_of(symbol), [list(data), []])
+            return (f"with data {data} and the label's shape not known yet (in_shape = "
+                    f"[{list(data)}, []]), infer_shape gave no label shape. Everything "
+                    "follows from in_shape[0]: the label is (batch,).")
+        problem = _shape_problem(args, outs, aux, num_class, data)
+        if problem:
+            return (f"with num_class={num_class} and data {data}, infer_shape gave arguments "
+                    f"{args}, outputs {outs}, aux {aux}: {problem}")
+    return None
+
+
+def _shape_problem(args, outs, aux, num_class, data):
+    batch, features = data
+    if args[0] != data:
+        return "data keeps its shape: return in_shape[0] unchanged as the first argument shape."
+    if args[1] != (batch,):
+        return f"label holds one class index per example: (batch,) = ({batch},)."
+    if outs != [(1,)]:
+        return ("the output is the loss, one number for the whole batch: (1,)."
+                + (" (The loss is the mean over the batch, not one per example.)"
+                   if outs == [(batch,)] else ""))
+    center = aux[0]
+    if center == (num_class, features):
+        return None
+    if center == data:
+        return (f"center came out {center}, the shape of the batch. It holds one center per "
+                f"class, whatever the batch: (num_class, features) = ({num_class}, {features}).")
+    if center == (features, num_class):
+        return (f"center came out {center}: swapped. Row c is the center of class c, so the "
+                f"shape is (num_class, features) = ({num_class}, {features}).")
+    return (f"center must be (num_class, features) = ({num_class}, {features}): one row per "
+            "class, each as wide as an embedding (in_shape[0][1]).")
+
+
+# --- 5.3 ------------------------------------------------------------------------------------
+ALPHA = 0.25
+X = np.array([[1.0, 2.0], [1.5, 1.0], [2.0, 2.5], [-1.0, 0.5], [0.5, -2.0], [1.0, -1.5]])
+LABELS = np.array([0, 0, 0, 1, 2, 2])  # class 3 has no example in the batch
+
+
+def _step(center, x=X, labels=LABELS, alpha=ALPHA):
+    """One step of the lesson's backward: (in_grad[0], the new centers)."""
+    diff = x - center[labels]
+    new = center.copy()
+    for c in np.unique(labels):
+        mine = labels == c
+        new[c] += alpha * diff[mine].sum(axis=0) / (1 + mine.sum())
+    return diff / len(x), new
+
+
+@check_function("5.3 (center_loss_backward)", "after each of two steps, in_grad[0] = (x − "
+                "center[label]) / batch, and every center moved a fraction alpha toward its "
+                "examples, written in place into aux[0].")
+def center_loss_backward(fn):
+    """fn is the Op's backward; it must write in_grad[0] and update aux[0] in place."""
+    import minisym as mx
+    symbol = _center_loss("lesson5_backward", backward=fn, num_class=4, alpha=ALPHA)
+    executor = symbol.simple_bind(mx.cpu(), data=X.shape,
+                                  grad_req={"data": "write", "label": "null"})
+    executor.arg_dict["data"][:] = X
+    executor.arg_dict["label"][:] = LABELS
+    center = np.zeros((4, 2))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for step in (1, 2):
+            executor.forward(is_train=True)
+            executor.backward()
+            want_grad, want_center = _step(center)
+            grad = executor.grad_dict["data"].asnumpy()
+            got_center = executor.aux_dict["closs_center"].asnumpy()
+            problem = (_grad_problem(grad, want_grad, center, step, caught)
+                       or _center_problem(got_center, want_center, center, step))
+            if problem:
+                return f"Step {step}: {problem}"
+            center = want_center
+    said = _warned(caught)
+    return said[0] if said else None
+
+
+def _warned(caught):
+    import minisym as mx
+    return [str(w.message) for w in caught
+            if issubclass(w.category, mx.operator.CustomOpWarning)]
+
+
+def _show(array):
+    return np.array2string(np.asarray(array, dtype=float).round(3), separator=", ")
+
+
+def _grad_problem(grad, want, center, step, caught):
+    if np.allclose(grad, want, atol=1e-5):
+        return None
+    said = _warned(caught)
+    if said:
+        return said[0]
+    got = f"in_grad[0] ('data') is\n{_show(grad)}\nexpected\n{_show(want)}\nIt is "
+    if np.allclose(grad, want * len(X), atol=1e-5):
+        return got + (f"{len(X)} times too large. The loss is a mean over the batch, so its "
+                      "gradient is (x − center[label]) / batch.")
+    if np.allclose(grad, -want, atol=1e-5):
+        return got + ("the wrong sign: the loss grows as x moves away from its center, "
+                      "so the gradient is +(x − center[label]) / batch.")
+    if np.allclose(grad, X / len(X), atol=1e-5):
+        return got + ("x / batch, as if every center were 0 (true only at the start). "
+                      "Subtract each example's center: (x − center[label]) / batch, with "
+                      "center = aux[0].asnumpy() and label = in_data[1].")
+    _, moved = _step(center)
+    if np.allclose(grad, (X - moved[LABELS]) / len(X), atol=1e-5):
+        return got + ("computed from the centers after your update. Compute the "
+                      "gradient first, from the centers forward used, then update aux[0].")
+    return got + "not (x − center[label]) / batch, with center = aux[0].asnumpy()."
+
+
+def _center_problem(got, want, before, step):
+    if np.allclose(got, want, atol=1e-5):
+        return None
+    shown = f"aux[0] ('center') is\n{_show(got)}\nexpected\n{_show(want)}\n"
+    if np.allclose(got, before, atol=1e-7):
+        return shown + ("It did not change. aux[0].asnumpy() is a copy, and aux[0] = ... only "
+                        "replaces an entry of a Python list: write the new centers into the "
+                        "array itself, aux[0][:] = center.")
+    if np.allclose(got, 2 * before - want, atol=1e-5):
+        return shown + ("The centers moved away from their examples: center[c] += alpha · "
+                        "Σ (x_i − center[c]) / (1 + n_c).")
+    if step == 2 and np.allclose(got, _step(np.zeros_like(before))[1], atol=1e-5):
+        return shown + ("Right after one step, wrong after two: start from the centers in "
+                        "aux[0] every time; the executor keeps them between calls.")
+    wrong = next(c for c in range(len(want)) if not np.allclose(got[c], want[c], atol=1e-5))
+    count = int((LABELS == wrong).sum())
+    if count == 0:
+        return shown + (f"Class {wrong} has no example in this batch: its center must not "
+                        "move.")
+    return shown + (f"Class {wrong} has {count} examples here: its center moves by alpha · "
+                    f"Σ (x_i − center[{wrong}]) / (1 + {count}), with alpha = self.alpha.")

@@ -1,0 +1,293 @@
+"""Checks for lesson 6, several outputs and no top gradient: the learner writes one Prop or Op
+method at a time (an ``infer_shape`` for two outputs, a ``declare_backward_dependency``, a
+backward of zeros), and the check builds a custom operator around it and runs it."""
+import warnings
+
+import numpy as np
+
+from ._check import check_function, unfinished
+
+
+def _warned(caught):
+    """The messages of the engine's custom-operator warnings caught while the check ran."""
+    import minisym as mx
+    return [str(w.message) for w in caught
+            if issubclass(w.category, mx.operator.CustomOpWarning)]
+
+
+def _shape(value):
+    """A returned shape as a tuple of ints, or None when it is not a sequence of sizes."""
+    try:
+        return tuple(int(d) for d in value)
+    except (TypeError, ValueError):
+        return None
+
+
+# --- 6.1: infer_shape of a two-output operator ---------------------------------------------
+TOP_ROIS_OUTPUTS = ["rois_output", "score"]
+
+
+def _top_rois_symbol(fn):
+    """The top-k operator, with the learner's infer_shape, as a symbol of inputs rois, scores."""
+    import minisym as mx
+
+    class TopRois(mx.operator.CustomOp):
+        def forward(self, is_train, req, in_data, out_data, aux):
+            pass
+
+    class TopRoisProp(mx.operator.CustomOpProp):
+        def __init__(self, top_k="3"):
+            super().__init__(need_top_grad=False)
+            self.top_k = int(top_k)
+
+        def list_arguments(self):
+            return ["rois", "scores"]
+
+        def list_outputs(self):
+            return list(TOP_ROIS_OUTPUTS)
+
+        infer_shape = unfinished(fn)
+
+        def create_operator(self, ctx, shapes, dtypes):
+            return TopRois()
+
+    mx.operator.register("lesson6_top_rois")(TopRoisProp)
+    return TopRoisProp, mx.sym
+
+
+def _top_rois_problem(result, n, k):
+    """What is wrong with what infer_shape returned for N = n, top_k = k, or None."""
+    given = f"in_shape=[[{n}, 5], [{n}]] and self.top_k={k}"
+    if not isinstance(result, (list, tuple)) or len(result) not in (2, 3):
+        return (f"with {given} your infer_shape returned {result!r}. It returns two or three "
+                "lists: the input shapes (one per list_arguments() name), the output shapes "
+                "(one per list_outputs() name) and, optionally, the aux shapes ([]).")
+    ins, outs = result[0], result[1]
+    if not isinstance(outs, (list, tuple)):
+        return (f"with {given} the second list, the output shapes, is {outs!r}: give one shape "
+                f"per list_outputs() name, [(top_k, 5), (top_k,)].")
+    for j, shape in enumerate(outs):
+        if isinstance(shape, (int, np.integer)):
+            return (f"with {given} output {j} ({TOP_ROIS_OUTPUTS[j] if j < 2 else '?'!r}) is "
+                    f"the number {shape}, not a shape: (x) is just x in Python; a "
+                    f"one-dimensional shape is written ({shape},).")
+    if len(outs) != 2:
+        return (f"with {given} you returned {len(outs)} output "
+                f"shape{'' if len(outs) == 1 else 's'}, {list(outs)}: "
+                "list_outputs() has two names, ['rois_output', 'score'], so give two, "
+                "out_data[0] then out_data[1].")
+    got = [_shape(s) for s in outs]
+    want = [(k, 5), (k,)]
+    if got == want[::-1]:
+        return (f"with {given} you returned the output shapes {got}: swapped. They go in the "
+                "order of list_outputs(), ['rois_output', 'score']: out_data[0] is the rois, "
+                f"({k}, 5), and out_data[1] the scores, ({k},).")
+    if got in ([(n, 5), (n,)], [(n,), (n, 5)]):
+        return (f"with {given} your outputs have {n} rows, as many as the inputs: the operator "
+                f"keeps only the best top_k rois, so each output has self.top_k = {k} rows.")
+    if got != want:
+        return (f"with {given} you returned the output shapes {got}; expected {want}: "
+                "'rois_output' keeps top_k rows of 5 numbers, 'score' one score per kept roi.")
+    if [_shape(s) for s in ins] != [(n, 5), (n,)]:
+        return (f"with {given} the first list, the input shapes, is {list(ins)}: it must say "
+                f"the shapes the inputs have, [[{n}, 5], [{n}]]; return in_shape itself.")
+    return None
+
+
+@check_function("6.1 (top_rois_infer_shape)", "infer_shape gives the two inputs their own "
+                "shapes and the outputs, in list_outputs() order, (top_k, 5) and (top_k,).")
+def top_rois_infer_shape(fn):
+    """fn is the Prop's infer_shape; it must return [in_shape, [(k, 5), (k,)], []]."""
+    prop_class, sym = _top_rois_symbol(fn)
+    for n, k in ((10, 3), (20, 6)):
+        problem = _top_rois_problem(unfinished(fn)(prop_class(top_k=str(k)),
+                                                   [[n, 5], [n]]), n, k)
+        if problem:
+            return problem
+        node = sym.Custom(rois=sym.Variable("rois"), scores=sym.Variable("scores"),
+                          op_type="lesson6_top_rois", top_k=k, name="top")
+        ins, outs, _ = node.infer_shape(rois=(n, 5), scores=(n,))
+        if outs != [(k, 5), (k,)]:
+            return (f"through the engine, infer_shape(rois=({n}, 5), scores=({n},)) with "
+                    f"top_k={k} gave the outputs {outs}; expected [({k}, 5), ({k},)].")
+    return None
+
+
+# --- 6.2: declare_backward_dependency of exp and double --------------------------------------
+EXP_DOUBLE = {0: "out_grad[0] (the gradient arriving for 'exp')",
+              1: "out_grad[1] (the gradient arriving for 'double')",
+              2: "in_data[0] ('data', x)",
+              3: "out_data[0] ('exp', eˣ as forward wrote it)",
+              4: "out_data[1] ('double', 2x)"}
+EXP_DOUBLE_READS = {0, 1, 3}
+
+
+def _exp_double_symbol(fn):
+    import minisym as mx
+
+    class ExpDouble(mx.operator.CustomOp):
+        def forward(self, is_train, req, in_data, out_data, aux):
+            self.assign(out_data[0], req[0], mx.nd.exp(in_data[0]))
+            self.assign(out_data[1], req[1], 2 * in_data[0])
+
+        def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+            grad = out_grad[0] * out_data[0] + 2 * out_grad[1]
+            self.assign(in_grad[0], req[0], grad)
+
+    class ExpDoubleProp(mx.operator.CustomOpProp):
+        def list_outputs(self):
+            return ["exp", "double"]
+
+        def infer_shape(self, in_shape):
+            return in_shape, [in_shape[0], in_shape[0]], []
+
+        declare_backward_dependency = unfinished(fn)
+
+        def create_operator(self, ctx, shapes, dtypes):
+            return ExpDouble()
+
+    mx.operator.register("lesson6_exp_double")(ExpDoubleProp)
+    return ExpDoubleProp
+
+
+def _names(ids):
+    """'a', 'a and b', 'a, b and c' of the arrays numbered ``ids``."""
+    parts = [EXP_DOUBLE[i] for i in sorted(ids)]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _declared_problem(returned):
+    """What is wrong with the ids declared for out_grad=[0, 1], in_data=[2], out_data=[3, 4]."""
+    if not isinstance(returned, (list, tuple)):
+        return (f"declare_backward_dependency returned {returned!r}; it returns a list of ids "
+                "taken from its three arguments, e.g. [out_grad[0], in_data[0]].")
+    if any(isinstance(i, (list, tuple)) for i in returned):
+        return (f"declare_backward_dependency returned {list(returned)}, a list of lists; return "
+                "one flat list of ids: pick single entries (out_grad[0]) or join lists "
+                "(out_grad + [out_data[0]]).")
+    ids = {int(i) for i in returned}
+    missing, extra = EXP_DOUBLE_READS - ids, ids - EXP_DOUBLE_READS
+    hint = ""
+    if 2 in extra and 3 in missing:
+        hint = (" The derivative of eˣ is eˣ itself, which forward already wrote into "
+                "out_data[0]: this backward reads that, not the input x (in_data[0]).")
+    if missing:
+        return (f"with out_grad=[0, 1], in_data=[2], out_data=[3, 4] your declaration returned "
+                f"{sorted(ids)}: it leaves out {_names(missing)}, which backward reads, so "
+                f"backward would receive "
+                f"{'it as an empty array' if len(missing) == 1 else 'them as empty arrays'} "
+                f"and fail.{hint}")
+    if extra:
+        return (f"with out_grad=[0, 1], in_data=[2], out_data=[3, 4] your declaration returned "
+                f"{sorted(ids)}: backward never reads {_names(extra)}. Declaring "
+                f"{'it keeps it' if len(extra) == 1 else 'them keeps them'} in memory until "
+                "backward for nothing: declare exactly what backward reads."
+                f"{hint}")
+    return None
+
+
+@check_function("6.2 (exp_double_dependency)", "backward receives exactly out_grad[0], "
+                "out_grad[1] and out_data[0], and its gradient out_grad[0]·eˣ + 2·out_grad[1] "
+                "is right.")
+def exp_double_dependency(fn):
+    """fn declares what the exp-and-double backward reads: [out_grad[0], out_grad[1],
+    out_data[0]] (ids 0, 1, 3)."""
+    import minisym as mx
+    prop_class = _exp_double_symbol(fn)
+    returned = unfinished(fn)(prop_class(), [0, 1], [2], [3, 4])
+    problem = _declared_problem(returned)
+    if problem and "leaves out" not in problem:
+        return problem
+    x = np.random.RandomState(6).uniform(-1, 1, (2, 3))
+    heads = [np.full(x.shape, 0.5), np.full(x.shape, -1.5)]
+    node = mx.sym.Custom(mx.sym.Variable("data"), op_type="lesson6_exp_double", name="ed")
+    executor = node.simple_bind(mx.cpu(), data=x.shape)
+    executor.arg_dict["data"][:] = x
+    executor.forward(is_train=True)
+    try:
+        executor.backward([mx.nd.array(h) for h in heads])
+    except mx.base.MXNetError as error:
+        return f"{problem}\nWhen it ran, the engine said: {error}"
+    if problem:
+        return problem
+    expected = heads[0] * np.exp(x) + 2 * heads[1]
+    got = executor.grad_dict["data"].asnumpy()
+    if not np.allclose(got, expected, rtol=1e-4, atol=1e-5):
+        return (f"the declaration is right, but the gradient of 'data' came out {got[0]} "
+                f"(first row) instead of {expected[0].astype(np.float32)}.")
+    return None
+
+
+# --- 6.3: a backward of zeros, under every req ----------------------------------------------
+def _zeros_symbol(fn, names):
+    """A loss-like operator of inputs ``names`` whose backward is the learner's."""
+    import minisym as mx
+
+    class Zeros(mx.operator.CustomOp):
+        def forward(self, is_train, req, in_data, out_data, aux):
+            self.assign(out_data[0], req[0], in_data[0])
+
+    Zeros.backward = unfinished(fn)
+
+    class ZerosProp(mx.operator.CustomOpProp):
+        def __init__(self):
+            super().__init__(need_top_grad=False)
+
+        def list_arguments(self):
+            return list(names)
+
+        def infer_shape(self, in_shape):
+            return [in_shape[0]] * len(names), [in_shape[0]], []
+
+        def declare_backward_dependency(self, out_grad, in_data, out_data):
+            return []
+
+        def create_operator(self, ctx, shapes, dtypes):
+            return Zeros()
+
+    op_type = f"lesson6_zeros_{len(names)}"
+    mx.operator.register(op_type)(ZerosProp)
+    return mx.sym.Custom(*[mx.sym.Variable(n) for n in names], op_type=op_type, name="zeros")
+
+
+@check_function("6.3 (zero_backward)", "every in_grad[i] gets a zero gradient through "
+                "self.assign(in_grad[i], req[i], 0): zeros under 'write', unchanged under "
+                "'add', untouched under 'null', for any number of inputs.")
+def zero_backward(fn):
+    """fn is a backward that must assign 0 into every in_grad[i] under req[i]."""
+    import minisym as mx
+    runs = [(["rois", "gt_boxes"], "write"), (["rois", "gt_boxes"], "add"),
+            (["a", "b", "c"], "write"), (["a", "b", "c"], {"a": "null", "b": "add", "c": "write"})]
+    for names, grad_req in runs:
+        node = _zeros_symbol(fn, names)
+        executor = node.simple_bind(mx.cpu(), grad_req=grad_req, **{names[0]: (2, 3)})
+        reqs = {n: grad_req if isinstance(grad_req, str) else grad_req[n] for n in names}
+        for grad in executor.grad_dict.values():
+            if grad is not None:
+                grad[:] = 7
+        executor.forward(is_train=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            executor.backward()
+        said = _warned(caught)
+        if said:
+            hint = (" Loop over every input, for i in range(len(in_grad)), rather than naming "
+                    "in_grad[0] and in_grad[1]: this operator has "
+                    f"{len(names)} inputs." if len(names) > 2 else "")
+            return said[0] + hint
+        for i, name in enumerate(names):
+            grad = executor.grad_dict[name]
+            if grad is None:
+                continue
+            values = np.unique(grad.asnumpy()).tolist()
+            want = 7.0 if reqs[name] == "add" else 0.0
+            if values != [want]:
+                how = {"add": "Under req 'add', in_grad[{i}] already holds the gradient "
+                              "accumulated so far (here 7); adding a zero must leave it at 7.",
+                       "write": "Under req 'write', in_grad[{i}] must be overwritten with 0."}
+                return (f"with grad_req={grad_req!r} on an operator with inputs {names}, "
+                        f"in_grad[{i}] ({name!r}) holds {values} after backward, not {want}. "
+                        + how[reqs[name]].format(i=i) +
+                        " Write it with self.assign(in_grad[i], req[i], 0), which follows "
+                        "req[i]; in_grad[i][:] = 0 overwrites whatever req says.")
+    return None

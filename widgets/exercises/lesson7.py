@@ -1,0 +1,354 @@
+"""Checks for lesson 7, ResNet: a bottleneck unit (names, shapes, strides), a parameter count
+from ``infer_shape``, and the gradient of a feature map read with a monitor."""
+import json
+
+import numpy as np
+
+from ._check import check_function
+
+EPS = 2e-5
+
+
+# --- shared ------------------------------------------------------------------------------------
+def _nodes(symbol):
+    """{node name: (op, attrs, [input node names])} from ``symbol.tojson()``."""
+    nodes = json.loads(symbol.tojson())["nodes"]
+    return {n["name"]: (n["op"], n.get("attrs", {}), [nodes[i[0]]["name"] for i in n["inputs"]])
+            for n in nodes}
+
+
+def _not_a_symbol(answer, fn):
+    import minisym as mx
+    if not isinstance(answer, mx.sym.Symbol):
+        return (f"{fn.__name__}() returned {type(answer).__name__} {answer!r:.60}; return the "
+                "Symbol of the unit's last node (the add of body and shortcut).")
+    return None
+
+
+def _bn_relu(data, name, i):
+    import minisym as mx
+    bn = mx.sym.BatchNorm(data, fix_gamma=False, eps=EPS, name=f"{name}_bn{i}")
+    return mx.sym.Activation(bn, act_type="relu", name=f"{name}_relu{i}")
+
+
+def _conv(data, num_filter, kernel, stride, pad, name):
+    import minisym as mx
+    return mx.sym.Convolution(data, num_filter=num_filter, kernel=kernel, stride=stride,
+                              pad=pad, no_bias=True, name=name)
+
+
+def _basic_unit(data, num_filter, stride, dim_match, name):
+    """The lesson's residual unit (the check's own copy)."""
+    import minisym as mx
+    act1 = _bn_relu(data, name, 1)
+    body = _conv(act1, num_filter, (3, 3), stride, (1, 1), name + "_conv1")
+    body = _conv(_bn_relu(body, name, 2), num_filter, (3, 3), (1, 1), (1, 1), name + "_conv2")
+    shortcut = data if dim_match else _conv(act1, num_filter, (1, 1), stride, (0, 0),
+                                            name + "_sc")
+    return mx.sym.elemwise_add(body, shortcut, name=name + "_plus")
+
+
+def _bottleneck(data, num_filter, stride, dim_match, name):
+    """The answer to 7.1, to compare with."""
+    import minisym as mx
+    act1 = _bn_relu(data, name, 1)
+    inner = num_filter // 4
+    body = _conv(act1, inner, (1, 1), (1, 1), (0, 0), name + "_conv1")
+    body = _conv(_bn_relu(body, name, 2), inner, (3, 3), stride, (1, 1), name + "_conv2")
+    body = _conv(_bn_relu(body, name, 3), num_filter, (1, 1), (1, 1), (0, 0), name + "_conv3")
+    shortcut = data if dim_match else _conv(act1, num_filter, (1, 1), stride, (0, 0),
+                                            name + "_sc")
+    return mx.sym.elemwise_add(body, shortcut, name=name + "_plus")
+
+
+# --- 7.1 ---------------------------------------------------------------------------------------
+BOTTLENECK_CASES = (  # (num_filter, stride, dim_match, name, data shape)
+    (256, (2, 2), False, "b", (2, 64, 16, 16)),
+    (256, (1, 1), True, "c", (2, 256, 8, 8)),
+)
+
+
+@check_function("7.1 (bottleneck_unit)", "names, weight shapes, strides and output shapes "
+                "match the bottleneck unit, with the projection and without it.")
+def bottleneck_unit(fn):
+    """fn(data, num_filter, stride, dim_match, name) -> the unit's Symbol."""
+    import minisym as mx
+    for num_filter, stride, dim_match, name, shape in BOTTLENECK_CASES:
+        call = (f"bottleneck_unit(data, {num_filter}, {stride}, dim_match={dim_match}, "
+                f"name='{name}') with data {shape}")
+        with mx.name.NameManager():
+            got = fn(mx.sym.Variable("data"), num_filter, stride, dim_match, name)
+            problem = _not_a_symbol(got, fn)
+            if problem:
+                return problem
+            want = _bottleneck(mx.sym.Variable("data"), num_filter, stride, dim_match, name)
+        problem = (_compare_arguments(got, want, name, dim_match, call)
+                   or _compare_layers(got, want, name, call)
+                   or _compare_shapes(got, want, shape, call))
+        if problem:
+            return problem
+    return None
+
+
+def _compare_arguments(got, want, name, dim_match, call):
+    have, need = got.list_arguments(), want.list_arguments()
+    if have == need:
+        if got.list_auxiliary_states() != want.list_auxiliary_states():
+            return (f"for {call}, list_auxiliary_states() is {got.list_auxiliary_states()}, "
+                    f"expected {want.list_auxiliary_states()}.")
+        return None
+    missing = [n for n in need if n not in have]
+    extra = [n for n in have if n not in need]
+    if sorted(have) == sorted(need):
+        return (f"for {call}, the names are right but list_arguments() lists them in another "
+                f"order: {have}. Each step is BatchNorm, then ReLU, then the convolution: "
+                "bn1 → relu1 → conv1 → bn2 → relu2 → conv2 → bn3 → relu3 → conv3.")
+    if any(n.endswith("_bias") for n in extra):
+        return (f"for {call}, there are biases {[n for n in extra if n.endswith('_bias')]}: "
+                "give every Convolution no_bias=True (the BatchNorm after it shifts anyway).")
+    if not dim_match and f"{name}_sc_weight" in missing:
+        return (f"for {call}, there is no '{name}_sc_weight': with dim_match=False the shortcut "
+                "is a projection, mx.sym.Convolution(act1, num_filter=num_filter, "
+                f"kernel=(1, 1), stride=stride, no_bias=True, name=name + '_sc').")
+    if dim_match and f"{name}_sc_weight" in extra:
+        return (f"for {call}, there is a '{name}_sc_weight': with dim_match=True the input and "
+                "the output have the same shape, so the shortcut is data itself.")
+    return (f"for {call}, list_arguments() is {have}; expected {need} (missing {missing}, not "
+            f"expected {extra}). Name every layer name + '_bn1', '_relu1', '_conv1', ... so its "
+            "variables are named after it.")
+
+
+def _compare_layers(got, want, name, call):
+    have, need = _nodes(got), _nodes(want)
+    for i in (1, 2, 3):
+        bn = have.get(f"{name}_bn{i}")
+        if bn and bn[0] == "BatchNorm" and bn[1].get("fix_gamma", "True") == "True":
+            return (f"for {call}, '{name}_bn{i}' keeps gamma fixed at 1: BatchNorm's default "
+                    "is fix_gamma=True. A residual unit learns gamma: give fix_gamma=False.")
+    for i in (1, 2, 3):
+        conv = f"{name}_conv{i}"
+        if conv not in have:
+            return (f"for {call}, there is no node named '{conv}': name the convolutions "
+                    "name + '_conv1', '_conv2', '_conv3'.")
+        op, attrs, inputs = have[conv]
+        _, wanted, sources = need[conv]
+        if op != "Convolution":
+            return f"for {call}, '{conv}' is a {op}, expected a Convolution."
+        for key in ("kernel", "stride"):
+            value, expected = _tuple(attrs.get(key, "(1, 1)")), _tuple(wanted.get(key))
+            if value != expected:
+                where = "the 3×3 conv2" if key == "stride" else f"'{conv}'"
+                return (f"for {call}, '{conv}' has {key}={value}, expected {expected}: the "
+                        f"stride goes on {where}, as in MXNet's ResNet; conv1 and conv3 are "
+                        "1×1 with stride 1." if key == "stride" else
+                        f"for {call}, '{conv}' has kernel={value}, expected {expected}: the "
+                        "bottleneck is 1×1, then 3×3, then 1×1.")
+        if inputs[:1] != sources[:1]:
+            return (f"for {call}, '{conv}' reads '{inputs[0]}', expected '{sources[0]}': each "
+                    "convolution reads the ReLU just before it.")
+    sc = f"{name}_sc"
+    if sc in need and sc in have and have[sc][2][:1] != need[sc][2][:1]:
+        return (f"for {call}, the projection '{sc}' reads '{have[sc][2][0]}'; in the "
+                f"pre-activation unit it reads act1 ('{name}_relu1'), the normalized input, "
+                "like conv1 does.")
+    return None
+
+
+def _tuple(text):
+    return tuple(int(x) for x in str(text).strip("()[] ").replace(",", " ").split())
+
+
+def _compare_shapes(got, want, shape, call):
+    got_args, got_out, _ = got.infer_shape(data=shape)
+    want_args, want_out, _ = want.infer_shape(data=shape)
+    names = want.list_arguments()
+    for name, have, need in zip(names, got_args, want_args):
+        if tuple(have) != tuple(need):
+            hint = ("conv1 and conv2 have num_filter // 4 filters, conv3 has num_filter"
+                    if "conv" in name else "")
+            return (f"for {call}, {name} has shape {tuple(have)}, expected {tuple(need)}"
+                    + (f": {hint}." if hint else "."))
+    if tuple(got_out[0]) != tuple(want_out[0]):
+        return (f"for {call}, the output is {tuple(got_out[0])}, expected {tuple(want_out[0])}: "
+                "the 3×3 convolution needs pad=(1, 1).")
+    return None
+
+
+# --- 7.2 ---------------------------------------------------------------------------------------
+def _count_cases():
+    """(description, symbol, shapes) for the parameter count."""
+    import minisym as mx
+    with mx.name.NameManager():
+        data = mx.sym.Variable("data")
+        stage = _basic_unit(data, 128, (2, 2), False, "stage2_unit1")
+        stage = _basic_unit(stage, 128, (1, 1), True, "stage2_unit2")
+        yield ("stage 2 of ResNet-18 (two units, 64 → 128 channels)", stage,
+               {"data": (1, 64, 32, 32)})
+        fc = mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=10, name="fc")
+        yield ("a FullyConnected layer and its softmax", mx.sym.SoftmaxOutput(fc, name="softmax"),
+               {"data": (5, 20)})
+        unit = _bottleneck(mx.sym.Variable("data"), 256, (1, 1), False, "u")
+        yield "a bottleneck unit, 64 → 256 channels", unit, {"data": (2, 64, 8, 8)}
+
+
+def _expected_count(symbol, shapes):
+    """(parameter count, {what might be wrongly added: its size})."""
+    arg_shapes, _, aux_shapes = symbol.infer_shape(**shapes)
+    sizes = dict(zip(symbol.list_arguments(), (int(np.prod(s)) for s in arg_shapes)))
+    inputs = sum(sizes[n] for n in shapes)
+    labels = sum(v for n, v in sizes.items() if n.endswith("label") and n not in shapes)
+    count = sum(v for n, v in sizes.items() if n not in shapes and not n.endswith("label"))
+    params = [n for n in sizes if n not in shapes and not n.endswith("label")]
+    dims = sum(int(sum(s)) for n, s in zip(symbol.list_arguments(), arg_shapes) if n in params)
+    aux = sum(int(np.prod(s)) for s in aux_shapes)
+    return count, {"inputs": inputs, "labels": labels, "aux": aux, "arrays": len(params),
+                   "dims": dims}
+
+
+@check_function("7.2 (count_parameters)", "the counts are right for a ResNet-18 stage, a "
+                "classifier with its label, and a bottleneck unit.")
+def count_parameters(fn):
+    """fn(symbol, **shapes) -> the number of learned values."""
+    for what, symbol, shapes in _count_cases():
+        got = fn(symbol, **shapes)
+        call = f"for {what}, count_parameters(symbol, {_kwargs(shapes)})"
+        if isinstance(got, (list, tuple, dict, np.ndarray)) or got is None:
+            return (f"{call} returned {type(got).__name__}; return one number, the sum over "
+                    "the parameters of the product of each shape.")
+        want, parts = _expected_count(symbol, shapes)
+        if got == want:
+            continue
+        return f"{call} returned {got}, expected {want}: " + _count_hint(got, want, parts)
+    return None
+
+
+def _kwargs(shapes):
+    return ", ".join(f"{k}={v}" for k, v in shapes.items())
+
+
+def _count_hint(got, want, parts):
+    extra = got - want
+    added = {"inputs": "the inputs you gave shapes for (they are data, not parameters)",
+             "labels": "the label (softmax_label is an input too: skip names ending in "
+                       "'label')",
+             "aux": "the auxiliary states (moving_mean / moving_var are not learned; "
+                    "infer_shape returns them apart, in its third list)"}
+    for key in ("inputs", "labels", "aux"):
+        if parts[key] and extra == parts[key]:
+            return f"the difference, {extra}, is the size of {added[key]}."
+    if parts["inputs"] and parts["labels"] and extra == parts["inputs"] + parts["labels"]:
+        return (f"the difference, {extra}, is the size of the data and the label: count only "
+                "the arguments that are neither.")
+    if got == parts["arrays"]:
+        return ("that is how many parameter arrays there are; count their values: the product "
+                "of each shape (np.prod(shape)), summed.")
+    if got == parts["dims"]:
+        return ("that adds up the dimensions; a (128, 64, 3, 3) weight holds 128 · 64 · 3 · 3 "
+                "= 73,728 values: multiply each shape's dimensions (np.prod), then sum.")
+    return ("take arg_shapes from symbol.infer_shape(**shapes), pair them with "
+            "symbol.list_arguments(), and sum np.prod(shape) over the names that are not "
+            "inputs and not labels.")
+
+
+# --- 7.3 ---------------------------------------------------------------------------------------
+GRADIENT_NODES = ("stage2_unit1_conv2", "fc1", "stage1_unit1_bn1")
+
+
+def _small_module():
+    """A bound ResNet (two stages of one unit, 4 and 8 filters), fixed weights, and a batch."""
+    import minisym as mx
+    rng = np.random.RandomState(7)
+    with mx.name.NameManager():
+        data = mx.sym.Variable("data")
+        body = mx.sym.BatchNorm(data, fix_gamma=True, eps=EPS, name="bn_data")
+        body = _conv(body, 4, (3, 3), (1, 1), (1, 1), "conv0")
+        body = _basic_unit(body, 4, (1, 1), False, "stage1_unit1")
+        body = _basic_unit(body, 8, (2, 2), False, "stage2_unit1")
+        body = mx.sym.Activation(mx.sym.BatchNorm(body, fix_gamma=False, eps=EPS, name="bn1"),
+                                 act_type="relu", name="relu1")
+        body = mx.sym.Pooling(body, global_pool=True, kernel=(7, 7), pool_type="avg",
+                              name="pool1")
+        body = mx.sym.FullyConnected(mx.sym.Flatten(body, name="flatten"), num_hidden=3,
+                                     name="fc1")
+        net = mx.sym.SoftmaxOutput(body, name="softmax")
+    module = mx.mod.Module(net, data_names=["data"], label_names=["softmax_label"],
+                           context=mx.cpu())
+    module.bind(data_shapes=[("data", (2, 3, 8, 8))], label_shapes=[("softmax_label", (2,))])
+    module.init_params(mx.init.Xavier())
+    args, auxs = module.get_params()
+    args = {n: mx.nd.array(rng.normal(0, 0.5, a.shape)) for n, a in args.items()}
+    module.set_params(args, auxs)
+    batch = mx.io.DataBatch([mx.nd.array(rng.uniform(-1, 1, (2, 3, 8, 8)))],
+                            [mx.nd.array([0, 2])])
+    return net, module, batch
+
+
+def _recorded(net, module, batch):
+    """{node: (in_grad[0], [(name, other in_grad)], out_data[0], in_data[0])} as the executor's
+    trace records them, on an executor of its own with the module's parameters."""
+    import minisym as mx
+    args, auxs = module.get_params()
+    executor = net.simple_bind(mx.cpu(), data=batch.data[0].shape, grad_req="write")
+    executor.copy_params_from(args, auxs)
+    executor.arg_dict["data"][:] = batch.data[0]
+    executor.arg_dict["softmax_label"][:] = batch.label[0]
+    trace = executor.enable_trace(keep_bytes=64 << 20)
+    executor.forward(is_train=True)
+    executor.backward()
+    recorded = {}
+    for node in GRADIENT_NODES:
+        back = trace.find(node, "backward")[0]
+        grads = [(s.name, s.array) for s in back.slots if s.role == "in_grad"]
+        recorded[node] = (grads[0][1], grads[1:], trace.find(node, "forward")[0]
+                          .slot("out_data[0]").array, trace.find(node, "forward")[0]
+                          .slot("in_data[0]").array)
+    return recorded
+
+
+@check_function("7.3 (input_gradient)", "the arrays you read from the monitor are the "
+                "gradients the executor computed, for a convolution, the classifier and a "
+                "BatchNorm.")
+def input_gradient(fn):
+    """fn(module, batch, node) -> in_grad[0] of node, as a NumPy array."""
+    import minisym as mx
+    net, module, batch = _small_module()
+    recorded = _recorded(net, module, batch)
+    for node in GRADIENT_NODES:
+        want, others, output, feature = recorded[node]
+        got = fn(module, batch, node)
+        call = f"input_gradient(module, batch, '{node}')"
+        if got is None:
+            return (f"{call} returned None. The monitor collects only between monitor.tic() "
+                    "and monitor.toc(), and toc() empties monitor.queue: call tic() before "
+                    "forward, then read the queue after backward and before toc().")
+        if isinstance(got, mx.nd.NDArray):
+            return f"{call} returned an NDArray; return a NumPy array: .asnumpy()."
+        if isinstance(got, str):
+            return (f"{call} returned the text {got[:40]!r}: that is what toc() makes of an "
+                    "array; read the array itself from monitor.queue before toc().")
+        got = np.asarray(got)
+        if got.size == 1 and want.size > 1:
+            return (f"{call} returned one number, {got.ravel()[0]:.4g}: the Monitor's default "
+                    "stat_func is a norm. Keep the array itself: stat_func=lambda g: g.copy().")
+        if got.shape == output.shape and np.allclose(got, output):
+            return (f"{call} returned '{node}_output', the feature map {node} makes in forward, "
+                    f"not a gradient; its in_grad[0] is '{node}_backward_output0'.")
+        if got.shape == feature.shape and np.allclose(got, feature) and not np.allclose(
+                got, want):
+            return (f"{call} returned the feature map {node} reads (its in_data[0]), not its "
+                    f"gradient; the gradient is '{node}_backward_output0'.")
+        for i, (slot, other) in enumerate(others, start=1):
+            if got.shape == other.shape and np.allclose(got, other, rtol=1e-4, atol=1e-7):
+                return (f"{call} returned in_grad[{i}] ('{node}_backward_output{i}', the "
+                        f"gradient of {node}'s {slot}); the feature map's is in_grad[0]: "
+                        f"'{node}_backward_output0'.")
+        if got.shape != want.shape:
+            return (f"{call} returned an array of shape {got.shape}; in_grad[0] of {node} has "
+                    f"the shape of its data input, {want.shape}: pick the name "
+                    f"'{node}_backward_output0' (pattern= is a regular expression matched at "
+                    "the start of each name).")
+        if not np.allclose(got, want, rtol=1e-4, atol=1e-7):
+            return (f"{call} returned an array of the right shape, {want.shape}, but other "
+                    "values: run forward(batch, is_train=True) then backward() between tic() "
+                    f"and reading the queue, and take '{node}_backward_output0'.")
+    return None
