@@ -7,8 +7,10 @@
 """
 from . import (
     attribute,
+    autograd,
     base,
     callback,
+    contrib,
     initializer,
     io,
     lifecycle,
@@ -22,6 +24,7 @@ from . import (
     operator,
     optimizer,
     random,
+    recordio,
     symbol,
     test_utils,
     tracebacks,
@@ -43,8 +46,20 @@ viz = visualization
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name):
+    """``mx.gluon``: say why it is not here and what to use instead."""
+    if name == "gluon":
+        import importlib
+        try:
+            importlib.import_module(".gluon", __name__)  # always raises, saying why
+        except ImportError as exc:
+            raise AttributeError(str(exc)) from None
+    raise AttributeError(f"module 'minisym' has no attribute {name!r}")
+
+
 __all__ = ["sym", "symbol", "nd", "ndarray", "mod", "module", "mon", "monitor", "init",
            "initializer", "viz", "visualization", "io", "model", "metric", "optimizer",
            "lr_scheduler", "callback", "operator", "name", "attribute", "base", "random",
-           "lifecycle", "test_utils", "AttrScope", "MXNetError", "Context", "cpu", "gpu",
-           "current_context"]
+           "lifecycle", "test_utils", "autograd", "recordio", "contrib", "AttrScope", "MXNetError",
+           "Context", "cpu", "gpu", "current_context"]

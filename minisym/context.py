@@ -2,7 +2,8 @@
 import threading
 import warnings
 
-__all__ = ["Context", "cpu", "gpu", "current_context"]
+__all__ = ["Context", "cpu", "gpu", "cpu_pinned", "num_gpus", "gpu_memory_info",
+           "current_context"]
 
 _warned_gpu = threading.Event()
 
@@ -17,8 +18,9 @@ class Context:
         if isinstance(device_type, Context):
             device_type, device_id = device_type.device_type, device_type.device_id
         if device_type not in self.devstr2type:
-            raise ValueError(f"unknown device type {device_type!r}; use one of "
-                             f"{sorted(self.devstr2type)}")
+            # MXNet's type (its devstr2type lookup), with what would have worked
+            raise KeyError(f"unknown device type {device_type!r}; use one of "
+                           f"{sorted(self.devstr2type)}, e.g. mx.cpu() or mx.gpu(0)")
         self.device_type = device_type
         self.device_id = int(device_id)
         self._old_ctx = None
@@ -27,6 +29,13 @@ class Context:
     def device_typeid(self):
         """MXNet's integer device code (cpu=1, gpu=2)."""
         return self.devstr2type[self.device_type]
+
+    def empty_cache(self):
+        """Free the GPU memory pool: nothing to free in minisym (every array lives on the CPU)."""
+        if self.device_type != "gpu":
+            from .base import MXNetError
+            raise MXNetError(f"{self}.empty_cache(): only a GPU context has a memory pool to "
+                             "empty (MXNet raises for the CPU too); call it on mx.gpu(i)")
 
     def __eq__(self, other):
         return (isinstance(other, Context) and self.device_type == other.device_type
@@ -63,6 +72,23 @@ def gpu(device_id=0):
         warnings.warn("minisym has no GPU backend: mx.gpu() runs on the CPU "
                       "(results are the same, only slower)", UserWarning, stacklevel=2)
     return Context("gpu", device_id)
+
+
+def cpu_pinned(device_id=0):
+    """The pinned-memory CPU context ``cpu_pinned(device_id)`` (plain CPU memory in minisym)."""
+    return Context("cpu_pinned", device_id)
+
+
+def num_gpus():
+    """0: minisym has no GPU backend (``mx.gpu(i)`` contexts still run, on the CPU)."""
+    return 0
+
+
+def gpu_memory_info(device_id=0):
+    """MXNetError, as on a CPU-only MXNet: there is no GPU whose memory could be read."""
+    from .base import MXNetError
+    raise MXNetError(f"gpu_memory_info({device_id}): minisym has no GPU (num_gpus() is 0), so "
+                     "there is no GPU memory to report; mx.gpu() contexts run on the CPU")
 
 
 def current_context():

@@ -6,6 +6,7 @@ Every operator is called the same way, built-in or custom:
 array used several times are computed separately and summed, then written into your gradient
 array as its ``grad_req`` says ('write', 'add' or 'null').
 """
+import contextlib
 import functools
 import os
 import threading
@@ -15,6 +16,7 @@ import numpy as np
 
 from . import lifecycle
 from .base import MXNetError, MXNetValueError
+from .kernels import exact_kernels
 from .memory_plan import plan_buffers
 from .ndarray import NDArray
 from .ops.assign import assign
@@ -188,7 +190,8 @@ class Executor:
         check_is_train(is_train, "forward")
         saved = self._copy_inputs(kwargs)
         try:
-            return self._forward_all(is_train)
+            with self._kernel_mode():
+                return self._forward_all(is_train)
         except BaseException:
             for array, before in saved:
                 array[...] = before
@@ -275,20 +278,31 @@ class Executor:
         relus = {id(r) for r in self._fused.values()} if fusing else set()
         changed = []  # what this call has written so far, named if a later step fails
         try:
-            for node in reversed(self._ops):
-                if id(node) in self._runs and id(node) not in relus:
-                    relu = self._fused.get(id(node)) if fusing else None
-                    try:
-                        self._backward_node(node, pending, is_train, relu)
-                    except BaseException:
-                        changed.append((node, True))
-                        raise
-                    changed.append((node, False))
+            with self._kernel_mode():
+                self._backward_all(pending, is_train, fusing, relus, changed)
             self._finish_arguments(pending)
         except BaseException as exc:  # named only now: nothing is formatted on the hot path
             exc.add_note(_changed_note([what for node, failed in changed
                                         for what in self._changed_by(node, failed)]))
             raise
+
+    def _backward_all(self, pending, is_train, fusing, relus, changed):
+        """Every needed operator's backward, in reverse topological order."""
+        for node in reversed(self._ops):
+            if id(node) in self._runs and id(node) not in relus:
+                relu = self._fused.get(id(node)) if fusing else None
+                try:
+                    self._backward_node(node, pending, is_train, relu)
+                except BaseException:
+                    changed.append((node, True))
+                    raise
+                changed.append((node, False))
+
+    def _kernel_mode(self):
+        """Textbook kernels while a trace or monitor watches (they show every call as the
+        lessons describe it); the fastest algorithms otherwise."""
+        watched = self._trace is not None or self._monitor is not None
+        return exact_kernels() if watched else contextlib.nullcontext()
 
     def _changed_by(self, node, failed=False):
         """What ``node``'s backward wrote into your arrays: each gradient it writes straight
@@ -337,6 +351,8 @@ class Executor:
                 continue  # loss heads make their own gradient and ignore any given one
             if id(node) not in self._runs:
                 continue
+            if grad is None and not self._head_gradient_reaches_an_argument(node):
+                continue  # MXNet prunes it too: Reshape(SoftmaxOutput) needs no head gradient
             if grad is None:
                 hint = node.op.head_gradient_hint() if node.op_name == "Custom" else ""
                 raise MXNetValueError(
@@ -354,6 +370,17 @@ class Executor:
                     f"{self.outputs[j].shape})). Nothing was changed.")
             heads[_key(node, idx)] = head
         return heads
+
+    def _head_gradient_reaches_an_argument(self, node):
+        """Whether a head gradient given to ``node`` changes an argument's gradient: its backward
+        reads it and passes a gradient on, through operators whose backward reads theirs, to an
+        argument with a grad_req; a loss in between makes its own and drops what it receives."""
+        carries = {}
+        for op_node in self._ops:  # topological order: inputs first
+            carries[id(op_node)] = self._reads_out_grad(op_node) and any(
+                self._needs.get(id(src), False) and (src.is_variable or carries.get(id(src)))
+                for src, _ in op_node.arg_inputs)
+        return carries.get(id(node), False)
 
     @staticmethod
     def _reads_out_grad(node):

@@ -9,18 +9,19 @@ the examples left over at the end of an epoch is ``NDArrayIter``'s ``last_batch_
 - ``'roll_over'``: the leftover examples open the next epoch's first batch (after ``reset()``),
   whose ``pad`` then says how many of its rows came from the previous epoch.
 """
+import re
 import warnings
 from collections import OrderedDict, namedtuple
 
 import numpy as np
 
-from .base import MXNetTypeError, MXNetValueError
+from .base import MXNetError, MXNetOSError, MXNetTypeError, MXNetValueError
 from .memory import check_fits, format_bytes
 from .ndarray import NDArray, array
 from .ndarray.ndarray import MX_REAL_T
 from .random import generator
 
-__all__ = ["DataDesc", "DataBatch", "DataIter", "NDArrayIter"]
+__all__ = ["DataDesc", "DataBatch", "DataIter", "NDArrayIter", "CSVIter"]
 
 
 class DataDesc(namedtuple("DataDesc", ["name", "shape"])):
@@ -430,3 +431,287 @@ def _check_batch_memory(sources, axis, batch_size, shuffle):
                              + (" (or shuffle=False)" if shuffle else ""),
                f"The largest input is {name!r}: one batch of it has shape {shape}, "
                f"{format_bytes(batch_size * row)}")
+
+
+# --- CSVIter ---------------------------------------------------------------------------------
+_CSV_DTYPES = ("float32", "int32", "int64")
+
+
+class CSVIter(DataIter):
+    """Batches read from CSV files: one example per line, ``data_shape`` numbers each;
+    ``label_csv`` (optional) one label row per line, else labels are zeros.
+
+    ``CSVIter(data_csv='x.csv', data_shape=(3,), label_csv='y.csv', batch_size=4)``. The last
+    batch of an epoch, when the rows do not fill it, is as MXNet makes it: with
+    ``round_batch=True`` (the default) it is filled with the first rows again (``pad`` says how
+    many) and the next epoch starts after those rows; with ``round_batch=False`` its ``pad``
+    rows still hold the previous batch's values. minisym reads both files when the iterator is
+    made, so a wrong row is reported at once, with its line.
+
+    As MXNet's, it loads the first batch when it is made (``provide_data`` comes from it), and
+    until the first ``next()`` (or ``reset()``) ``iter_next()`` stays on that batch.
+    """
+
+    def __init__(self, data_csv=None, data_shape=None, label_csv=None, label_shape=(1,),
+                 batch_size=None, round_batch=True, prefetch_buffer=4, ctx="gpu", dtype=None,
+                 data_name="data", label_name="softmax_label", **kwargs):
+        if kwargs:
+            raise TypeError(  # MXNet 1.9.1 ignores them silently
+                f"CSVIter got unexpected keyword argument(s) {sorted(kwargs)}; it takes "
+                "data_csv, data_shape, label_csv, label_shape, batch_size, round_batch, "
+                "prefetch_buffer, ctx, dtype, data_name, label_name")
+        for key, value in (("data_csv", data_csv), ("data_shape", data_shape),
+                           ("batch_size", batch_size)):
+            if value is None:
+                raise MXNetValueError(
+                    f"CSVIter: Required parameter {key} is not presented: e.g. "
+                    "mx.io.CSVIter(data_csv='data.csv', data_shape=(3,), batch_size=4)")
+        batch_size = _csv_batch_size(batch_size)
+        super().__init__(batch_size)
+        self.dtype = _csv_dtype(dtype)
+        data_shape, label_shape = _csv_shape(data_shape, "data_shape"), _csv_shape(
+            label_shape, "label_shape")
+        self._data = _read_csv(data_csv, data_shape, self.dtype, "data_csv")
+        if label_csv is None or label_csv == "NULL":
+            self._label = np.zeros((len(self._data),) + label_shape, self.dtype)
+        else:
+            self._label = _read_csv(label_csv, label_shape, self.dtype, "label_csv")
+            if len(self._label) < len(self._data):
+                raise MXNetValueError(
+                    f"CSVIter: label_csv {label_csv!r} has {len(self._label)} rows but data_csv "
+                    f"{data_csv!r} has {len(self._data)}: one label row per data row")
+        if int(np.prod(label_shape)) == 1:  # MXNet gives a (batch,) label for one number
+            self._label = self._label.reshape(len(self._label))
+        self.round_batch = bool(round_batch)
+        self.data_name, self.label_name = data_name, label_name
+        self._batch = (np.zeros((batch_size,) + self._data.shape[1:], self.dtype),
+                       np.zeros((batch_size,) + self._label.shape[1:], self.dtype),
+                       np.zeros(batch_size, np.uint64))
+        self._row, self._overflow, self._pad, self._ready = 0, 0, 0, False
+        self._first = self._advance()  # MXNet's MXDataIter loads the first batch at once
+
+    @property
+    def provide_data(self):
+        """``[DataDesc('data', (batch_size, *data_shape), dtype)]``."""
+        return [DataDesc(self.data_name, self._batch[0].shape, self.dtype)]
+
+    @property
+    def provide_label(self):
+        """``[DataDesc('softmax_label', (batch_size,) or (batch_size, *label_shape))]``."""
+        return [DataDesc(self.label_name, self._batch[1].shape, self.dtype)]
+
+    def reset(self):
+        """Start the next epoch: at the first row, or, after a last batch that wrapped
+        around (round_batch), just after the rows it took from the start."""
+        if not self.round_batch or self._overflow == 0:
+            self._row = 0
+        else:
+            self._overflow = 0
+        self._ready = self._first = False
+
+    def iter_next(self):
+        """Fill the next batch; False at the end of the epoch. Before the first ``next()``
+        it stays on the batch loaded when the iterator was made, as MXNet's does."""
+        return True if self._first else self._advance()
+
+    def _advance(self):
+        """Fill the next batch; False at the end of the epoch."""
+        self._ready = False
+        if self._overflow:  # the wrapped-around batch was the last of this epoch
+            return False
+        data, label, index = self._batch
+        top = 0
+        while top < self.batch_size and self._row < len(self._data):
+            self._put(top, self._row)
+            self._row, top = self._row + 1, top + 1
+        if top == 0:
+            return False
+        self._pad = 0
+        if top < self.batch_size and self.round_batch:
+            self._row = 0
+            while top < self.batch_size:
+                if self._row >= len(self._data):
+                    raise MXNetValueError(
+                        f"CSVIter: batch_size={self.batch_size} needs more rows than the file "
+                        f"has ({len(self._data)}), even read twice: number of input must be "
+                        "bigger than batch size. Use a smaller batch_size.")
+                self._put(top, self._row)
+                self._row, top, self._overflow = self._row + 1, top + 1, self._overflow + 1
+            self._pad = self._overflow
+        elif top < self.batch_size:
+            self._pad = self.batch_size - top
+        self._ready = True
+        return True
+
+    def _put(self, top, row):
+        data, label, index = self._batch
+        data[top], label[top], index[top] = self._data[row], self._label[row], row
+
+    def _current(self, k):
+        if not self._ready:
+            raise MXNetError("CSVIter: there is no current batch: call iter_next() (or next()) "
+                             "first, and reset() after the end of an epoch")
+        return self._batch[k]
+
+    def getdata(self):
+        """The current batch's data: one NDArray (a copy)."""
+        return NDArray(self._current(0).copy())
+
+    def getlabel(self):
+        """The current batch's labels: one NDArray (a copy)."""
+        return NDArray(self._current(1).copy())
+
+    def getindex(self):
+        """The row numbers of the current batch (a numpy uint64 array)."""
+        return self._current(2).copy()
+
+    def getpad(self):
+        """How many rows of the current batch are padding."""
+        return self._pad
+
+    def next(self):
+        """The next DataBatch; ``StopIteration`` at the end of the epoch."""
+        if self._first or self._advance():
+            self._first = False
+            return DataBatch(data=[self.getdata()], label=[self.getlabel()], pad=self.getpad(),
+                             index=self.getindex())
+        raise StopIteration
+
+
+def _csv_batch_size(batch_size):
+    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or (
+            batch_size < 1):
+        raise MXNetValueError(f"CSVIter: batch_size={batch_size!r} must be a whole number >= 1 "
+                              "(how many rows each batch holds), e.g. batch_size=4")
+    return int(batch_size)
+
+
+def _csv_dtype(dtype):
+    """The dtype name CSVIter reads into: float32 (None), int32 or int64, as in MXNet."""
+    if dtype is None:
+        return np.dtype("float32")
+    if not isinstance(dtype, str):
+        raise MXNetTypeError(f"CSVIter: dtype={dtype!r}: MXNet's CSVIter takes the name as a "
+                             f"string: write dtype={np.dtype(dtype).name!r}" if _is_dtype(dtype)
+                             else f"CSVIter: dtype={dtype!r} is not a dtype name; use one of "
+                             + ", ".join(map(repr, _CSV_DTYPES)))
+    if dtype not in _CSV_DTYPES:
+        raise MXNetValueError(f"CSVIter: {dtype} is not supported for CSVIter: it reads "
+                              + ", ".join(map(repr, _CSV_DTYPES)) + "; read as 'float32' and "
+                              "convert the batches (batch.data[0].astype(...))")
+    return np.dtype(dtype)
+
+
+def _is_dtype(value):
+    try:
+        np.dtype(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _csv_shape(shape, key):
+    """``data_shape`` / ``label_shape`` as a tuple of sizes >= 1 (a string '(3,)' is read)."""
+    from .ops.params import shape_tuple
+    if isinstance(shape, str):
+        try:
+            shape = shape_tuple(shape)
+        except ValueError:
+            shape = None
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = (int(shape),)
+    if not (isinstance(shape, (tuple, list)) and shape and all(
+            isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 1
+            for d in shape)):
+        raise MXNetValueError(f"CSVIter: {key}={shape!r} is not a shape: give the shape of "
+                              f"one example (one line of the file), e.g. {key}=(3,) for lines "
+                              "of 3 numbers, or (1, 28, 28) for 784 numbers per line")
+    return tuple(int(d) for d in shape)
+
+
+def _read_csv(path, shape, dtype, key):
+    """Every non-blank line of ``path`` as a row of ``shape`` (numbers), checked line by line."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as exc:
+        raise MXNetOSError(f"CSVIter: cannot read {key}={path!r}: {exc.strerror}. Give the path "
+                           "of an existing CSV file (relative paths start from the notebook's "
+                           "folder)", exc.errno, path) from None
+    size, rows = int(np.prod(shape)), []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue  # MXNet skips blank lines
+        fields = line.split(",")
+        values = [_csv_number(field, dtype) for field in fields]
+        if None in values:
+            bad = fields[values.index(None)]
+            raise MXNetValueError(
+                f"CSVIter: line {number} of {key}={path!r} has {bad.strip()!r}, which is not a "
+                "number; CSVIter reads numbers separated by commas only"
+                + (" (remove the header line)" if number == 1 else ""))
+        if len(values) != size:
+            raise MXNetValueError(
+                f"CSVIter: line {number} of {key}={path!r} has {len(values)} numbers but "
+                f"{key.replace('csv', 'shape')}={shape} needs {size}: The data size in CSV do not "
+                "match size of shape. Give the shape of one line, e.g. "
+                f"{key.replace('csv', 'shape')}=({len(values)},)")
+        rows.append(values)
+    if not rows:
+        raise MXNetValueError(f"CSVIter: {key}={path!r} has no rows: each line holds one "
+                              "example, numbers separated by commas")
+    return np.array(rows, dtype=dtype).reshape((len(rows),) + shape)
+
+
+_FLOAT = re.compile(r"\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?)(\d*))?\s*$")
+_INTEGER = re.compile(r"\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9]\d*)")
+_INTEGER_REST = re.compile(r"(\.\d*)?([eE][+-]?\d+)?\s*")  # what strtoll stops before
+
+
+def _csv_number(text, dtype):
+    """One field as MXNet's CSV parser reads it (dmlc-core's ``strtof`` for float32, C's
+    ``strtoll(.., 0)`` for ints: ``0x1f`` is hex, ``017`` octal, ``1.5`` is 1); None when the
+    field is not a number."""
+    if dtype.kind == "i":
+        match = _INTEGER.match(text)
+        if match is None or not _INTEGER_REST.fullmatch(text[match.end():]):
+            return None
+        sign, digits = match.groups()
+        base = 16 if digits[:2] in ("0x", "0X") else 8 if digits.startswith("0") else 10
+        value = int(digits, base) * (-1 if sign == "-" else 1)
+        bits = dtype.itemsize * 8  # C's cast to int32 / int64 wraps around
+        return (value + (1 << bits - 1)) % (1 << bits) - (1 << bits - 1)
+    return _dmlc_float32(text) if _is_number(text) else None
+
+
+def _is_number(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _dmlc_float32(text):
+    """dmlc-core's ParseFloat<float>, which MXNet's CSVIter uses: the integer part and at most
+    19 decimals (as a float64 quotient) are added in float32, then scaled by float32 powers of
+    ten, so a long decimal can land one unit in the last place from the correctly rounded
+    float32 (which ``float(text)`` would give)."""
+    match = _FLOAT.match(text)
+    if match is None or not (match.group(2) or match.group(3)):
+        return np.float32(float(text))  # inf, nan
+    sign, whole, decimals, exp_sign, exponent = match.groups()
+    f32 = np.float32
+    with np.errstate(over="ignore", under="ignore"):
+        value = f32(int(whole or "0"))
+        if decimals:
+            kept = decimals[:19]
+            value = f32(value + f32(float(int(kept)) / float(10 ** len(kept))))
+        if exponent:
+            scale, count = f32(1.0), min(int(exponent), 38)
+            while count >= 8:
+                scale, count = f32(scale * f32(1e8)), count - 8
+            while count > 0:
+                scale, count = f32(scale * f32(10.0)), count - 1
+            value = f32(value / scale) if exp_sign == "-" else f32(value * scale)
+    return -value if sign == "-" else value

@@ -9,10 +9,13 @@ layer works:
     out_data[j], out_grad[j], forward req[j]  <->  list_outputs()[j]
     aux[k]                                    <->  list_auxiliary_states()[k]
 """
+from collections import namedtuple
+
 from .ops.assign import assign as _assign
 from .ops.custom_checks import CustomOpWarning
 
-__all__ = ["CustomOp", "CustomOpProp", "CustomOpWarning", "register", "registered"]
+__all__ = ["CustomOp", "CustomOpProp", "CustomOpWarning", "register", "registered",
+           "get_all_registered_operators", "get_operator_arguments", "OperatorArguments"]
 
 _PROPS = {}
 
@@ -106,3 +109,58 @@ def get_prop_class(op_type):
         raise KeyError(f"Cannot find custom operator {op_type}. Registered custom operators: "
                        f"{known}. Register yours with @mx.operator.register('{op_type}') above "
                        "its CustomOpProp class.") from None
+
+
+OperatorArguments = namedtuple("OperatorArguments", ["narg", "names", "types"])
+
+
+def get_all_registered_operators():
+    """The names of every operator function (``mx.sym.<name>`` / ``mx.nd.<name>``), sorted:
+    minisym's registry, so far fewer than MXNet's 1167."""
+    from .ops.registry import functions
+    return sorted(functions())
+
+
+def get_operator_arguments(op_name):
+    """``OperatorArguments(narg, names, types)``: the inputs, then the parameters, of operator
+    ``op_name``, with MXNet's type strings (``'int, required'``, ``'NDArray-or-Symbol'``)."""
+    from .base import MXNetValueError
+    from .ops.registry import functions
+    from .symbol.signature import signature_of
+    fn = functions().get(op_name)
+    if fn is None:
+        raise MXNetValueError(
+            f"Operator {op_name} is not registered; mx.operator.get_all_registered_operators() "
+            "lists the names (a custom operator is 'Custom', with op_type=...)")
+    signature = signature_of(fn)
+    if signature.variadic:
+        names, types = ["data"], ["NDArray-or-Symbol[]"]
+        params = [k for k in fn.op_cls.params]
+        if fn.op_cls.op_name == "Custom":  # its other keywords go to your CustomOpProp
+            names, types = names + ["op_type"], types + ["string"]
+    else:
+        names, types = list(signature.inputs), ["NDArray-or-Symbol"] * len(signature.inputs)
+        params = list(signature.params)
+    for key in params:
+        names.append(key)
+        types.append(_type_text(fn.op_cls.params[key]))
+    return OperatorArguments(len(names), names, types)
+
+
+def _type_text(param):
+    """MXNet's description of a parameter's type: ``'boolean, optional, default=0'``."""
+    kind = param.type_name
+    if kind.startswith("optional "):  # MXNet's 'Shape or None', 'float or None'
+        kind = {"shape_tuple": "Shape", "str": "string"}.get(kind[9:], kind[9:]) + " or None"
+    if param.required:
+        return f"{kind}, required"
+    default = param.default
+    if isinstance(default, bool):
+        text = str(int(default))
+    elif isinstance(default, tuple):
+        text = "[" + ",".join(str(d) for d in default) + "]"
+    elif isinstance(default, str) and param.choices:
+        text = repr(default)
+    else:
+        text = str(default)
+    return f"{kind}, optional, default={text}"

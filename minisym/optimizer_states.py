@@ -1,9 +1,10 @@
-"""``Updater.get_states`` / ``set_states`` without pickle: the optimizer's states (and, with
-``dump_optimizer``, the optimizer itself) as bytes that loading only parses.
+"""``Updater.get_states(dump_optimizer=True)`` / ``set_states`` without pickle: the optimizer's
+states and the optimizer itself as bytes that loading only parses. (The states alone, as
+``.states`` files hold them, are in MXNet's format: ``minisym.mxnet_states``.)
 
-MXNet pickles them, and unpickling runs whatever code the bytes name; these bytes are an
-MXNet ``.params`` list (``mx.nd.save``'s format) holding every array, plus one ``uint8`` array
-``__layout__`` with the JSON that says where each array goes::
+MXNet pickles the optimizer object, and unpickling runs whatever code the bytes name; these
+bytes are an MXNet ``.params`` list (``mx.nd.save``'s format) holding every array, plus one
+``uint8`` array ``__layout__`` with the JSON that says where each array goes::
 
     {"format": "minisym-updater-states", "version": 1, "states": <value>, "optimizer": <value>}
 
@@ -39,22 +40,23 @@ def dumps(states, optimizer=None):
     return save_to_bytes(named)
 
 
-def loads(payload):
-    """``(states, optimizer or None)`` from the bytes ``dumps`` made."""
+def loads(payload, where="Updater.set_states"):
+    """``(states, optimizer or None)`` from the bytes ``dumps`` made, or from MXNet's pickled
+    states (arrays only: read by ``minisym.mxnet_states`` without unpickling)."""
     from .fileio import describe
+    from .mxnet_states import parse_states
     from .ndarray.serialization import load_from_bytes
     if not isinstance(payload, (bytes, bytearray)):
-        raise TypeError(f"Updater.set_states takes the bytes get_states() returned, got "
+        raise TypeError(f"{where} takes the bytes get_states() returned, got "
                         f"{type(payload).__name__}")
     what = describe(bytes(payload[:16]))
     if what and "pickle" in what:
-        raise MXNetValueError("Updater.set_states: these states are " + what + "; MXNet's "
-                              ".states files are pickles, so minisym cannot read them. Save "
-                              "the states again with minisym's Updater.get_states()")
-    named = load_from_bytes(bytes(payload), "Updater.set_states")
+        return parse_states(payload, where), None
+    named = load_from_bytes(bytes(payload), where)
     if not isinstance(named, dict) or LAYOUT not in named:
-        raise MXNetValueError("Updater.set_states: these bytes hold no optimizer states (no "
-                              f"{LAYOUT!r} entry): give what Updater.get_states() returned")
+        raise MXNetValueError(f"{where}: these bytes hold no optimizer states (no "
+                              f"{LAYOUT!r} entry): give what Updater.get_states() or "
+                              "Module.save_optimizer_states wrote")
     try:
         layout = json.loads(named[LAYOUT].asnumpy().tobytes().decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
@@ -141,3 +143,91 @@ def _classes():
         if isinstance(obj, type) and issubclass(obj, lr_scheduler.LRScheduler):
             found[obj.__name__] = obj
     return found
+
+
+def check_fit(states, expected, names, optimizer, fname, warn):
+    """MXNetValueError unless every loaded state has the structure and shapes the optimizer
+    would create for that parameter (``expected`` and ``names`` are by updater index; MXNet
+    fails later, inside the update); ``warn`` (once per file) where one side has no state,
+    which MXNet accepts silently."""
+    name = type(optimizer).__name__
+    unused, missing = [], []
+    for index in states:
+        if index not in expected:
+            raise MXNetValueError(
+                f"Module.load_optimizer_states ({fname}): the file has a state for parameter "
+                f"index {index!r}, but this module has {len(expected)} parameters (indices "
+                f"{_index_range(expected)}): were the states saved from a different network?")
+    for index, state in states.items():
+        want, got = _structure(expected[index]), _structure(state)
+        if got == want:
+            continue
+        if _kinds(got) == _kinds(want):
+            raise MXNetValueError(
+                f"Module.load_optimizer_states ({fname}): parameter {index} "
+                f"({names[index]!r}) has a saved state of {_describe(got)}, but its weight "
+                f"needs {_describe(want)}: were the states saved from a different network? "
+                "Load the states saved with this network, or load with "
+                "load_optimizer_states=False")
+        if want == ("none",):
+            unused.append(names[index])
+        elif got == ("none",):
+            missing.append(names[index])
+        else:
+            raise MXNetValueError(
+                f"Module.load_optimizer_states ({fname}): parameter {index} "
+                f"({names[index]!r}) has a saved state of {_describe(got)}, but {name} keeps "
+                f"{_describe(want)} for it. Initialize the optimizer the states were saved "
+                "with (the same name and options, e.g. the same momentum or centered), or "
+                "load with load_optimizer_states=False to start the optimizer afresh")
+    if unused:
+        warn(f"Module.load_optimizer_states ({fname}): the saved states of {_names(unused)} "
+             f"are not used: {name} keeps no state with these options (momentum=0?), so the "
+             "saved momentum is dropped. Pass the options the states were saved with, e.g. "
+             "optimizer_params=(('learning_rate', 0.1), ('momentum', 0.9))")
+    if missing:
+        warn(f"Module.load_optimizer_states ({fname}): {_names(missing)} had no saved state "
+             f"(saved without momentum?), and {name} keeps none for them from now on, as "
+             "MXNet does: they train without momentum. To start a momentum afresh, load "
+             "with load_optimizer_states=False")
+
+
+def _index_range(expected):
+    indices = sorted(i for i in expected if isinstance(i, int))
+    return f"0 to {indices[-1]}" if indices else "none"
+
+
+def _names(names):
+    shown = ", ".join(repr(n) for n in names[:3])
+    return shown + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _structure(state):
+    """None, a shape, or a tuple / list of structures: what a state looks like."""
+    from .ndarray.ndarray import NDArray
+    if isinstance(state, NDArray):
+        return ("array", tuple(state.shape))
+    if isinstance(state, (tuple, list)):
+        return ("several", tuple(_structure(s) for s in state))
+    return ("none" if state is None else type(state).__name__,)
+
+
+def _kinds(structure):
+    """``structure`` without its shapes."""
+    if structure[0] == "array":
+        return ("array",)
+    if structure[0] == "several":
+        return ("several", tuple(_kinds(s) for s in structure[1]))
+    return structure
+
+
+def _describe(structure):
+    kind = structure[0]
+    if kind == "array":
+        return f"one array of shape {structure[1]}"
+    if kind == "several":
+        parts = structure[1]
+        if not parts:
+            return "an empty tuple"
+        return f"{len(parts)} parts (" + "; ".join(_describe(p) for p in parts) + ")"
+    return "no state (None)" if kind == "none" else f"a {kind}"

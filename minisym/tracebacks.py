@@ -75,10 +75,10 @@ def _show(shell, etype, value, tb, tb_offset=None):
 
 def install():
     """Use the readable tracebacks in the running IPython, if there is one."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
+    import sys
+    if "IPython" not in sys.modules:  # no IPython is running: do not import it (17 MiB)
         return False
+    from IPython import get_ipython
     shell = get_ipython()
     if shell is None:
         return False

@@ -165,3 +165,32 @@ def check_backward_dependency(op, ins, aux=(), is_train=True, seed=3):
         np.testing.assert_allclose(g, e, rtol=1e-12, atol=1e-12, err_msg=(
             f"{op.where}: backward reads an array it did not declare (in_grad {i} changed when "
             f"undeclared arrays were NaN; declared ids {sorted(deps)})"))
+
+
+def case_tests(cases, ids, inputs):
+    """The four checks every operator's case table gets, as pytest test functions:
+    ``test_shape_rule, test_gradients, test_req, test_backward_dependency = case_tests(CASES,
+    IDS, _inputs)`` in a test module, where ``inputs(in_shapes)`` makes the input arrays and each
+    case is ``(op name, params, input shapes, expected output shapes)``."""
+    import pytest
+    each_case = pytest.mark.parametrize("name, params, in_shapes, out_shapes", cases, ids=ids)
+
+    @each_case
+    def test_shape_rule(name, params, in_shapes, out_shapes):
+        op = make_op(name, **params)
+        assert output_shapes(op, in_shapes)[0] == out_shapes
+        assert [o.shape for o in run_forward(op, inputs(in_shapes))] == out_shapes
+
+    @each_case
+    def test_gradients(name, params, in_shapes, out_shapes):
+        check_gradients(make_op(name, **params), inputs(in_shapes))
+
+    @each_case
+    def test_req(name, params, in_shapes, out_shapes):
+        check_req(make_op(name, **params), inputs(in_shapes))
+
+    @each_case
+    def test_backward_dependency(name, params, in_shapes, out_shapes):
+        check_backward_dependency(make_op(name, **params), inputs(in_shapes))
+
+    return test_shape_rule, test_gradients, test_req, test_backward_dependency

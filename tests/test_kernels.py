@@ -13,6 +13,12 @@ CONV_CASES = [  # (x shape, filters, kernel, stride, pad, dilate, groups)
     ((2, 6, 5, 5), 4, (1, 1), (1, 1), (0, 0), (1, 1), 2),
     ((2, 3, 6, 6), 5, (1, 1), (2, 2), (0, 0), (1, 1), 1),
     ((1, 2, 1, 9), 2, (1, 3), (1, 2), (0, 1), (1, 2), 1),
+    # depthwise (one channel per group: the direct kernels), with a multiplier of 2, strided
+    ((2, 5, 7, 6), 5, (3, 3), (1, 1), (1, 1), (1, 1), 5),
+    ((1, 4, 9, 7), 8, (3, 3), (2, 2), (1, 1), (1, 1), 4),
+    ((2, 3, 6, 6), 3, (3, 3), (1, 1), (2, 2), (2, 2), 3),
+    # groups too wide for the direct kernels: one im2col + GEMM per group
+    ((1, 34, 5, 5), 4, (3, 3), (1, 1), (1, 1), (1, 1), 2),
 ]
 
 
@@ -234,3 +240,54 @@ def test_operator_fast_path_matches_its_numpy_path(monkeypatch, op_name, params,
     for i, (fast, reference) in enumerate(zip(results["fast"], results["reference"])):
         assert fast.dtype == reference.dtype == dtype
         np.testing.assert_allclose(fast, reference, **tol, err_msg=f"array {i}")
+
+
+WINOGRAD_CASES = [  # (x shape, filters, pad): stride-1 3x3, enough channels for F(2x2, 3x3)
+    ((2, 16, 13, 11), 20, (1, 1)),
+    ((1, 24, 16, 16), 16, (0, 0)),
+    ((1, 16, 15, 14), 16, (2, 1)),
+]
+
+
+@pytest.mark.parametrize("case", WINOGRAD_CASES)
+def test_winograd_matches_the_direct_convolution_in_float32(case, monkeypatch):
+    """F(2x2, 3x3) (MINISYM_KERNELS=winograd) forward and data gradient stay within float32
+    rounding of the float64 direct sum (relative to the output's scale); exact_kernels() and
+    the default kernels do not use it."""
+    from minisym.kernels import exact_kernels, winograd
+    monkeypatch.setenv("MINISYM_KERNELS", "winograd")
+    shape, f, pad = case
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(shape).astype(np.float32)
+    w = rng.standard_normal((f, shape[1], 3, 3)).astype(np.float32)
+    assert winograd.applies(w.shape, (1, 1), (1, 1), 1)
+    assert not winograd.applies(w.shape, (1, 1), (1, 1), 1, (1, f, 7, 7))  # too few tiles
+    expected, cols, out = _reference_conv(x.astype(np.float64), w.astype(np.float64), (1, 1),
+                                          pad, (1, 1), 1)
+    calls = []
+    monkeypatch.setattr(winograd, "_output_transform", _counting(winograd._output_transform,
+                                                                  calls))
+    y = conv.conv2d_forward(x, w, None, (1, 1), pad, (1, 1), 1)
+    assert len(calls) == 1
+    scale = np.abs(expected).max()
+    assert np.abs(y - expected).max() <= 2e-6 * scale * np.sqrt(shape[1] * 9)
+    dy = rng.standard_normal(y.shape).astype(np.float32)
+    dx, _ = conv.conv2d_backward(dy, x, w, (1, 1), pad, (1, 1), 1, need_dw=False)
+    dcols = np.einsum("nfoq,fckl->nckloq", dy.astype(np.float64), w.astype(np.float64))
+    dx_ref = ref.col2im(dcols, x.shape, (3, 3), (1, 1), (1, 1), pad)
+    assert len(calls) == 2
+    assert np.abs(dx - dx_ref).max() <= 2e-6 * np.abs(dx_ref).max() * np.sqrt(f * 9)
+    with exact_kernels():
+        direct = conv.conv2d_forward(x, w, None, (1, 1), pad, (1, 1), 1)
+    assert len(calls) == 2
+    np.testing.assert_allclose(direct, expected, rtol=1e-4, atol=1e-4)
+    monkeypatch.setenv("MINISYM_KERNELS", "fast")
+    conv.conv2d_forward(x, w, None, (1, 1), pad, (1, 1), 1)
+    assert len(calls) == 2
+
+
+def _counting(kernel, calls):
+    def counted(*args):
+        calls.append(1)
+        return kernel(*args)
+    return counted

@@ -166,3 +166,139 @@ def test_update_dict_picks_by_name():
     acc.update_dict({"lab": nd([1]), "other": nd([0])},
                     {"out": nd([[0.0, 1.0]]), "x": nd([[1.0, 0.0]])})
     assert acc.get()[1] == 1.0
+
+
+def test_pearson_macro_averages_each_arrays_r():
+    import numpy as np
+    pr = mx.metric.create("pearsonr")
+    assert type(pr) is mx.metric.PearsonCorrelation and pr.name == "pearsonr"
+    a, b = [1.0, 2.0, 3.0, 4.0], [1.5, 2.0, 2.5, 5.0]
+    c, d = [3.0, -1.0, 0.5], [2.0, -0.5, 0.1]
+    pr.update([nd(a)], [nd(b)])
+    pr.update([nd(c)], [nd(d)])
+    expected = (np.corrcoef(a, b)[0, 1] + np.corrcoef(c, d)[0, 1]) / 2
+    assert pr.num_inst == 2 and pr.get()[1] == pytest.approx(expected, rel=1e-6)
+    assert type(pr.get()[1]) is float            # prints as 0.9, not np.float64(0.9)
+    with pytest.raises(ValueError, match="does not match"):
+        pr.update([nd([1.0, 2.0, 3.0])], [nd([[1.0, 2.0, 3.0]])])
+
+
+def test_pearson_micro_is_one_r_over_every_value():
+    import numpy as np
+    pr = mx.metric.PearsonCorrelation(average="micro")
+    # MXNet's running update is exact for the first batch and close afterwards
+    pr.update([nd([1.0, 2.0, 3.0, 4.0])], [nd([1.5, 2.0, 2.5, 5.0])])
+    assert pr.get()[1] == pytest.approx(np.corrcoef([1, 2, 3, 4], [1.5, 2, 2.5, 5])[0, 1])
+    pr.update([nd([3.0, -1.0])], [nd([2.0, -0.5])])
+    whole = np.corrcoef([1, 2, 3, 4, 3, -1], [1.5, 2, 2.5, 5, 2, -0.5])[0, 1]
+    assert pr.get()[1] == pytest.approx(whole, abs=0.05)
+    assert pr.get_global() == ("pearsonr", 0.0)     # MXNet keeps no global sum under micro
+    pr.reset()
+    assert math.isnan(pr.get()[1]) and pr._labels.count == 0
+
+
+def test_pcc_is_mcc_for_two_classes_and_grows_with_classes():
+    labels, scores = nd([1, 0, 1, 1, 0]), nd([[0.2, 0.8], [0.3, 0.7], [0.9, 0.1], [0.4, 0.6],
+                                              [0.6, 0.4]])
+    pcc, mcc = mx.metric.PCC(), mx.metric.MCC()
+    pcc.update([labels], [scores])
+    mcc.update([labels], [scores])
+    assert pcc.get()[1] == pytest.approx(mcc.get()[1]) and type(pcc.get()[1]) is float
+    grow = mx.metric.create("pcc")
+    grow.update([nd([0, 4, 1])], [nd([0, 4, 3])])        # class ids up to 4: a 5 x 5 matrix
+    assert grow.k == 5 and grow.lcm.shape == (5, 5) and grow.lcm[3, 1] == 1
+    assert grow.num_inst == 1                              # one instance per update call
+    single = mx.metric.PCC()
+    single.update([nd([1, 1])], [nd([[0.2, 0.8], [0.3, 0.7]])])
+    assert math.isnan(single.get()[1])                     # one class only: undefined
+    single.reset_local()
+    assert single.lcm.sum() == 0 and single.gcm.sum() == 2
+
+
+def test_perplexity_on_sequences_says_how_to_reshape():
+    ppl = mx.metric.Perplexity(ignore_label=None)
+    with pytest.raises(mx.base.MXNetError) as info:
+        ppl.update([nd([[1, 2], [0, 0]])], [mx.nd.ones((2, 2, 3)) / 3])
+    assert isinstance(info.value, ValueError)
+    text = str(info.value)
+    assert "Perplexity.update" in text and "(2, 2, 3)" in text and "(2, 2)" in text
+    assert "pred.reshape((4, 3))" in text and "label.reshape((4,))" in text
+    assert ppl.num_inst == 0                               # nothing was added
+    ppl.update([nd([1, 2, 0, 0])], [mx.nd.ones((4, 3)) / 3])
+    assert ppl.get()[1] == pytest.approx(3.0, rel=1e-5)
+
+
+def test_binary_counts_under_mxnets_attribute_names():
+    f1, mcc = mx.metric.F1(average="micro"), mx.metric.MCC()
+    batch = ([nd([1, 0, 1, 1])], [nd([[0.2, 0.8], [0.3, 0.7], [0.9, 0.1], [0.4, 0.6]])])
+    f1.update(*batch)
+    assert (f1.metrics.true_positives, f1.metrics.false_positives) == (2, 1)
+    assert f1.metrics.precision == pytest.approx(2 / 3) and mcc._metrics.total_examples == 0
+
+
+def test_every_mxnet_name_creates_its_metric():
+    expected = {"acc": "Accuracy", "top_k_accuracy": "TopKAccuracy", "ce": "CrossEntropy",
+                "nll_loss": "NegativeLogLikelihood", "pearsonr": "PearsonCorrelation",
+                "pcc": "PCC", "mcc": "MCC", "f1": "F1", "rmse": "RMSE", "mse": "MSE",
+                "mae": "MAE", "perplexity": "Perplexity", "loss": "Loss", "torch": "Torch",
+                "caffe": "Caffe", "composite": "CompositeEvalMetric"}
+    for name, cls in expected.items():
+        kwargs = {"top_k": 2} if name.startswith("top") else {}
+        if name == "perplexity":
+            kwargs = {"ignore_label": None}
+        assert type(mx.metric.create(name.upper(), **kwargs)).__name__ == cls, name
+    with pytest.raises(AssertionError, match="cross-entropy is not registered"):
+        mx.metric.create("cross-entropy")   # the metric's display name is not a create name
+
+
+def test_mismatched_labels_and_predictions_say_how_to_pair_them():
+    with pytest.raises(ValueError) as info:
+        mx.metric.Accuracy().update([nd([0]), nd([1])], [nd([[1.0, 0]])])
+    assert str(info.value).startswith("Shape of labels 2 does not match shape of predictions 1: "
+                                      "update got 2 label array(s) and 1 prediction array(s)")
+    assert "output_names=[...]" in str(info.value)
+    with pytest.raises(ValueError, match=r"labels 3 does not match shape of predictions 2: a "
+                                         r"metric needs one label per sample"):
+        mx.metric.Accuracy().update([nd([0, 1, 1])], [nd([[1.0, 0], [0, 1.0]])])
+    with pytest.raises(ValueError, match=r"a single NDArray, whose len\(\) counts its rows"):
+        mx.metric.Accuracy().update(nd([0, 1, 1]), [nd([[1.0, 0], [0, 1.0], [0, 1.0]])])
+    with pytest.raises(ValueError, match=r"\(3,\) does not match shape of predictions \(1, 3\): "
+                                         r"this metric compares .* pred.reshape\(label.shape\)"):
+        mx.metric.PearsonCorrelation().update([nd([1.0, 2.0, 3.0])], [nd([[1.0, 2.0, 3.0]])])
+
+
+def test_module_update_metric_names_the_output_a_metric_scores():
+    data = mx.sym.Variable("data")
+    fc = mx.sym.FullyConnected(data, num_hidden=2, name="fc")
+    net = mx.sym.Group([mx.sym.SoftmaxOutput(fc, name="softmax"), mx.sym.BlockGrad(fc)])
+    mod = mx.mod.Module(net)
+    mod.bind(data_shapes=[("data", (2, 3))], label_shapes=[("softmax_label", (2,))])
+    mod.init_params()
+    mod.forward(mx.io.DataBatch([mx.nd.ones((2, 3))], [nd([0, 1])]), is_train=False)
+    with pytest.raises(ValueError, match="2 prediction array"):
+        mod.update_metric(mx.metric.Accuracy(), [nd([0, 1])])
+    acc = mx.metric.Accuracy(output_names=["softmax_output"])
+    mod.update_metric(acc, [nd([0, 1])])
+    assert acc.num_inst == 2
+
+
+def test_probability_and_class_count_mistakes_say_what_fits():
+    with pytest.raises(AssertionError) as info:
+        mx.metric.CrossEntropy().update([nd([0, 1, 1])], [nd([[0.6, 0.4], [0.3, 0.7]])])
+    assert str(info.value) == (
+        "CrossEntropy.update: 3 labels for 2 predictions (shape (2, 2)): give one class id per "
+        "row of probabilities, labels of shape (batch,) for predictions (batch, classes)")
+    with pytest.raises(AssertionError, match=r"^shape mismatch: \(3,\) vs. \(2, 2\): Perplexity"
+                                             r".* hold 3 class ids and the predictions 2 rows"):
+        mx.metric.Perplexity(None).update([nd([0, 1, 1])], [nd([[0.6, 0.4], [0.3, 0.7]])])
+    with pytest.raises(ValueError, match=r"^F1 currently only supports binary classification. "
+                                         r"These labels hold the classes 0, 1, 2; .*PCC"):
+        mx.metric.F1().update([nd([0, 1, 2])], [mx.nd.ones((3, 3))])
+    top = mx.metric.TopKAccuracy(top_k=5)
+    with pytest.raises(ValueError, match=r"top_k=5\).update: the predictions of shape \(2, 3\) "
+                                         r"score 3 classes, fewer than top_k"):
+        top.update([nd([0, 1])], [nd([[0.2, 0.5, 0.3]] * 2)])
+    assert top.num_inst == 0
+    exact = mx.metric.TopKAccuracy(top_k=3)              # as many as the classes: all right
+    exact.update([nd([0, 1])], [nd([[0.2, 0.5, 0.3]] * 2)])
+    assert exact.get()[1] == 1.0

@@ -8,13 +8,24 @@ import pytest
 import test_ops_argmax as argmax_tests
 import test_ops_custom as custom_tests
 import test_ops_elemwise as elemwise_tests
+import test_ops_image as image_tests
+import test_ops_indexing as indexing_tests
+import test_ops_layout as layout_tests
 import test_ops_loss as loss_tests
+import test_ops_matmul as matmul_tests
 import test_ops_nn as nn_tests
+import test_ops_proposal as proposal_tests
+import test_ops_roi as roi_tests
 import test_ops_tensor as tensor_tests
+import test_ops_values as values_tests
 from minisym.ops import all_ops
 
-FILES = [elemwise_tests, tensor_tests, nn_tests, loss_tests, custom_tests, argmax_tests]
-NO_GRADIENT = dict(loss_tests.NO_GRADIENT)  # operator -> why it has no gradient to check
+FILES = [argmax_tests, custom_tests, elemwise_tests, image_tests, indexing_tests, layout_tests,
+         loss_tests, matmul_tests, nn_tests, proposal_tests, roi_tests, tensor_tests,
+         values_tests]
+# operator -> why it has no gradient to check, from each file's NO_GRADIENT (if it has one)
+NO_GRADIENT = {op: why for module in FILES
+               for op, why in getattr(module, "NO_GRADIENT", {}).items()}
 
 
 def covered(kind):

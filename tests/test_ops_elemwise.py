@@ -1,11 +1,20 @@
 """Forward/backward of the elementwise operators (minisym/ops/elemwise.py)."""
 import math
 import operator
+from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 import pytest
 
-from opcheck import check_gradients, check_req, make_op, output_shapes, run_backward, run_forward
+from opcheck import (
+    check_backward_dependency,
+    check_gradients,
+    check_req,
+    make_op,
+    output_shapes,
+    run_backward,
+    run_forward,
+)
 
 
 def _python_mod(a, b):
@@ -36,7 +45,8 @@ BINARY = {  # op name: (python reference, domain of lhs, domain of rhs)
 ELEMWISE = {"elemwise_add": "add", "elemwise_sub": "sub", "elemwise_mul": "mul",
             "elemwise_div": "div", "_power": "power", "_mod": "mod", "_equal": "equal",
             "_not_equal": "not_equal", "_greater": "greater", "_greater_equal": "greater_equal",
-            "_lesser": "lesser", "_lesser_equal": "lesser_equal"}
+            "_lesser": "lesser", "_lesser_equal": "lesser_equal", "_maximum": "maximum",
+            "_minimum": "minimum"}
 BROADCAST = {f"broadcast_{m}": m for m in ("add", "sub", "mul", "div", "power", "mod", "maximum",
                                              "minimum", "equal", "not_equal", "greater",
                                              "greater_equal", "lesser", "lesser_equal",
@@ -63,13 +73,26 @@ SCALAR = {  # op name: (python reference f(x, s), domain of x, scalars to try)
     "_logical_and_scalar": (lambda x, s: float(bool(x) and bool(s)), "any", [0.0, 1.5]),
     "_logical_or_scalar": (lambda x, s: float(bool(x) or bool(s)), "any", [0.0, 1.5]),
     "_logical_xor_scalar": (lambda x, s: float(bool(x) != bool(s)), "any", [0.0, 1.5]),
+    "smooth_l1": (lambda x, s: _smooth_l1(x, s), "any", [1.0, 2.0, 0.8]),
 }
 UNARY = {  # op name: (python reference, domain)
     "exp": (math.exp, "any"), "log": (math.log, "positive"), "sqrt": (math.sqrt, "positive"),
     "square": (lambda x: x * x, "any"), "abs": (abs, "any"), "negative": (lambda x: -x, "any"),
     "relu": (lambda x: max(x, 0.0), "any"), "sigmoid": (lambda x: 1 / (1 + math.exp(-x)), "any"),
     "tanh": (math.tanh, "any"),
+    "sign": (lambda x: float((x > 0) - (x < 0)), "any"),
+    "round": (lambda x: float(Decimal(x).quantize(Decimal(1), rounding=ROUND_HALF_UP)), "any"),
+    "trunc": (lambda x: float(math.trunc(x)), "any"),
+    "logical_not": (lambda x: float(x == 0), "any"),
+    "rsqrt": (lambda x: 1 / math.sqrt(x), "positive"), "sin": (math.sin, "any"),
+    "cos": (math.cos, "any"), "softsign": (lambda x: x / (1 + abs(x)), "any"),
 }
+
+
+def _smooth_l1(x, sigma):
+    """Huber's loss with delta 1 / sigma**2, scaled by sigma**2 (Faster R-CNN's smooth L1)."""
+    delta = 1 / sigma ** 2
+    return 0.5 * sigma ** 2 * x * x if abs(x) <= delta else abs(x) - 0.5 * delta
 
 
 def _draw(shape, domain, seed, dtype=np.float64):
@@ -275,13 +298,96 @@ def test_sigmoid_and_tanh_values():
 @pytest.mark.parametrize("name, params, in_shapes, out_shape", CASES, ids=IDS)
 def test_only_comparisons_need_no_head_gradient(name, params, in_shapes, out_shape):
     """Observed in MXNet: `x > y` or `x > 0` as a head runs backward without a head gradient
-    (zero gradient); every other elementwise head needs one."""
+    (zero gradient), and so do round, trunc and logical_not (MXNet's MakeZeroGradNodes); every
+    other elementwise head needs one (sign too: its zero comes from a backward node)."""
     op = make_op(name, **params)
     deps = op.declare_backward_dependency([0], [1, 2][:len(in_shapes)], [3])
     comparison = any(word in name for word in ("equal", "greater", "lesser", "logical"))
-    assert (0 in deps) == (not comparison)
+    zero_gradient = name in ("round", "trunc")
+    assert (0 in deps) == (not (comparison or zero_gradient))
+
+
+def test_round_halves_go_away_from_zero():
+    """MXNet 1.9.1 (p603): round([-2.5, -1.5, -0.5, 0, 0.5, 1.5, 2.5, -0.49]) as C rounds;
+    NumPy's np.round would give -2, -2, -0, 0, 0, 2, 2."""
+    data = [-2.5, -1.5, -0.5, 0.0, 0.5, 1.5, 2.5, -0.49]
+    for dtype in (np.float32, np.float64):
+        out, = run_forward(make_op("round"), [np.array(data, dtype)])
+        np.testing.assert_array_equal(out, [-3, -2, -1, 0, 1, 2, 3, 0])
+    out, = run_forward(make_op("round"), [np.array([0.49999997, -0.49999997], np.float32)])
+    np.testing.assert_array_equal(out, [0, 0])  # floor(x + 0.5) would give 1 in float32
+
+
+@pytest.mark.parametrize("name", ["sign", "round", "trunc", "logical_not"])
+def test_zero_gradient_unary(name):
+    """MXNet 1.9.1 (p603, p605): these have a zero gradient everywhere (sign too at 0)."""
+    _, (grad,) = _run(name, [[-2.5, -0.5, 0.0, 0.5, 3.0]], head=[1.0, 2, 3, 4, 5])
+    np.testing.assert_array_equal(grad, 0)
+
+
+def test_logical_not_and_sign_values():
+    out, _ = _run("logical_not", [[-2.0, 0, 0.5]])
+    np.testing.assert_array_equal(out, [0, 1, 0])
+    out, = run_forward(make_op("sign"), [np.array([-3, 0, 2], np.int32)])
+    assert out.dtype == np.int32 and out.tolist() == [-1, 0, 1]
+
+
+def test_smooth_l1_bounds_belong_to_the_quadratic_part():
+    """MXNet 1.9.1 (p603): sigma=2, |x| = 0.25 = 1/sigma**2 gives 0.125 and gradient 4x."""
+    out, (grad,) = _run("smooth_l1", [[-0.25, 0.25, 1.0, -1.0, 0.1]], scalar=2.0)
+    np.testing.assert_allclose(out, [0.125, 0.125, 0.875, 0.875, 0.02])
+    np.testing.assert_allclose(grad, [-1, 1, 1, -1, 0.4])
+
+
+def test_equal_shape_maximum_minimum_ties_go_to_lhs():
+    _, (g_lhs, g_rhs) = _run("_maximum", [[-1.0, 0, 2], [0.0, 0, 0]])
+    np.testing.assert_array_equal(g_lhs, [0, 1, 1])
+    np.testing.assert_array_equal(g_rhs, [1, 0, 0])
+    _, (g_lhs, g_rhs) = _run("_minimum", [[-1.0, 0, 2], [0.0, 0, 0]])
+    np.testing.assert_array_equal(g_lhs, [1, 1, 0])
+    np.testing.assert_array_equal(g_rhs, [0, 0, 1])
+
+
+def test_equal_shape_maximum_refuses_broadcasting():
+    op = make_op("_maximum", node_name="m")
+    with pytest.raises(ValueError, match=r"_maximum 'm' .* needs equal shapes.*broadcast_maximum"):
+        op.infer_shape([(2, 3), (1, 3)], [None])
+
+
+# --- hard_sigmoid (minisym/ops/activation.py): max(0, min(1, alpha * x + beta)) ---------------
+HARD_SIGMOID = [({}, (3, 4)), ({"alpha": 0.4, "beta": 0.2}, (2, 5)), ({"alpha": -1.0}, (6,))]
+
+
+@pytest.mark.parametrize("params, shape", HARD_SIGMOID)
+def test_hard_sigmoid(params, shape):
+    op = make_op("hard_sigmoid", **params)
+    assert output_shapes(op, [shape])[0] == [shape]
+    assert op.infer_shape([None], [shape])[0] == [shape]  # and back from the output
+    x = _draw(shape, "any", 5) * 4
+    alpha, beta = params.get("alpha", 0.2), params.get("beta", 0.5)
+    out, = run_forward(op, [x])
+    want = [min(1.0, max(0.0, alpha * float(v) + beta)) for v in x.ravel()]
+    np.testing.assert_allclose(out.ravel(), want, rtol=1e-12)
+    check_gradients(op, [x])
+    check_req(op, [x])
+    check_backward_dependency(op, [x])
+
+
+def test_hard_sigmoid_corners_have_no_gradient():
+    """MXNet 1.9.1 (p603): alpha=beta=0.5 at x = -1 and x = 1 (output exactly 0 and 1)."""
+    out, (grad,) = _run("hard_sigmoid", [[-1.0, 1.0, 0.0, 2.0, -3.0]], head=[1.0] * 5,
+                        alpha=0.5, beta=0.5)
+    np.testing.assert_array_equal(out, [0, 1, 0.5, 1, 0])
+    np.testing.assert_array_equal(grad, [0, 0, 0.5, 0, 0])
+
+
+@pytest.mark.parametrize("name, params, in_shapes, out_shape", CASES, ids=IDS)
+def test_backward_reads_only_what_it_declares(name, params, in_shapes, out_shape):
+    check_backward_dependency(make_op(name, **params), _case_inputs(name, in_shapes))
 
 
 # --- what this file covers, per operator (read by test_ops_coverage.py) ------------------------
-# test_shape_rule, test_gradients and test_req are each parametrized over every case of CASES.
-SHAPE_TESTED = GRADIENT_TESTED = REQ_TESTED = frozenset(case[0] for case in CASES)
+# test_shape_rule, test_gradients and test_req are each parametrized over every case of CASES;
+# test_hard_sigmoid runs all three over HARD_SIGMOID.
+SHAPE_TESTED = GRADIENT_TESTED = REQ_TESTED = frozenset(
+    [case[0] for case in CASES] + ["hard_sigmoid"])

@@ -9,7 +9,16 @@ import math
 import numpy as np
 import pytest
 
-from opcheck import check_gradients, check_req, make_op, output_shapes, run_backward, run_forward
+import minisym as mx
+from opcheck import (
+    check_backward_dependency,
+    check_gradients,
+    check_req,
+    make_op,
+    output_shapes,
+    run_backward,
+    run_forward,
+)
 
 REGRESSIONS = ["LinearRegressionOutput", "LogisticRegressionOutput", "MAERegressionOutput"]
 
@@ -376,7 +385,7 @@ SOFTMAX_PARAMS = [{}, dict(axis=1), dict(axis=0), dict(axis=-2, temperature=2.5)
                   dict(temperature=0.5)]
 
 
-SOFTMAX_FAMILY = ["softmax", "log_softmax"]
+SOFTMAX_FAMILY = ["softmax", "log_softmax", "softmin"]
 
 
 @pytest.mark.parametrize("name", SOFTMAX_FAMILY)
@@ -386,7 +395,8 @@ def test_softmax_family_values_and_gradients(name, params):
     x = _rand((2, 3, 5), 40) * 3
     out, = run_forward(op, [x])
     assert out.shape == output_shapes(op, [x.shape])[0][0]
-    expected = _softmax_along(x / params.get("temperature", 1.0), params.get("axis", -1))
+    sign = -1 if name == "softmin" else 1  # softmin is softmax(-x / temperature)
+    expected = _softmax_along(sign * x / params.get("temperature", 1.0), params.get("axis", -1))
     if name == "log_softmax":
         expected = np.log(expected)
     np.testing.assert_allclose(out, expected, rtol=1e-10, atol=1e-14)
@@ -438,6 +448,153 @@ def test_softmax_dtype_parameter():
     grads = run_backward(op, [x], outs, [np.ones((2, 3))])
     assert grads[0].dtype == np.float32
     np.testing.assert_allclose(grads[0], 0, atol=1e-6)  # d sum(softmax) = 0
+
+
+def test_softmin_mxnet_values():
+    """MXNet 1.9.1: softmin([[1, 2, 3], [3, 2, 1]], axis=1) (its documented example)."""
+    out, = run_forward(make_op("softmin", axis=1), [np.array([[1.0, 2, 3], [3, 2, 1]])])
+    np.testing.assert_allclose(out, [[0.66524094, 0.24472848, 0.09003057],
+                                     [0.09003057, 0.24472848, 0.66524094]], rtol=1e-7)
+
+
+@pytest.mark.parametrize("name", ["softmin", "hard_sigmoid"])
+def test_integer_data_is_refused_where_mxnet_fails(name):
+    """MXNet 1.9.1: mx.nd.softmin / hard_sigmoid of int32 data raise (float kernels only)."""
+    with pytest.raises(TypeError, match=f"{name} 'op': data is int32, but {name} computes in "
+                                        "floating point"):
+        run_forward(make_op(name), [np.array([1, 2], np.int32)])
+
+
+def test_softmin_infers_data_from_output_and_refuses_use_length():
+    op = make_op("softmin")
+    assert op.infer_shape([None], [(2, 3)]) == ([(2, 3)], [(2, 3)], [])
+    assert op.list_arguments() == ["data"]
+    with pytest.raises(ValueError, match="use_length=True is not supported by softmin"):
+        make_op("softmin", use_length=True)
+
+
+@pytest.mark.parametrize("name", ["softmax", "softmin", "log_softmax"])
+def test_dtype_parameter_gives_unknown_data_its_type(name):
+    """MXNet's SoftmaxOpType: with dtype given, data of unknown type takes it too (p601)."""
+    f16, f64 = np.dtype("float16"), np.dtype("float64")
+    assert make_op(name, dtype="float64").infer_type([None], [None]) == ([f64], [f64], [])
+    assert make_op(name, dtype="float64").infer_type([f16], [None]) == ([f16], [f64], [])
+    assert make_op(name).infer_type([None], [f64]) == ([None], [None], [])
+
+
+# --- softmax_cross_entropy --------------------------------------------------------------------
+def _cross_entropy(x, label):
+    """sum over rows of -log(softmax(row)[label]), with Python's math."""
+    return sum(-math.log(_softmax_row(list(row))[int(k)]) for row, k in zip(x, label))
+
+
+def test_softmax_cross_entropy_values_and_gradient():
+    x = _rand((4, 5), 80) * 2
+    label = np.array([0.0, 4, 2.7, 1])  # 2.7 reads as class 2 (truncated), as in MXNet
+    op = make_op("softmax_cross_entropy")
+    out, = run_forward(op, [x, label])
+    assert out.shape == (1,)
+    np.testing.assert_allclose(out, [_cross_entropy(x, label)], rtol=1e-12)
+    check_gradients(op, [x, label])  # the label (no gradient) is left out
+    grad, _ = run_backward(op, [x, label], [out], [np.array([2.5])])  # the head scales it
+    np.testing.assert_allclose(grad, 2.5 * _numeric_grad(lambda v: _cross_entropy(v, label), x),
+                               rtol=1e-6, atol=1e-8)
+    check_backward_dependency(op, [x, label])
+
+
+def test_softmax_cross_entropy_mxnet_example():
+    """MXNet 1.9.1's documented example: 0.4281871."""
+    out, = run_forward(make_op("softmax_cross_entropy"),
+                       [np.array([[1.0, 2, 3], [11, 7, 5]]), np.array([2.0, 0])])
+    np.testing.assert_allclose(out, [0.4281871], rtol=1e-6)
+
+
+def test_softmax_cross_entropy_refuses_a_label_gradient_and_bad_labels():
+    op = make_op("softmax_cross_entropy", node_name="ce")
+    x, label = _rand((2, 3), 81), np.array([0.0, 2])
+    out, = run_forward(op, [x, label])
+    with pytest.raises(mx.base.MXNetError, match=r"softmax_cross_entropy 'ce': "
+                                                 r"SoftmaxCrossEntropy: Cannot take gradient wrt "
+                                                 r"label.*grad_req 'null'"):
+        run_backward(op, [x, label], [out], [np.ones(1)], req=["write", "write"])
+    with pytest.raises(ValueError, match=r"label\[1\] = -1 is not a class index: data has 3 "
+                                         r"classes, so each label must be 0..2"):
+        run_forward(op, [x, np.array([0.0, -1])])
+
+
+@pytest.mark.parametrize("data, label, words", [
+    ((3, 4), None, ["only accept 1D label", "(3,)", "does not infer it"]),
+    ((3, 4, 1), (3,), ["only accept 2D data", "(3, 4, 1)"]),
+    (None, (3,), ["only accept 2D data"]),
+    ((3, 4), (2,), ["data label shape mismatch", "3 rows", "2 entries"]),
+])
+def test_softmax_cross_entropy_shape_errors(data, label, words):
+    """MXNet 1.9.1 (p604) raises for each of these (the label's shape is never inferred)."""
+    with pytest.raises(mx.base.MXNetError) as info:
+        make_op("softmax_cross_entropy").infer_shape([data, label], [None])
+    for word in words:
+        assert word in str(info.value)
+
+
+# --- SVMOutput --------------------------------------------------------------------------------
+def _svm_loss(scores, label, margin, coef, linear):
+    """The one-vs-rest hinge loss SVMOutput differentiates, row by row (Python floats)."""
+    total = 0.0
+    for row, k in zip(scores.reshape(-1, scores.shape[-1]), label.reshape(-1)):
+        for j, s in enumerate(row):
+            gap = max(0.0, margin - s) if j == int(k) else max(0.0, margin + s)
+            total += coef * (gap if linear else gap * gap)
+    return total
+
+
+SVM_PARAMS = [{}, dict(use_linear=True), dict(margin=2.0, regularization_coefficient=0.5),
+              dict(margin=0.5, regularization_coefficient=3.0, use_linear=True)]
+
+
+@pytest.mark.parametrize("params", SVM_PARAMS)
+@pytest.mark.parametrize("shape", [(4, 3), (2, 3, 4)])
+def test_svm_output_gradient_is_the_hinge_derivative(params, shape):
+    x = _rand(shape, 82) * 2
+    label = _labels(shape[:-1], shape[-1], 83)
+    op = make_op("SVMOutput", **params)
+    (out,), (grad, g_label) = _loss_grads(op, [x, label])
+    np.testing.assert_array_equal(out, x)  # forward is the identity
+    margin = params.get("margin", 1.0)
+    coef = params.get("regularization_coefficient", 1.0)
+    linear = params.get("use_linear", False)
+    want = _numeric_grad(lambda v: _svm_loss(v, label, margin, coef, linear), x)
+    np.testing.assert_allclose(grad, want, rtol=1e-6, atol=1e-6)
+    np.testing.assert_array_equal(g_label, 0)
+
+
+def test_svm_output_mxnet_values():
+    """MXNet 1.9.1 (p604): scores [[-2.5, -1, -0.5, 0], [0.5, 1, 1.5, 2.5]], labels [1, 3]."""
+    x = np.array([[-2.5, -1.0, -0.5, 0.0], [0.5, 1.0, 1.5, 2.5]])
+    label = np.array([1.0, 3])
+    for params, want in (({}, [[0, -4, 1, 2], [3, 4, 5, 0]]),
+                         (dict(use_linear=True), [[0, -1, 1, 1], [1, 1, 1, 0]])):
+        (_,), (grad, _) = _loss_grads(make_op("SVMOutput", **params), [x, label])
+        np.testing.assert_array_equal(grad, want)
+
+
+def test_svm_output_declares_label_and_output_only():
+    op = make_op("SVMOutput")
+    assert op.backward_reads() == {"out_grad": [False], "in_data": [False, True],
+                                   "out_data": [True]}
+    check_backward_dependency(op, [_rand((3, 4), 84), _labels((3,), 4, 85)])
+
+
+def test_svm_output_shapes_and_types():
+    op = make_op("SVMOutput", node_name="svm")
+    assert op.infer_shape([(2, 3, 4), None], [None]) == ([(2, 3, 4), (2, 3)], [(2, 3, 4)], [])
+    assert op.infer_shape([(0, 4), None], [None]) == ([(0, 4), (0,)], [(0, 4)], [])
+    with pytest.raises(ValueError, match=r"SVMOutput 'svm': label has shape \(4,\) but data "
+                                         r"\(3, 4\) needs \(3,\)"):
+        op.infer_shape([(3, 4), (4,)], [None])
+    f64 = np.dtype("float64")
+    assert op.infer_type([f64, None], [None]) == ([f64, f64], [f64], [])
+    with pytest.raises(TypeError, match="First input must have specified type"):
+        op.infer_type([None, f64], [None])
 
 
 # --- SoftmaxActivation ------------------------------------------------------------------------
@@ -510,6 +667,9 @@ SHAPE_CASES = [
     ("log_softmax", {}, (2, 3, 4), [(2, 3, 4)], (2, 3, 4)),
     ("SoftmaxActivation", {}, (3, 4), [(3, 4)], (3, 4)),
     ("SoftmaxActivation", dict(mode="channel"), (2, 3, 4, 4), [(2, 3, 4, 4)], (2, 3, 4, 4)),
+    ("softmin", dict(axis=0), (2, 3), [(2, 3)], (2, 3)),
+    ("SVMOutput", {}, (4, 5), [(4, 5), (4,)], (4, 5)),
+    ("SVMOutput", dict(use_linear=True), (2, 3, 4), [(2, 3, 4), (2, 3)], (2, 3, 4)),
 ]
 
 
@@ -543,6 +703,10 @@ ALL_CASES = [  # (op name, params, input shapes, integer-label classes for input
     ("log_softmax", dict(axis=1), [(2, 3, 4)], None),
     ("SoftmaxActivation", {}, [(3, 4)], None),
     ("SoftmaxActivation", dict(mode="channel"), [(2, 3, 2, 2)], None),
+    ("softmin", dict(axis=1, temperature=0.7), [(3, 4)], None),
+    ("softmax_cross_entropy", {}, [(3, 4), (3,)], 4),
+    ("SVMOutput", {}, [(3, 4), (3,)], 4),
+    ("SVMOutput", dict(use_linear=True, margin=0.5), [(2, 2, 3), (2, 2)], 3),
 ]
 
 
@@ -572,13 +736,16 @@ def test_float32_stays_float32(name, params, shapes, classes):
 
 
 # --- what this file covers, per operator (read by test_ops_coverage.py) ------------------------
-SHAPE_TESTED = frozenset(c[0] for c in SHAPE_CASES)
+SHAPE_TESTED = frozenset(c[0] for c in SHAPE_CASES) | {"softmax_cross_entropy"}  # + its test
 # A loss head ignores its head gradient, so its gradient is compared with finite differences of
 # the loss it differentiates: SoftmaxOutput in test_softmax_output_is_the_cross_entropy_gradient,
 # the regressions and MakeLoss in their parametrized tests; the others go through
 # check_gradients (test_softmax_family_values_and_gradients,
 # test_softmax_activation_values_and_gradients).
+# softmax_cross_entropy: check_gradients in test_softmax_cross_entropy_values_and_gradient;
+# SVMOutput: finite differences of its hinge loss (test_svm_output_gradient_is_the_hinge_...).
 GRADIENT_TESTED = frozenset(["SoftmaxOutput", "SoftmaxActivation", *REGRESSIONS, *SOFTMAX_FAMILY,
+                             "softmax_cross_entropy", "SVMOutput",
                              *(c[0] for c in MAKE_LOSS_FD_CASES)])
 REQ_TESTED = frozenset(c[0] for c in ALL_CASES)
 # BlockGrad's gradient is zero by definition (test_make_loss_and_block_grad checks it is).

@@ -4,6 +4,8 @@ import itertools
 import numpy as np
 import pytest
 
+import minisym as mx
+from minisym.base import MXNetError
 from opcheck import check_gradients, check_req, make_op, output_shapes, run_backward, run_forward
 
 # (op name, params, input shapes, expected output shapes)
@@ -44,6 +46,11 @@ CASES = [
     ("max", {}, [(3, 4)], [(1,)]),
     ("min", {"axis": 0}, [(3, 4)], [(4,)]),
     ("min", {"axis": 2, "exclude": True}, [(2, 3, 4)], [(4,)]),
+    ("norm", {}, [(2, 3)], [(1,)]),
+    ("norm", {"ord": 1, "axis": 1}, [(2, 3, 4)], [(2, 4)]),
+    ("norm", {"axis": (0, 2), "keepdims": True}, [(2, 3, 4)], [(1, 3, 1)]),
+    ("norm", {"ord": 2, "axis": -1}, [(3, 5)], [(3,)]),
+    ("norm", {"keepdims": True}, [(2, 3)], [(1, 1)]),
 ]
 IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in params.items())}"
        for name, params, _, _ in CASES]
@@ -220,6 +227,44 @@ def test_backward_declares_it_reads_the_head_gradient(name, params, in_shapes, o
     deps = op.declare_backward_dependency(list(range(n_out)), list(range(n_out, n_out + n_in)),
                                           list(range(n_out + n_in, 2 * n_out + n_in)))
     assert set(range(n_out)) <= set(deps)
+
+
+def test_norm_values_and_mxnet_gradient_at_zero():
+    """Observed in MXNet 1.9.1 on [[3, -4, 0], [0, 0, 0]] with head gradient 2: ord=1 gives
+    2 * sign(x) (0 at 0); ord=2 along axis 1 gives 2 * x / norm, NaN for the all-zero row."""
+    data = np.array([[3.0, -4.0, 0.0], [0.0, 0.0, 0.0]])
+    for ord_, axis, out_want, grad_want in [
+            (1, None, [7.0], [[2, -2, 0], [0, 0, 0]]),
+            (1, 1, [7.0, 0.0], [[2, -2, 0], [0, 0, 0]]),
+            (2, None, [5.0], [[1.2, -1.6, 0], [0, 0, 0]]),
+            (2, 1, [5.0, 0.0], [[1.2, -1.6, 0], [np.nan] * 3])]:
+        op = make_op("norm", ord=ord_, axis=axis)
+        out, = run_forward(op, [data])
+        np.testing.assert_allclose(out, out_want)
+        grad, = run_backward(op, [data], [out], [np.full_like(out, 2.0)])
+        np.testing.assert_allclose(grad, grad_want)
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"ord": 3}, r"ord=3 is invalid: norm supports only ord=1 .* and ord=2"),
+    ({"out_dtype": "uint8"}, r"out_dtype='uint8' cannot be read"),
+])
+def test_norm_parameter_errors(params, message):
+    with pytest.raises(MXNetError, match=message):
+        make_op("norm", **params)
+
+
+def test_norm_shape_needs_whole_data_and_out_dtype_needs_data_dtype():
+    """Observed in MXNet: norm(axis=1) of (0, 3) infers nothing; out_dtype with an unknown
+    data dtype fails; out_dtype='float64' of float32 data is float64."""
+    op = make_op("norm", "n", axis=1)
+    assert op.infer_shape([(0, 3)], [None])[1] == [None]
+    x = mx.sym.Variable("x")
+    with pytest.raises(MXNetError, match=r"out_dtype=float64 is given, so the data's dtype"):
+        mx.sym.norm(x, out_dtype="float64").infer_type()
+    types = mx.sym.norm(x, out_dtype="float64").infer_type(x="float32")
+    assert [np.dtype(t).name for t in types[0] + types[1]] == ["float32", "float64"]
+    assert mx.nd.array([[3, 4]]).norm().asnumpy().tolist() == [5.0]
 
 
 # --- what this file covers, per operator (read by test_ops_coverage.py) ------------------------

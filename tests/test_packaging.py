@@ -48,6 +48,7 @@ IMPORT_NAMES = {
     "scipy": "scipy",
     "matplotlib": "matplotlib",
     "numba": "numba",
+    "threadpoolctl": "threadpoolctl",
     "graphviz": "graphviz",
     "nbval": "nbval",
     "scikit-learn": "sklearn",

@@ -2,6 +2,8 @@
 NumPy's BLAS for the matrix products. Each has a plain-NumPy reference in
 ``minisym.ops.nn_reference`` that the tests compare it with. ``jit.py`` says where numba caches
 them and how parallel kernels stay safe from threads and forked processes."""
+import contextlib
+import contextvars
 import os
 
 import numpy as np
@@ -20,6 +22,28 @@ configure_threads()
 def fast_kernels_enabled():
     """The numba/BLAS fast paths are used unless MINISYM_KERNELS=reference."""
     return os.environ.get("MINISYM_KERNELS", "fast") != "reference"
+
+
+_EXACT = contextvars.ContextVar("minisym_exact_kernels", default=False)
+
+
+def fast_algorithms_enabled():
+    """Algorithms that compute the same result with reordered arithmetic (Winograd) run only
+    when asked for, MINISYM_KERNELS=winograd, and never while a trace or monitor watches.
+    Measured on ResNet's layers they were no faster than im2col + one GEMM on 2 cores (the 16
+    thin GEMMs use BLAS less well), and they change a trained network's last digits."""
+    return os.environ.get("MINISYM_KERNELS", "fast") == "winograd" and not _EXACT.get()
+
+
+@contextlib.contextmanager
+def exact_kernels():
+    """Within this block every kernel computes the textbook way (an executor being traced or
+    monitored runs in it, so what the learner inspects is what the lessons describe)."""
+    token = _EXACT.set(True)
+    try:
+        yield
+    finally:
+        _EXACT.reset(token)
 
 
 def write_target(out, req):

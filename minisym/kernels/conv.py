@@ -1,4 +1,6 @@
-"""2-D convolution as im2col + one GEMM per group; 1x1 stride-1 convolutions skip im2col.
+"""2-D convolution as im2col + one GEMM per group; 1x1 stride-1 convolutions skip im2col;
+many small groups (depthwise) run as direct loops (grouped_conv.py), and stride-1 3x3
+convolutions as Winograd F(2x2, 3x3) (winograd.py).
 
 Layouts: x (N, C, H, W); weight (F, C/g, kh, kw); columns (C*kh*kw, N*OH*OW), so that one
 matrix product ``weight (F, K) @ cols (K, N*OH*OW)`` computes a whole group for the batch.
@@ -6,6 +8,7 @@ matrix product ``weight (F, K) @ cols (K, N*OH*OW)`` computes a whole group for 
 import numpy as np
 from numba import njit, prange
 
+from . import fast_algorithms_enabled, grouped_conv, winograd
 from .jit import CACHE, parallel_kernel
 
 __all__ = ["conv2d_forward", "conv2d_backward", "im2col", "col2im"]
@@ -108,6 +111,12 @@ def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):
     ow = (w + 2 * pad[1] - dilate[1] * (kw - 1) - 1) // stride[1] + 1
     fg = f // groups
     y = np.empty((n, f, oh, ow), x.dtype) if out is None else out
+    if grouped_conv.prefers_direct(groups, cg):
+        grouped_conv.grouped_forward(x, weight, stride, pad, dilate, groups, y)
+        groups = 0  # every group is done
+    elif _use_winograd(weight.shape, stride, dilate, groups, y.shape):
+        winograd.winograd_forward(x, weight, pad, y)
+        groups = 0
     for g in range(groups):
         cols = _columns(x[:, g * cg:(g + 1) * cg], (kh, kw), stride, pad, dilate, (oh, ow))
         w_g = weight[g * fg:(g + 1) * fg].reshape(fg, -1)
@@ -132,7 +141,21 @@ def conv2d_backward(dy, x, weight, stride, pad, dilate, groups, need_dx=True, ne
     f, cg, kh, kw = weight.shape
     oh, ow = dy.shape[2:]
     fg = f // groups
-    dx = (np.zeros_like(x) if dx_out is None else _zeroed(dx_out)) if need_dx else None
+    if grouped_conv.prefers_direct(groups, cg):
+        dx = (np.empty_like(x) if dx_out is None else dx_out) if need_dx else None
+        dw = (np.empty_like(weight) if dw_out is None else dw_out) if need_dw else None
+        return grouped_conv.grouped_backward(dy, x, weight, stride, pad, dilate, groups, dx, dw)
+    # dx of a stride-1 3x3 convolution is the convolution of dy with the flipped, transposed
+    # filters and the complementary padding: Winograd applies to it as well
+    winograd_dx = need_dx and pad[0] <= 2 and pad[1] <= 2 and _use_winograd(
+        (c, f, kh, kw), stride, dilate, groups, x.shape)
+    if winograd_dx:
+        dx = np.empty_like(x) if dx_out is None else dx_out
+        rotated = np.ascontiguousarray(weight[:, :, ::-1, ::-1].transpose(1, 0, 2, 3))
+        winograd.winograd_forward(dy, rotated, (2 - pad[0], 2 - pad[1]), dx)
+        need_dx = False
+    else:
+        dx = (np.zeros_like(x) if dx_out is None else _zeroed(dx_out)) if need_dx else None
     dw = (np.empty_like(weight) if dw_out is None else dw_out) if need_dw else None
     for g in range(groups):
         dy_g = np.ascontiguousarray(dy[:, g * fg:(g + 1) * fg].transpose(1, 0, 2, 3))
@@ -154,3 +177,9 @@ def conv2d_backward(dy, x, weight, stride, pad, dilate, groups, need_dx=True, ne
 def _zeroed(array):
     array[...] = 0
     return array
+
+
+def _use_winograd(weight_shape, stride, dilate, groups, out_shape):
+    """Whether this convolution runs as Winograd F(2x2, 3x3) now (see winograd.py)."""
+    return fast_algorithms_enabled() and winograd.applies(weight_shape, stride, dilate, groups,
+                                                          out_shape)

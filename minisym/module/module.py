@@ -1,6 +1,6 @@
-"""``mx.mod.Module``: a symbol bound to one executor, with parameters, an optimizer and data
-batches. Which arrays get gradients follows MXNet: parameters always (unless fixed), data only
-with ``inputs_need_grad``, labels never."""
+"""``mx.mod.Module``: a symbol bound to one executor per context (``executor_group.py``), with
+parameters, an optimizer and data batches. Which arrays get gradients follows MXNet:
+parameters always (unless fixed), data only with ``inputs_need_grad``, labels never."""
 import logging
 import os
 import sys
@@ -9,9 +9,10 @@ import warnings
 import numpy as np
 
 from ..base import MXNetValueError
-from ..context import Context, cpu
+from ..context import cpu
 from ..initializer import InitDesc, Mixed, NoPatternError, Uniform
 from .base_module import BaseModule
+from .executor_group import ExecutorGroup, check_contexts, check_work_load_list
 
 __all__ = ["Module"]
 
@@ -74,7 +75,8 @@ def _descs(names, shapes, kind):
 
 
 _NUMBERS = ("learning_rate", "wd", "momentum", "rescale_grad", "clip_gradient", "beta1",
-            "beta2", "epsilon")
+            "beta2", "epsilon", "eps", "gamma1", "gamma2", "rho", "lamda1", "beta", "wd_lh",
+            "schedule_decay", "clip_weights", "lower_bound", "upper_bound")
 
 
 def _check_optimizer_params(name, params):
@@ -119,11 +121,9 @@ class Module(BaseModule):
                  logger=logging, context=None, work_load_list=None, fixed_param_names=None,
                  state_names=None, group2ctxs=None, compression_params=None):
         super().__init__(logger=logger)
-        context = context if context is not None else cpu()
-        self._context = context if isinstance(context, list) else [context]
-        if len(self._context) != 1 or not isinstance(self._context[0], Context):
-            raise ValueError("minisym's Module runs on one context: pass context=mx.cpu() "
-                             "(or mx.gpu(), which runs on the CPU)")
+        self._context = check_contexts(context if context is not None else cpu())
+        self._work_load_list = check_work_load_list(self._context, work_load_list)
+        self._group2ctxs = group2ctxs
         self._symbol = symbol
         self._data_names = list(data_names or [])
         self._label_names = list(label_names or [])
@@ -140,7 +140,7 @@ class Module(BaseModule):
         self._arg_params = self._aux_params = None
         self._params_dirty = False
         self._optimizer = self._updater = None
-        self._exec = None
+        self._exec_group = None
         self._data_shapes = self._label_shapes = None
         self._grad_req = None
 
@@ -165,7 +165,12 @@ class Module(BaseModule):
     def output_shapes(self):
         """``[(output name, shape)]``."""
         assert self.binded
-        return [(n, o.shape) for n, o in zip(self._output_names, self._exec.outputs)]
+        return self._exec_group.output_shapes(self._output_names)
+
+    @property
+    def _exec(self):
+        """The first context's executor (the only one on one context), or None before bind."""
+        return self._exec_group.execs[0] if self._exec_group is not None else None
 
     # --- binding -----------------------------------------------------------------------------
     def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
@@ -193,9 +198,9 @@ class Module(BaseModule):
             raise
         if self.binded and self.params_initialized and self._params_dirty:
             self._sync_params_from_devices()  # what the old executor trained is kept
-        self._exec = executor
+        self._exec_group = executor
         if self.params_initialized:
-            self._exec.copy_params_from(self._arg_params, self._aux_params)
+            self._exec_group.copy_params_from(self._arg_params, self._aux_params)
         else:
             self._arg_params = {n: self._exec.arg_dict[n].copy() * 0 for n in self._param_names}
             self._aux_params = {n: self._exec.aux_dict[n].copy() * 0 for n in self._aux_names}
@@ -237,11 +242,10 @@ class Module(BaseModule):
             else self._grad_req
 
     def _make_executor(self):
-        """simple_bind with the data and label shapes and dtypes, and Module's grad_reqs."""
-        shapes = {d.name: d.shape for d in self._data_shapes + (self._label_shapes or [])}
-        types = {d.name: d.dtype for d in self._data_shapes + (self._label_shapes or [])}
-        return self._symbol.simple_bind(self._context[0], grad_req=self._grad_reqs(),
-                                        type_dict=types, **shapes)
+        """One executor per context for its slice of the batch, with Module's grad_reqs."""
+        return ExecutorGroup(self._symbol, self._context, self._work_load_list,
+                             self._data_shapes, self._label_shapes, self._grad_reqs(),
+                             self._group2ctxs)
 
     def reshape(self, data_shapes, label_shapes=None, _caller="Module.reshape"):
         """Rebind for new data shapes, keeping the parameters. A shape that would change a
@@ -249,10 +253,9 @@ class Module(BaseModule):
         assert self.binded, f"{_caller}: the module is not bound yet: call bind(...) first"
         data_descs = _descs(self._data_names, data_shapes, "data")
         label_descs = _descs(self._label_names, label_shapes, "label")
-        shapes = {d.name: d.shape for d in data_descs + (label_descs or [])}
-        reshaped = self._exec.reshape(partial_shaping=True, allow_up_sizing=True, **shapes)
-        self._check_parameter_shapes_kept(reshaped, data_descs, _caller)
-        self._exec = reshaped
+        reshaped = self._exec_group.reshape(data_descs, label_descs, _caller)
+        self._check_parameter_shapes_kept(reshaped.execs[0], data_descs, _caller)
+        self._exec_group = reshaped
         self._data_shapes, self._label_shapes = data_descs, label_descs
 
     def _check_parameter_shapes_kept(self, reshaped, data_descs, caller):
@@ -317,8 +320,8 @@ class Module(BaseModule):
             raise
         self.params_initialized = True
         self._params_dirty = False
-        self._exec.copy_params_from(self._arg_params, self._aux_params,
-                                    allow_extra_params=allow_extra)
+        self._exec_group.copy_params_from(self._arg_params, self._aux_params,
+                                          allow_extra_params=allow_extra)
 
     def _parameter_values(self):
         """{name: copy of the values} of every parameter and auxiliary state."""
@@ -415,7 +418,8 @@ class Module(BaseModule):
                           "set_params call ignored.", stacklevel=2)
             return
         self._check_given_shapes(arg_params, aux_params)
-        self._exec.copy_params_from(arg_params, aux_params, allow_extra_params=allow_extra)
+        self._exec_group.copy_params_from(arg_params, aux_params,
+                                          allow_extra_params=allow_extra)
         self._params_dirty = True
         self.params_initialized = True
 
@@ -429,9 +433,9 @@ class Module(BaseModule):
     def _sync_params_from_devices(self):
         """Copy the executor's current parameter values into the arg / aux dicts."""
         for name in self._param_names:
-            self._arg_params[name][:] = self._exec.arg_dict[name]
+            self._arg_params[name][:] = self._exec_group.mean_over_contexts(name)
         for name in self._aux_names:
-            self._aux_params[name][:] = self._exec.aux_dict[name]
+            self._aux_params[name][:] = self._exec_group.mean_over_contexts(name, aux=True)
         self._params_dirty = False
 
     def save_params(self, fname):
@@ -459,19 +463,63 @@ class Module(BaseModule):
         self.set_params(arg_params, aux_params)
 
     def save_checkpoint(self, prefix, epoch, save_optimizer_states=False, remove_amp_cast=True):
-        """Write ``prefix-symbol.json`` and ``prefix-%04d.params``."""
+        """Write ``prefix-symbol.json``, ``prefix-%04d.params`` and, with ``save_optimizer_states``,
+        the optimizer's states (momentum, ...) in ``prefix-%04d.states``."""
         self._symbol.save(f"{prefix}-symbol.json")
-        self.save_params(f"{prefix}-{epoch:04d}.params")
+        param_name = f"{prefix}-{epoch:04d}.params"
+        self.save_params(param_name)
+        logging.info('Saved checkpoint to "%s"', param_name)
+        if save_optimizer_states:
+            state_name = f"{prefix}-{epoch:04d}.states"
+            self.save_optimizer_states(state_name)
+            logging.info('Saved optimizer state to "%s"', state_name)
+
+    # The states file Module.load(..., load_optimizer_states=True) named: init_optimizer reads it.
+    _preload_opt_states = None
 
     @staticmethod
     def load(prefix, epoch, load_optimizer_states=False, **kwargs):
-        """A Module with the symbol and parameters of a checkpoint."""
+        """A Module with the symbol and parameters of a checkpoint; with
+        ``load_optimizer_states``, ``init_optimizer`` then restores ``prefix-%04d.states``."""
         from ..model import _load_checkpoint
         sym, args, auxs = _load_checkpoint(prefix, epoch, "Module.load")
         mod = Module(symbol=sym, **kwargs)
         mod._arg_params, mod._aux_params = args, auxs
         mod.params_initialized = True
+        if load_optimizer_states:
+            mod._preload_opt_states = "%s-%04d.states" % (prefix, epoch)
         return mod
+
+    def save_optimizer_states(self, fname):
+        """Write the optimizer's states (one per parameter: momentum, Adam's moments, ...) to
+        ``fname`` in MXNet's format, which MXNet's ``load_optimizer_states`` reads too."""
+        from ..fileio import write_atomically
+        self._assert_optimizer_ready("save_optimizer_states")
+        write_atomically(fname, self._updater.get_states(), "Module.save_optimizer_states")
+
+    def load_optimizer_states(self, fname):
+        """Restore the states ``save_optimizer_states`` (minisym's or MXNet's) wrote; the file
+        is parsed, never unpickled."""
+        from .. import optimizer_states
+        from ..fileio import read_bytes
+        self._assert_optimizer_ready("load_optimizer_states")
+        payload = read_bytes(fname, "Module.load_optimizer_states")
+        states, _ = optimizer_states.loads(payload, where=f"Module.load_optimizer_states "
+                                                          f"({fname})")
+        # the states the optimizer would create, by the updater's index (MXNet's i*devices+k)
+        idx2name = self._optimizer.idx2name or dict(enumerate(self._param_names))
+        expected = {i: self._optimizer.create_state_multi_precision(i, self._arg_params[n])
+                    for i, n in idx2name.items() if n in self._arg_params}
+        optimizer_states.check_fit(states, expected, idx2name, self._optimizer, fname, _warn)
+        self._updater.set_loaded_states(states)
+
+    def _assert_optimizer_ready(self, what):
+        """AssertionError (MXNet's type) saying that ``what`` needs init_optimizer first."""
+        if not self.optimizer_initialized:
+            raise AssertionError(
+                f"Module.{what} needs the optimizer: call mod.init_optimizer(optimizer='sgd', "
+                "optimizer_params=(('learning_rate', 0.1), ('momentum', 0.9))) first (after "
+                "bind and init_params), or mod.fit(...)")
 
     # --- optimizer ---------------------------------------------------------------------------
     def init_optimizer(self, kvstore="local", optimizer="sgd",
@@ -503,6 +551,25 @@ class Module(BaseModule):
         self._optimizer = optimizer
         self._updater = opt.get_updater(optimizer)
         self.optimizer_initialized = True
+        if self._preload_opt_states is not None:
+            self._load_preloaded_states()
+
+    def _load_preloaded_states(self):
+        """The states Module.load(..., load_optimizer_states=True) named, now that the
+        optimizer exists; a missing file says how to save it."""
+        fname, self._preload_opt_states = self._preload_opt_states, None
+        if not os.path.isfile(fname):
+            import errno
+
+            from ..base import MXNetOSError
+            raise MXNetOSError(
+                f"Module.init_optimizer: Module.load(..., load_optimizer_states=True) asked for "
+                f'the optimizer states "{fname}", which does not exist. Save them with '
+                "mod.save_checkpoint(prefix, epoch, save_optimizer_states=True) (or "
+                "mx.callback.module_checkpoint(mod, prefix, save_optimizer_states=True)), or "
+                "load with load_optimizer_states=False to start the optimizer afresh",
+                errno.ENOENT, fname)
+        self.load_optimizer_states(fname)
 
     # --- running -------------------------------------------------------------------------------
     def forward(self, data_batch, is_train=None):
@@ -516,14 +583,8 @@ class Module(BaseModule):
         new_shapes = tuple(tuple(d.shape) for d in data_batch.data)
         if new_shapes != tuple(tuple(d.shape) for d in self._data_shapes):
             self._reshape_for(data_batch, new_shapes)
-        arg_dict = self._exec.arg_dict
-        for name, array in zip(self._data_names, data_batch.data):
-            arg_dict[name][:] = array
-        labels = getattr(data_batch, "label", None)
-        if labels and self._label_shapes:
-            for name, array in zip(self._label_names, labels):
-                arg_dict[name][:] = array
-        self._exec.forward(is_train=self.for_training if is_train is None else is_train)
+        self._exec_group.forward(data_batch, self.for_training if is_train is None else is_train,
+                                 self._data_names, self._label_names)
 
     def _reshape_for(self, data_batch, new_shapes):
         """Rebind for a batch whose data shapes differ from the bound ones."""
@@ -570,38 +631,35 @@ class Module(BaseModule):
         self._assert_ready("backward")
         if not self.for_training:
             raise AssertionError("backward needs a module bound with for_training=True")
-        self._exec.backward(out_grads=out_grads)
+        self._exec_group.backward(out_grads=out_grads)
 
     def update(self):
         """One optimizer step on every parameter that has a gradient."""
         self._assert_ready("update", optimizer=True)
         self._params_dirty = True
-        grads, args = self._exec.grad_dict, self._exec.arg_dict
-        for index, name in enumerate(self._param_names):
-            if grads[name] is not None:
-                self._updater(index, grads[name], args[name])
+        self._exec_group.update(self._updater, self._param_names)
 
     def get_outputs(self, merge_multi_context=True):
-        """The outputs of the last forward, as NDArrays."""
+        """The outputs of the last forward, merged over the contexts (``[[per context]]``
+        with ``merge_multi_context=False``)."""
         assert self.binded and self.params_initialized
-        return list(self._exec.outputs)
+        return self._exec_group.get_outputs(merge_multi_context)
 
     def get_input_grads(self, merge_multi_context=True):
         """Gradients of the data inputs (needs ``inputs_need_grad=True`` at bind)."""
         assert self.binded and self.params_initialized and self.inputs_need_grad
-        return [self._exec.grad_dict[n] for n in self._data_names]
+        return self._exec_group.get_input_grads(self._data_names, merge_multi_context)
 
     def update_metric(self, eval_metric, labels, pre_sliced=False):
-        """Feed the last outputs and ``labels`` to ``eval_metric``."""
-        from collections import OrderedDict
-        label_dict = OrderedDict(zip(self._label_names, labels or []))
-        pred_dict = OrderedDict(zip(self._output_names, self._exec.outputs))
-        eval_metric.update_dict(label_dict, pred_dict)
+        """Feed each context's outputs and its slice of ``labels`` to ``eval_metric``
+        (``pre_sliced``: ``labels`` is already one list per context)."""
+        self._exec_group.update_metric(eval_metric, labels, pre_sliced, self._label_names,
+                                       self._output_names)
 
     def install_monitor(self, mon):
         """Watch the executor with ``mon`` (an mx.mon.Monitor)."""
         assert self.binded
-        mon.install(self._exec)
+        self._exec_group.install_monitor(mon)
 
     def prepare(self, data_batch, sparse_row_id_fn=None):
         """Nothing to prepare on one device."""

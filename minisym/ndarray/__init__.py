@@ -114,7 +114,12 @@ def dot(lhs, rhs, transpose_a=False, transpose_b=False, **kwargs):
             + ("Fix: transpose_b=True multiplies by rhs.T. "
                if a.shape[-1] == b.shape[-1] and not transpose_b else "")
             + "Check which side should be transposed.")
-    return NDArray(np.dot(a, b))
+    from ..ops.registry import functions  # the dot operator: MXNet's N-D rule, not numpy.dot's
+    from .imperative import imperative_function
+    as_array = lambda x: x if isinstance(x, NDArray) else NDArray(to_numpy(x))  # noqa: E731
+    return imperative_function(functions()["dot"])(  # an NDArray as itself: autograd records it
+        as_array(lhs), as_array(rhs), transpose_a=transpose_a, transpose_b=transpose_b,
+        **kwargs)
 
 
 def _shape(shape, where, dtype=None, python_errors=False):
@@ -139,8 +144,11 @@ def _install_operators():
     """mx.nd.<Operator> for every registered operator, and NDArray's fluent methods."""
     from ..fluent import install_fluent
     from ..ops.registry import functions
+    from . import contrib
     from .imperative import imperative_function, install
     install(globals())
+    dot.__signature__ = imperative_function(functions()["dot"]).__signature__  # MXNet's order
+    contrib.install()  # mx.nd.contrib.Proposal, ...
     install_fluent(NDArray, imperative_function, "NDArray")
     for name, value in list(globals().items()):  # mx.nd._internal._plus_scalar, as in MXNet
         if name.startswith("_") and name[1:2].isalpha() and name in functions():

@@ -1,9 +1,15 @@
 """``mx.nd.<Operator>(...)``: run one registered operator right away on NDArrays.
 
 The same operator class serves both worlds: a symbol records a node, an NDArray call builds a
-one-node graph, binds it to your arrays and runs its forward (``is_train=False``). Arguments
+one-node graph, binds it to your arrays and runs its forward (``is_train`` is
+``mx.autograd.is_training()``: False unless inside ``record()`` or ``train_mode()``). Arguments
 bind as ``mx.sym``'s do (minisym/symbol/signature.py), with ``out, name`` after the parameters.
+Inside ``mx.autograd.record()``, a call with an input that has a gradient keeps its executor
+on the tape (minisym/autograd.py), and ``backward`` later calls the operator's own backward.
 """
+import numpy as np
+
+from .. import autograd
 from ..base import MXNetTypeError, MXNetValueError
 from ..name import NameManager
 from ..ops.registry import functions
@@ -19,7 +25,7 @@ def imperative_function(fn):
     signature = signature_of(fn, imperative=True)
 
     def run(*args, **kwargs):
-        is_train = kwargs.pop("is_train", False)
+        is_train = kwargs.pop("is_train", None)
         call = signature.bind(args, kwargs, lambda value: isinstance(value, NDArray))
         return _run(fn, signature, call, is_train)
     run.__name__ = run.__qualname__ = fn.func_name
@@ -49,12 +55,29 @@ def _run(fn, signature, call, is_train):
     args_list = [arrays[n] for n in node_sym.list_arguments()]
     _check_not_empty(signature, node_sym, args_list)
     aux_list = [arrays[n] for n in node_sym.list_auxiliary_states()]
-    ex = node_sym.bind(cpu(), args_list, grad_req="null", aux_states=aux_list)
-    results = [NDArray(r._data.copy(), r.context) for r in ex.forward(is_train=is_train)]
+    is_train = autograd.is_training() if is_train is None else is_train
+    recording = autograd.is_recording()
+    sources = [autograd.source_of(a) for a in args_list] if recording else []
+    if any(sources):  # backward will need this node: bind it with gradient buffers
+        grads = [NDArray(np.zeros(a.shape, a._data.dtype)) if src else None
+                 for a, src in zip(args_list, sources)]
+        reqs = ["write" if src else "null" for src in sources]
+        ex = node_sym.bind(cpu(), args_list, args_grad=grads, grad_req=reqs,
+                           aux_states=aux_list)
+    else:
+        ex = node_sym.bind(cpu(), args_list, grad_req="null", aux_states=aux_list)
+    with autograd.pause(train_mode=is_train):  # as MXNet, operators run unrecorded inside
+        outputs = ex.forward(is_train=is_train)
+    results = [NDArray(r._data.copy(), r.context) for r in outputs]
+    if recording:
+        node = autograd.OperatorNode(ex, sources) if any(sources) else None
+        autograd.tag_outputs(results, node)
     if out is not None:
         targets = out if isinstance(out, (list, tuple)) else [out]
         for target, result in zip(targets, results):
+            autograd.check_not_recorded(target, f"{signature.where}(..., out=y)")
             target[:] = result
+            target._ag = result._ag
         return out
     return results[0] if len(results) == 1 else results
 
@@ -87,5 +110,5 @@ def _check_not_empty(signature, node_sym, args_list):
 def install(namespace):
     """Put one function per registered operator into ``namespace`` (without overwriting)."""
     for func_name, fn in functions().items():
-        if func_name not in namespace:
+        if func_name not in namespace and fn.namespace is None:  # _contrib_X: ndarray/contrib.py
             namespace[func_name] = imperative_function(fn)

@@ -5,6 +5,7 @@ place, slices are views, and ``x[:] = value`` writes into the same memory the ex
 """
 import numpy as np
 
+from .. import autograd as _autograd
 from ..base import MXNetTypeError, MXNetValueError
 from ..context import Context, current_context
 from ..operands import OPERATOR_SYMBOLS, describe, shape_difference, unsupported_operand
@@ -23,13 +24,14 @@ def to_numpy(value):
 class NDArray:
     """An n-dimensional array on a context: ``<NDArray 2x3 @cpu(0)>``."""
 
-    __slots__ = ("_data", "_ctx", "writable", "__weakref__")
+    __slots__ = ("_data", "_ctx", "writable", "_ag", "__weakref__")
     __array_priority__ = 1000.0  # numpy defers to NDArray's operators
 
     def __init__(self, data, ctx=None, writable=True):
         self._data = data
         self._ctx = ctx if ctx is not None else current_context()
         self.writable = writable
+        self._ag = None  # autograd: a Variable, (TapeNode, index), UNTRACKED or None
 
     # --- what it is ------------------------------------------------------------------------
     @property
@@ -67,7 +69,8 @@ class NDArray:
     @property
     def T(self):
         """The transpose (a copy, as in MXNet)."""
-        return NDArray(np.ascontiguousarray(self._data.T), self._ctx)
+        result = NDArray(np.ascontiguousarray(self._data.T), self._ctx)
+        return _recorded("T", [self], result, lambda g: [g[0].T])
 
     def __len__(self):
         return self._data.shape[0]
@@ -107,7 +110,8 @@ class NDArray:
     # --- copies and views ------------------------------------------------------------------
     def copy(self):
         """A new NDArray with the same values."""
-        return NDArray(self._data.copy(), self._ctx)
+        return _recorded("copy", [self], NDArray(self._data.copy(), self._ctx),
+                         lambda g: [g[0]])
 
     def copyto(self, other):
         """Copy into ``other`` (an NDArray of the same shape) or onto a Context."""
@@ -133,7 +137,8 @@ class NDArray:
         """The values as ``dtype``."""
         if not copy and np.dtype(dtype) == self._data.dtype:
             return self
-        return NDArray(self._data.astype(dtype), self._ctx)
+        return _recorded("astype", [self], NDArray(self._data.astype(dtype), self._ctx),
+                         lambda g: [g[0]])
 
     def reshape(self, *shape, **kwargs):
         """A view with a new shape; MXNet's codes 0, -1, -2, -3, -4 and ``reverse`` work."""
@@ -157,7 +162,7 @@ class NDArray:
         if int(np.prod(target)) != self.size:
             raise ValueError(f"cannot reshape array of shape {self.shape} ({self.size} values) "
                              f"into {target}")
-        return NDArray(self._data.reshape(target), self._ctx)
+        return self._view(self._data.reshape(target), "reshape")
 
     def flatten(self, inplace=False):
         """(N, d1, d2, ...) -> (N, d1*d2*...): a copy (operator flatten), or with
@@ -171,19 +176,22 @@ class NDArray:
         """A new axis of size 1 at ``axis``: a copy (operator expand_dims), or with
         ``inplace=True`` a view sharing this array's memory, as in MXNet."""
         if inplace:
-            return NDArray(np.expand_dims(self._data, axis), self._ctx)
+            return self._view(np.expand_dims(self._data, axis), "expand_dims")
         from . import expand_dims
         return expand_dims(self, axis=axis)
 
     # --- indexing --------------------------------------------------------------------------
     def __getitem__(self, key):
-        result = self._data[_index(key)]
+        index = _index(key)
+        result = self._data[index]
         if not isinstance(result, np.ndarray) or result.ndim == 0:
             result = np.asarray(result).reshape(1)  # MXNet has no 0-d arrays: x[0, 0] is (1,)
-        return NDArray(result, self._ctx)
+        return _recorded(f"x[{_key_text(key)}]", [self], NDArray(result, self._ctx),
+                         lambda g: [_scatter(self._data, index, g[0])])
 
     def __setitem__(self, key, value):
         # MXNet does not check ``writable`` here (only in +=, -=, ...): copied on purpose.
+        _autograd.check_not_recorded(self, f"x[{_key_text(key)}] = value")
         if isinstance(value, (str, bytes, dict, set)):  # None gives NaN, as in MXNet
             raise TypeError(f"NDArray does not support assignment with non-array-"
                             f"like object {value!r} of type {type(value)}: assign a number, an "
@@ -205,6 +213,10 @@ class NDArray:
     def _binary(self, other, fn, symbol, reverse=False):
         """self ``symbol`` other (other ``symbol`` self when ``reverse``): ``other`` is an NDArray
         (broadcast as NumPy does) or a number (int, float, NumPy scalar), as in MXNet."""
+        if _autograd.is_recording() and isinstance(other, (NDArray,) + _NUMBERS):
+            from . import arithmetic  # recorded: the operator, as mx.nd.multiply(x, 2) is
+            function = getattr(arithmetic, _ARITHMETIC[fn if fn in _ARITHMETIC else symbol])
+            return function(other, self) if reverse else function(self, other)
         if isinstance(other, NDArray):
             _check_broadcast(self, other, symbol, reverse)
             lhs, rhs = (other._data, self._data) if reverse else (self._data, other._data)
@@ -217,6 +229,7 @@ class NDArray:
 
     def _inplace(self, other, fn):
         symbol = _INPLACE_SYMBOLS.get(fn, fn.__name__)
+        _autograd.check_not_recorded(self, f"{symbol}=")
         if not self.writable:
             raise ValueError(f"trying to modify a readonly NDArray in place ({symbol}=): "
                              "inside a custom operator in_data, out_grad and backward's out_data "
@@ -233,10 +246,44 @@ class NDArray:
         return self
 
     def __neg__(self):
-        return NDArray(-self._data, self._ctx)
+        return _recorded("-x", [self], NDArray(-self._data, self._ctx), lambda g: [-g[0]])
 
     def __abs__(self):
-        return NDArray(np.abs(self._data), self._ctx)
+        return _recorded("abs(x)", [self], NDArray(np.abs(self._data), self._ctx),
+                         lambda g: [g[0] * np.sign(self._data)])
+
+    def _view(self, data, where):
+        """A view of this array's memory with another shape (recorded inside record())."""
+        shape = self._data.shape
+        return _recorded(where, [self], NDArray(data, self._ctx),
+                         lambda g: [g[0].reshape(shape)])
+
+    # --- autograd ----------------------------------------------------------------------------
+    def attach_grad(self, grad_req="write", stype=None):
+        """Give this array a gradient buffer, ``x.grad`` (zeros of its shape): the next
+        ``backward`` of something computed from it inside ``autograd.record()`` fills it.
+        ``grad_req``: 'write' overwrites it each backward, 'add' adds, 'null' none."""
+        if stype not in (None, "default"):
+            raise MXNetValueError(f"attach_grad: stype={stype!r}: minisym's arrays are dense; "
+                                  "leave stype out")
+        _autograd.attach(self, grad_req)
+
+    @property
+    def grad(self):
+        """The gradient buffer from ``attach_grad`` (None without one)."""
+        return _autograd.grad_of(self)
+
+    def backward(self, out_grad=None, retain_graph=False, train_mode=True):
+        """Gradients of this array, computed inside ``autograd.record()``, into the ``.grad``
+        of every array it came from that has ``attach_grad``; ``out_grad`` (default: ones)
+        weighs its elements."""
+        _autograd.backward([self], None if out_grad is None else [out_grad],
+                           retain_graph=retain_graph, train_mode=train_mode)
+
+    def detach(self):
+        """The same values (sharing memory) without the recorded history: no gradient flows
+        back through it."""
+        return NDArray(self._data, self._ctx)
 
 
 _NUMBERS = (int, float, np.generic)  # MXNet's numeric_types: bool is an int, complex is not
@@ -294,6 +341,27 @@ def _key_text(key):
                 f":{k.step}" if k.step is not None else "")
         return "..." if k is Ellipsis else repr(k) if not isinstance(k, NDArray) else "index"
     return ", ".join(one(k) for k in key) if isinstance(key, tuple) else one(key)
+
+
+def _recorded(where, inputs, result, backward_fn):
+    """``result`` of a NumPy-level method; inside ``autograd.record()`` also put on the tape,
+    with ``backward_fn(out_grads) -> [gradient per input]``."""
+    if _autograd.is_recording():
+        _autograd.record_function(where, inputs, [result], backward_fn)
+    return result
+
+
+def _scatter(data, index, grad):
+    """The gradient of ``data[index]``: ``grad`` added back at the indexed places."""
+    result = np.zeros_like(data)
+    np.add.at(result, index, grad.reshape(np.shape(data[index])))
+    return result
+
+
+_ARITHMETIC = {np.add: "add", np.subtract: "subtract", np.multiply: "multiply",
+               np.true_divide: "divide", np.mod: "modulo", np.power: "power",
+               "==": "equal", "!=": "not_equal", ">": "greater", ">=": "greater_equal",
+               "<": "lesser", "<=": "lesser_equal"}
 
 
 def _comparison(fn):

@@ -2,7 +2,7 @@
 selu, gelu, rrelu)."""
 import numpy as np
 
-from ..base import MXNetValueError
+from ..base import MXNetTypeError, MXNetValueError
 from ..random import generator
 from . import nn_reference as ref
 from .assign import assign
@@ -179,3 +179,36 @@ class LeakyReLU(Operator):
         else:
             grad = ref.activation_grad(self.act_type, data, output, self.slope)
             assign(in_grad[0], req[0], dy * grad)
+
+
+@register("hard_sigmoid")
+class HardSigmoid(Operator):
+    """max(0, min(1, alpha * x + beta)), elementwise."""
+
+    params = {"alpha": Param(float, 0.2), "beta": Param(float, 0.5)}
+    backward_needs = ("out_grad", "in_data")
+
+    def infer_shape(self, in_shape, out_shape):
+        """data (any shape) -> output of the same shape (either gives the other)."""
+        return same_shape(self, in_shape, out_shape)
+
+    def _line(self, data):
+        """alpha * data + beta in data's dtype."""
+        return data.dtype.type(self.alpha) * data + data.dtype.type(self.beta)
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data -> alpha * data + beta, limited to [0, 1]."""
+        data, = in_data
+        if not np.issubdtype(data.dtype, np.floating):  # MXNet's kernel has floats only
+            raise MXNetTypeError(
+                f"{self.where}: data is {data.dtype.name}, but hard_sigmoid computes in "
+                "floating point (MXNet 1.9.1 fails here too); cast it first: "
+                "mx.sym.cast(x, dtype='float32')")
+        assign(out_data[0], req[0], np.clip(self._line(data), 0, 1))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """dx = dy * alpha where 0 < alpha * x + beta < 1 (strictly: 0 at the corners)."""
+        data, = in_data
+        line = self._line(data)
+        slope = np.where((line > 0) & (line < 1), data.dtype.type(self.alpha), 0)
+        assign(in_grad[0], req[0], out_grad[0] * slope)

@@ -127,7 +127,9 @@ class ElemwiseShapeError(MXNetValueError):
         op, (lhs, rhs) = self.op, self.shapes
         math = op.math
         difference, broadcast = shape_difference(lhs, rhs)
-        head = (f"{op.where} (lhs {_PYTHON_OPERATOR[math]} rhs) needs equal shapes, but "
+        written = (f"lhs {_PYTHON_OPERATOR[math]} rhs" if math in _PYTHON_OPERATOR
+                   else f"{math}(lhs, rhs)")
+        head = (f"{op.where} ({written}) needs equal shapes, but "
                 f"left: {sides[0]} {fmt(lhs)}, right: {sides[1]} {fmt(rhs)}; {difference}.")
         if broadcast is not None:
             return (f"{head} These shapes broadcast to {fmt(broadcast)}: write "
@@ -164,6 +166,8 @@ _binary("elemwise_mul", "mul", "lhs * rhs (equal shapes).")
 _binary("elemwise_div", "div", "lhs / rhs (equal shapes).")
 _binary("_power", "power", "lhs ** rhs (equal shapes).")
 _binary("_mod", "mod", "lhs % rhs (equal shapes).")
+_binary("_maximum", "maximum", "max(lhs, rhs) (equal shapes); on ties lhs gets the gradient.")
+_binary("_minimum", "minimum", "min(lhs, rhs) (equal shapes); on ties lhs gets the gradient.")
 for _cmp in ("_equal", "_not_equal", "_greater", "_greater_equal", "_lesser", "_lesser_equal"):
     _binary(_cmp, _cmp[1:], f"1 where {_cmp[1:].replace('_', ' ')} holds, else 0 (equal shapes).",
             ())
@@ -171,7 +175,8 @@ for _cmp in ("_equal", "_not_equal", "_greater", "_greater_equal", "_lesser", "_
 for _fn, _op in (("_Plus", "elemwise_add"), ("_plus", "elemwise_add"), ("_add", "elemwise_add"),
                  ("_Minus", "elemwise_sub"), ("_minus", "elemwise_sub"), ("_sub", "elemwise_sub"),
                  ("_Mul", "elemwise_mul"), ("_mul", "elemwise_mul"), ("_Div", "elemwise_div"),
-                 ("_div", "elemwise_div"), ("_Power", "_power"), ("_Mod", "_mod")):
+                 ("_div", "elemwise_div"), ("_Power", "_power"), ("_Mod", "_mod"),
+                 ("_Maximum", "_maximum"), ("_Minimum", "_minimum")):
     add_function(_fn, _op)
 
 
@@ -221,6 +226,21 @@ for _name, _alias in (("broadcast_add", "broadcast_plus"), ("broadcast_sub", "br
 
 
 # --- Symbol (x) scalar --------------------------------------------------------------------------
+def _smooth_l1(x, sigma):
+    """MXNet's smooth_l1_loss: quadratic inside |x| <= 1 / sigma**2 (the bounds included)."""
+    square = sigma * sigma
+    inverse = 1 / square
+    return np.where(x > inverse, x - 0.5 * inverse,
+                    np.where(x < -inverse, -x - 0.5 * inverse, 0.5 * x * x * square))
+
+
+def _smooth_l1_grad(x, sigma):
+    """sign(x) outside |x| <= 1 / sigma**2, sigma**2 * x inside (the bounds included)."""
+    square = sigma * sigma
+    inverse = 1 / square
+    return np.where(x > inverse, 1, np.where(x < -inverse, -1, square * x))
+
+
 # name: (Python function alias, doc, value f(x, s), derivative df/dx(x, s)); s is self.scalar.
 _SCALAR_OPS = {
     "_plus_scalar": ("_PlusScalar", "data + scalar", lambda x, s: x + s, lambda x, s: 1),
@@ -232,15 +252,18 @@ _SCALAR_OPS = {
                      lambda x, s: -s / (x * x)),
     "_power_scalar": ("_PowerScalar", "data ** scalar", lambda x, s: x ** s,
                       lambda x, s: s * x ** (s - 1)),
-    "_rpower_scalar": (None, "scalar ** data", lambda x, s: s ** x,
+    "_rpower_scalar": ("_RPowerScalar", "scalar ** data", lambda x, s: s ** x,
                        lambda x, s: s ** x * np.log(s)),
     "_mod_scalar": ("_ModScalar", "data % scalar", lambda x, s: _floor_mod(x, s),
                     lambda x, s: 1),
     "_rmod_scalar": ("_RModScalar", "scalar % data", lambda x, s: _floor_mod(s, x),
                      lambda x, s: -np.floor(s / x)),
     # On ties (data == scalar) the data gets the gradient (observed in MXNet).
-    "_maximum_scalar": (None, "max(data, scalar)", np.maximum, lambda x, s: x >= s),
-    "_minimum_scalar": (None, "min(data, scalar)", np.minimum, lambda x, s: x <= s),
+    "_maximum_scalar": ("_MaximumScalar", "max(data, scalar)", np.maximum, lambda x, s: x >= s),
+    "_minimum_scalar": ("_MinimumScalar", "min(data, scalar)", np.minimum, lambda x, s: x <= s),
+    # sigma = scalar: 0.5 * (sigma * x)**2 where |x| < 1 / sigma**2, else |x| - 0.5 / sigma**2
+    "smooth_l1": (None, "the smooth L1 (Huber) loss of data, sigma = scalar", _smooth_l1,
+                  _smooth_l1_grad),
     "_equal_scalar": (None, "data == scalar", np.equal, None),
     "_not_equal_scalar": (None, "data != scalar", np.not_equal, None),
     "_greater_scalar": (None, "data > scalar", np.greater, None),
@@ -281,8 +304,10 @@ class _Scalar(Operator):
 for _op, (_fn, _doc, _f, _df) in _SCALAR_OPS.items():
     # A comparison reads nothing in backward, so as a head it needs no head gradient (as MXNet).
     _needs = _Scalar.backward_needs if _df is not None else ()
-    register(_op)(type(_op, (_Scalar,), {"__doc__": _doc + ", elementwise.",
-                                         "backward_needs": _needs}))
+    _body = {"__doc__": _doc + ", elementwise.", "backward_needs": _needs}
+    if _op == "smooth_l1":  # MXNet documents only scalar: mx.sym.smooth_l1(data, scalar, ...)
+        _body["call_params"] = ("scalar",)
+    register(_op)(type(_op, (_Scalar,), _body))
     if _fn:
         add_function(_fn, _op)
 
@@ -304,7 +329,25 @@ _UNARY_OPS = {
     "sigmoid": ("1 / (1 + e**-x)", lambda x: 1 / (1 + np.exp(-x)), lambda x, y: y * (1 - y),
                 ("out_grad", "out_data")),
     "tanh": ("tanh(x)", np.tanh, lambda x, y: 1 - y * y, ("out_grad", "out_data")),
+    # MXNet's backward of sign reads the head gradient and x, and gives 0 (not a delta).
+    "sign": ("-1, 0 or 1", np.sign, lambda x, y: 0, ("out_grad", "in_data")),
+    # round, trunc and logical_not have a zero gradient and need no head gradient (MXNet).
+    "round": ("x rounded half away from zero", lambda x: _round_half_away(x), None, ()),
+    "trunc": ("x rounded toward zero", np.trunc, None, ()),
+    "logical_not": ("1 where x == 0, else 0", lambda x: (x == 0).astype(x.dtype), None, ()),
+    "rsqrt": ("1 / sqrt(x)", lambda x: 1 / np.sqrt(x), lambda x, y: -0.5 / (np.sqrt(x) * x),
+              ("out_grad", "in_data")),
+    "sin": ("sin(x)", np.sin, lambda x, y: np.cos(x), ("out_grad", "in_data")),
+    "cos": ("cos(x)", np.cos, lambda x, y: -np.sin(x), ("out_grad", "in_data")),
+    "softsign": ("x / (1 + |x|)", lambda x: x / (1 + np.abs(x)),
+                 lambda x, y: 1 / np.square(1 + np.abs(x)), ("out_grad", "in_data")),
 }
+
+
+def _round_half_away(x):
+    """C's round: halves go away from zero (NumPy's np.round goes to even: 2.5 -> 2)."""
+    whole = np.trunc(x)
+    return whole + np.where(np.abs(x - whole) >= 0.5, np.sign(x), 0).astype(x.dtype)
 
 
 class _Unary(Operator):

@@ -2,11 +2,11 @@
 the softmax family. A loss head's backward ignores the head gradient: it makes its own."""
 import numpy as np
 
-from ..base import MXNetValueError
+from ..base import MXNetError, MXNetTypeError, MXNetValueError
 from .assign import assign
 from .params import Param, boolean, dtype_str, optional
 from .registry import Operator, register
-from .rules import fmt, known, prod, same_shape
+from .rules import fmt, known, merge_known_shape, prod, same_dtype, same_shape
 
 __all__ = []
 
@@ -384,9 +384,12 @@ class _SoftmaxFamily(Operator):
         return ins, outs, []
 
     def infer_type(self, in_type, out_type):
-        """The output takes ``dtype`` when given, else the data's dtype."""
-        out = np.dtype(self.dtype) if self.dtype else in_type[0]
-        return list(in_type), [out], []
+        """The output takes ``dtype`` when given (and an unknown data dtype becomes it too, as
+        in MXNet's SoftmaxOpType), else the data's dtype."""
+        if self.dtype:
+            out = np.dtype(self.dtype)
+            return [in_type[0] if in_type[0] is not None else out] + list(in_type[1:]), [out], []
+        return list(in_type), [in_type[0]], []
 
     def _scaled(self, data):
         """data / temperature (data itself without a temperature)."""
@@ -486,3 +489,175 @@ class SoftmaxActivation(Operator):
         # QUIRK (MXNet): backward always sums over axis 1, so for 'instance' mode on >=3-D data
         # it is not the derivative of the forward (which normalizes over the last axis).
         assign(in_grad[0], req[0], _softmax_backward(y, dy, axis=1))
+
+
+@register("softmin")
+class softmin(softmax):  # noqa: N801 (named as the MXNet operator)
+    """softmax(-data / temperature) along axis: the smallest value gets the largest share."""
+
+    infers_data_from_output = True  # MXNet's softmin uses ElemwiseShape: both ways
+    call_inputs = ("data",)
+
+    def validate(self):
+        """softmin has one input: use_length=True has no length to read (MXNet fails later)."""
+        if self.use_length:
+            raise MXNetValueError(
+                f"{self.where}: use_length=True is not supported by softmin (it takes only "
+                "data; MXNet 1.9.1 fails at inference); mask with softmax(-data, "
+                "use_length=True) instead")
+
+    def list_arguments(self):
+        return ["data"]
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data (..., K, ...) -> softmin along axis (same shape); floating-point data only."""
+        if not np.issubdtype(in_data[0].dtype, np.floating):  # MXNet's kernel has floats only
+            raise MXNetTypeError(
+                f"{self.where}: data is {in_data[0].dtype.name}, but softmin computes in "
+                "floating point (MXNet 1.9.1 fails here too); cast it first: "
+                "mx.sym.cast(x, dtype='float32')")
+        super().forward(is_train, req, in_data, out_data, aux)
+
+    def _scaled(self, data):
+        """-data / temperature."""
+        return -super()._scaled(data)
+
+    def _unscale(self, grad):
+        """The chain rule through -data / temperature."""
+        return -super()._unscale(grad)
+
+
+# --- softmax_cross_entropy and SVMOutput ----------------------------------------------------
+def _row_labels(op, label, classes):
+    """The class index of each row (a float label truncated toward zero), refused when outside
+    0..classes-1: MXNet 1.9.1 reads past the row there and returns a neighbour's value."""
+    index = _class_index(label)
+    bad = (index < 0) | (index >= classes)
+    if bad.any():
+        row = int(np.argmax(bad))
+        raise MXNetValueError(
+            f"{op.where}: label[{row}] = {label[row]:g} is not a class index: data has "
+            f"{classes} classes, so each label must be 0..{classes - 1}. (MXNet 1.9.1 reads "
+            "outside the row there and returns a wrong loss.) Check the labels you feed.")
+    return index
+
+
+@register("softmax_cross_entropy")
+class SoftmaxCrossEntropy(Operator):
+    """sum over rows of -log(softmax(data)[row, label[row]]): one number, shape (1,)."""
+
+    backward_needs = ("out_grad", "in_data")
+    no_gradient_inputs = ("label",)
+
+    def list_arguments(self):
+        return ["data", "label"]
+
+    def infer_shape(self, in_shape, out_shape):
+        """data (N, C), label (N,) -> (1,): the loss summed over the batch. Both shapes must
+        be given, as in MXNet (the label's is not inferred)."""
+        data, label = in_shape
+        if data is None or len(data) != 2:
+            raise MXNetValueError(
+                f"{self.where}: SoftmaxCrossEntropy only accept 2D data: data is "
+                f"{fmt(data)}, but it must be (batch, classes); flatten it first "
+                "(mx.sym.flatten) or give its shape")
+        if label is None or len(label) != 1:
+            raise MXNetValueError(
+                f"{self.where}: SoftmaxCrossEntropy only accept 1D label: label is "
+                f"{fmt(label)}, but it must be ({data[0] or 'batch'},), one class index per "
+                "row of data; give its shape (MXNet does not infer it)")
+        if data[0] and label[0] and data[0] != label[0]:
+            raise MXNetValueError(
+                f"{self.where}: SoftmaxCrossEntropy: data label shape mismatch: data "
+                f"{fmt(data)} has {data[0]} rows but label {fmt(label)} has {label[0]} "
+                "entries; give one label per row")
+        return [data, label], [(1,)], []
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data (N, C), label (N,) -> (1,): -sum of log(max(p, 1e-8)) of each row's class."""
+        data, label = in_data
+        prob = _softmax(data, axis=1)
+        index = _row_labels(self, label, data.shape[1])
+        picked = prob[np.arange(data.shape[0]), index]
+        loss = -np.log(np.maximum(picked, data.dtype.type(1e-8))).sum()
+        assign(out_data[0], req[0], np.reshape(loss, (1,)))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """dL/ddata = dL/dout * (softmax(data) - onehot(label)); the label has no gradient."""
+        data, label = in_data
+        if req[1] != "null":
+            raise MXNetError(
+                f"{self.where}: SoftmaxCrossEntropy: Cannot take gradient wrt label: a class "
+                "index has none. Give the label variable grad_req 'null': a dict such as "
+                "grad_req={'softmax_label': 'null', ...} (with your label's name) in bind / "
+                "simple_bind, or train with mx.mod.Module, which never asks for label "
+                "gradients.")
+        grad = _softmax(data, axis=1)
+        grad[np.arange(data.shape[0]), _row_labels(self, label, data.shape[1])] -= 1
+        assign(in_grad[0], req[0], out_grad[0] * grad)
+
+
+@register("SVMOutput")
+class SVMOutput(Operator):
+    """Forward: identity. Backward: the hinge (L1) or squared hinge (L2) gradient of the
+    labels' one-vs-rest margins, whatever the head gradient."""
+
+    params = {"margin": Param(float, 1.0), "regularization_coefficient": Param(float, 1.0),
+              "use_linear": Param(boolean, False)}
+
+    def list_arguments(self):
+        return ["data", "label"]
+
+    def declare_backward_dependency(self, out_grad, in_data, out_data):
+        """The label and the output only (as MXNet's SVMOutput): no head gradient."""
+        return [in_data[1], out_data[0]]
+
+    def infer_shape(self, in_shape, out_shape):
+        """data (..., C) -> output like data, label data.shape[:-1] (one class per row)."""
+        data, label = in_shape
+        if data is None:
+            return [None, label], [out_shape[0]], []
+        if len(data) < 2:
+            raise MXNetValueError(f"{self.where}: data {fmt(data)} needs at least 2 "
+                                  "dimensions (batch, classes)")
+        try:
+            label = merge_known_shape(label, data[:-1])
+        except ValueError:
+            raise MXNetValueError(
+                f"{self.where}: label has shape {fmt(label)} but data {fmt(data)} needs "
+                f"{fmt(data[:-1])}: one class index per row (data's shape without its last "
+                "axis)") from None
+        return [data, label], [data], []
+
+    def infer_type(self, in_type, out_type):
+        """Every input and the output take data's dtype, which must be known first (MXNet)."""
+        if in_type[0] is None:
+            if any(t is not None for t in list(in_type) + list(out_type)):
+                raise MXNetTypeError(
+                    f"{self.where}: First input must have specified type: give data's dtype "
+                    "(the label's follows from it)")
+            return list(in_type), list(out_type), []
+        return same_dtype(self, in_type, out_type)
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data (..., C) -> the same values (the scores)."""
+        assign(out_data[0], req[0], in_data[0])
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """Per row with label k, on the scores s (the output): L1 gives -c at k where s_k <
+        margin and c elsewhere where s_x > -margin; L2 gives -2c (margin - s_k) and
+        2c (margin + s_x) there (c = regularization_coefficient); 0 otherwise."""
+        out = out_data[0]
+        dtype = out.dtype.type
+        scores = out.reshape(-1, out.shape[-1])
+        k = _class_index(in_data[1].reshape(-1))
+        is_label = np.arange(scores.shape[1])[None, :] == k[:, None]
+        margin, coef = dtype(self.margin), dtype(self.regularization_coefficient)
+        if self.use_linear:
+            grad = np.where(is_label, np.where(margin > scores, -coef, 0),
+                            np.where(margin > -scores, coef, 0))
+        else:
+            grad = -coef * np.where(is_label, np.where(margin > scores, 2 * (margin - scores), 0),
+                                    np.where(margin > -scores, -2 * (margin + scores), 0))
+        assign(in_grad[0], req[0], grad.astype(out.dtype).reshape(out.shape))
+        assign(in_grad[1], req[1], 0)

@@ -10,10 +10,25 @@ from ..base import MXNetError
 from .params import parse_params
 from .rules import same_dtype
 
-__all__ = ["Operator", "register", "get_op", "all_ops", "functions", "OpFunction"]
+__all__ = ["Operator", "register", "get_op", "all_ops", "functions", "OpFunction",
+           "namespace_functions", "split_namespace"]
 
 _OPS = {}        # op name -> Operator subclass
 _FUNCTIONS = {}  # python function name -> OpFunction
+
+
+# MXNet registers some operators under a prefix and shows them in a sub-namespace without it:
+# ``_contrib_Proposal`` is ``mx.sym.contrib.Proposal`` (auto-named proposal0), not ``mx.sym.*``.
+NAMESPACE_PREFIXES = {"_contrib_": "contrib"}
+
+
+def split_namespace(func_name):
+    """``'_contrib_Proposal'`` -> ``('contrib', 'Proposal')``; ``'FullyConnected'`` ->
+    ``(None, 'FullyConnected')``."""
+    for prefix, namespace in NAMESPACE_PREFIXES.items():
+        if func_name.startswith(prefix):
+            return namespace, func_name[len(prefix):]
+    return None, func_name
 
 
 class OpFunction:
@@ -22,7 +37,8 @@ class OpFunction:
     def __init__(self, func_name, op_cls, hint=None):
         self.func_name = func_name
         self.op_cls = op_cls
-        self.hint = hint if hint is not None else func_name.lower()
+        self.namespace, short_name = split_namespace(func_name)
+        self.hint = hint if hint is not None else short_name.lower()
 
 
 class Operator:
@@ -160,3 +176,15 @@ def all_ops():
 def functions():
     """{function name: OpFunction} for every ``mx.sym`` operator function."""
     return dict(_FUNCTIONS)
+
+
+def namespace_functions(namespace):
+    """{short name: OpFunction} of the operators MXNet shows in ``mx.sym.<namespace>``
+    (``'Proposal'`` for ``_contrib_Proposal``); each function is named ``contrib.Proposal``, so
+    that messages say ``mx.sym.contrib.Proposal``."""
+    found = {}
+    for func_name, fn in _FUNCTIONS.items():
+        space, short_name = split_namespace(func_name)
+        if space == namespace:
+            found[short_name] = OpFunction(f"{namespace}.{short_name}", fn.op_cls, fn.hint)
+    return found

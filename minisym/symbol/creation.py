@@ -105,6 +105,12 @@ def node_from_call(fn, call):
     attrs = {attr_key(k): param_text(k, v, where) for k, v in params.items()}
     op = op_cls(attrs, node_name)
     input_names = op.list_arguments() + op.list_auxiliary_states()
+    if op_cls.key_var_num_args is not None and len(positional) > len(input_names):
+        raise MXNetValueError(
+            f"{where}: Incorrect number of arguments, requires {len(input_names)}, provided "
+            f"{len(positional)}: {op_cls.key_var_num_args}={params[op_cls.key_var_num_args]} "
+            f"says how many inputs it takes; give that many, or leave "
+            f"{op_cls.key_var_num_args} out (it is counted for you)")
     if op_cls.key_var_num_args is None and positional:  # Custom: by the Prop's argument names
         how.update(_add_positional_inputs(op, input_names, positional, sym_kwargs))
         positional = []

@@ -111,11 +111,11 @@ def graph_to_json(symbol):
     w.int_array([i for i, node in enumerate(order) if node.is_variable])
     row_ptr = [0]
     for node in order:
-        row_ptr.append(row_ptr[-1] + node.num_outputs)
+        row_ptr.append(row_ptr[-1] + node.num_outputs + has_onednn_workspace(node))
     w.key("node_row_ptr")
     w.int_array(row_ptr)
     w.key("heads")
-    w.entries([(index[id(node)], idx, 0) for node, idx in symbol.outputs])
+    w.entries(_head_entries(symbol, order, index, versions))
     w.key("attrs")
     w.begin("{", False)
     w.key("mxnet_version")
@@ -123,6 +123,24 @@ def graph_to_json(symbol):
     w.end("}")
     w.end("}")
     return "".join(w.parts)
+
+
+_ONEDNN_POOLING_LAYOUTS = (None, "NCW", "NCHW", "NCDHW")
+
+
+def has_onednn_workspace(node):
+    """True for a node to which pip's MXNet 1.9.1 gives a hidden ``workspace`` output.
+
+    That MXNet is built with oneDNN, whose max pooling keeps the argmax of each window for
+    backward as a second output: a max ``Pooling`` with a 1- to 3-D kernel and a channel-first
+    (or no) layout. No listing shows it (``list_outputs``, ``get_internals``), nothing in a
+    graph reads it; only ``node_row_ptr`` counts it. minisym's pooling needs no workspace, so
+    the node has none: the writer counts it to write MXNet's bytes, the reader accepts both."""
+    if node.op_name != "Pooling":
+        return False
+    op = node.op
+    return (op.pool_type == "max" and 1 <= len(op.kernel) <= 3
+            and op.layout in _ONEDNN_POOLING_LAYOUTS)
 
 
 def _input_entries(node, index, versions):
@@ -135,6 +153,19 @@ def _input_entries(node, index, versions):
             version = versions[id(src)] = versions.get(id(src), 0) + 1
         entries.append((index[id(src)], idx, version))
     return entries
+
+
+def _head_entries(symbol, order, index, versions):
+    """``[node_id, output, version]`` of each head.
+
+    In MXNet an entry keeps the version it was made with: 0 for a Variable, but the
+    variable's version (how often operators mutated it) among the heads of get_internals().
+    minisym's entries hold no version, so a symbol whose heads are every node of its graph
+    (get_internals()) writes the versions of its auxiliary variables; any other writes 0."""
+    internals = len(symbol.outputs) >= len(order) and (
+        {id(node) for node, _ in symbol.outputs} == {id(node) for node in order})
+    return [(index[id(node)], idx, versions.get(id(node), 0) if internals else 0)
+            for node, idx in symbol.outputs]
 
 
 def graph_from_json(text, where="load_json"):
@@ -203,6 +234,12 @@ def _entry(entry, built, limit, where, what):
         raise MXNetValueError(f"{where}: {what} reads node {node_id}, but only nodes 0 to "
                               f"{limit - 1} come before {before} (a damaged file)")
     source = built[node_id]
+    if out_index == source.num_outputs and has_onednn_workspace(source):
+        raise MXNetValueError(
+            f"{where}: {what} reads output {out_index} of node {node_id} '{source.name}', the "
+            "hidden workspace that pip's MXNet (built with oneDNN) keeps for a max Pooling's "
+            "backward; it holds no values a graph can use (MXNet hands back uninitialised "
+            f"int32 memory). Read output 0, '{source.name}_output', instead")
     if not 0 <= out_index < source.num_outputs:
         raise MXNetValueError(f"{where}: {what} reads output {out_index} of node {node_id} "
                               f"'{source.name}', which has {source.num_outputs} output"

@@ -19,7 +19,14 @@ def _minisym():
     return importlib.import_module("minisym")
 
 
-@pytest.mark.parametrize("name", harness.list_programs())
+def _param(name):
+    # A program that takes more than a few seconds says so with a line ``SLOW = True``.
+    with open(harness.program_path(name), encoding="utf-8") as f:
+        slow = "\nSLOW = True\n" in f.read()
+    return pytest.param(name, marks=pytest.mark.slow) if slow else name
+
+
+@pytest.mark.parametrize("name", [_param(name) for name in harness.list_programs()])
 def test_replay(name):
     doc, _ = harness.read_fixture(name)
     if doc is None:

@@ -1,4 +1,5 @@
-"""``mx.optimizer``: how a weight moves given its gradient (SGD and Adam, as in MXNet 1.9.1).
+"""The ``Optimizer`` base class of ``mx.optimizer``, its registry, and the gradient preprocessing
+every optimizer shares.
 
 Every update works in place on the NDArrays it is given (``weight[:] = ...``). The rules that
 decide a parameter's effective learning rate and weight decay:
@@ -12,18 +13,34 @@ decide a parameter's effective learning rate and weight decay:
 
 The gradient is rescaled *before* it is clipped: SGD uses ``clip(rescale_grad * grad, c)`` and
 Adam ``clip(rescale_grad * grad + wd * weight, c)`` — MXNet's kernels do this, whatever its
-docstrings say. ``clip_gradient`` of None, 0 or less means no clipping.
+docstrings say.
+
+Optimizers whose MXNet class calls a fused kernel (``sgd_mom_update``, ``adam_update``,
+``rmsprop_update``, ...) clip only when ``clip_gradient`` > 0. Those whose MXNet class computes in
+Python (AdaGrad, AdaDelta, Adamax, Nadam, SGLD) clip whenever it is not None, as
+``mx.nd.clip(g, -c, c)`` does: ``clip_gradient=0`` zeroes the gradient there.
 """
-import math
 import os
+import sys
 import warnings
 
 import numpy as np
 
-from .ndarray import zeros
-from .ndarray.ndarray import NDArray
+from ..ndarray import zeros
+from ..ndarray.ndarray import NDArray
 
-__all__ = ["Optimizer", "SGD", "Adam", "Updater", "create", "register", "get_updater"]
+__all__ = ["Optimizer", "register", "create", "zeros_like"]
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def learner_warning(message):
+    """A UserWarning shown at the learner's line: the first caller outside minisym (Module,
+    the Updater and the optimizer itself may stand between)."""
+    frame, level = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, UserWarning, stacklevel=level)
 
 
 class Optimizer:
@@ -84,8 +101,11 @@ class Optimizer:
         """An optimizer by (case-insensitive) name: ``create_optimizer('sgd', momentum=0.9)``."""
         if name.lower() in Optimizer.opt_registry:
             return Optimizer.opt_registry[name.lower()](**kwargs)
+        import difflib
+        close = difflib.get_close_matches(name.lower(), sorted(Optimizer.opt_registry), n=1)
+        hint = f". Did you mean {close[0]!r}?" if close else ""
         raise ValueError(f"Cannot find optimizer {name} "
-                         f"(registered: {', '.join(sorted(Optimizer.opt_registry))})")
+                         f"(registered: {', '.join(sorted(Optimizer.opt_registry))}){hint}")
 
     # --- learning rate -----------------------------------------------------------------------
     @property
@@ -183,9 +203,9 @@ class Optimizer:
             master = weight.astype(np.float32)
             return (master,) + (self.create_state(index, master),)
         if weight.dtype == np.float16 and not self.multi_precision:
-            warnings.warn("Accumulating with float16 in optimizer can lead to poor accuracy or "
-                          "slow convergence. Consider using multi_precision=True option of the "
-                          "optimizer", stacklevel=2)
+            learner_warning("Accumulating with float16 in optimizer can lead to poor accuracy "
+                            "or slow convergence. Consider using multi_precision=True option of "
+                            "the optimizer")
         return self.create_state(index, weight)
 
     def update(self, index, weight, grad, state):
@@ -194,6 +214,13 @@ class Optimizer:
 
     def update_multi_precision(self, index, weight, grad, state):
         """``update``, going through the float32 master copy for float16 weights."""
+        if isinstance(index, (list, tuple)):  # an aggregated call (the Updater's, for LAMB)
+            if not (self.multi_precision and weight[0].dtype == np.float16):
+                self.update(index, weight, grad, state)
+                return
+            for one in zip(index, weight, grad, state):
+                self.update_multi_precision(*one)
+            return
         if self.multi_precision and weight.dtype == np.float16:
             master, inner_state = state
             self.update(index, master, grad.astype(np.float32), inner_state)
@@ -215,169 +242,43 @@ register = Optimizer.register
 create = Optimizer.create_optimizer
 
 
-def _rescaled(grad, rescale_grad, clip_gradient, weight=None, wd=0.0):
+def rescaled(grad, rescale_grad, clip_gradient, weight=None, wd=0.0):
     """rescale_grad * grad (+ wd * weight), then clipped to [-c, c] when ``clip_gradient`` > 0."""
     g = rescale_grad * grad._data
     if weight is not None:
         g = g + wd * weight._data
+    return fused_clip(g, clip_gradient)
+
+
+def fused_clip(g, clip_gradient):
+    """``g`` clipped to [-c, c] as MXNet's fused kernels do: only when c > 0."""
     if clip_gradient and clip_gradient >= 0:
-        g = np.clip(g, -clip_gradient, clip_gradient)
+        return np.clip(g, -clip_gradient, clip_gradient)
     return g
 
 
-@register
-class SGD(Optimizer):
-    """SGD: ``state = momentum*state - lr*(g + wd*w); w += state`` (state starts at 0)."""
-
-    def __init__(self, momentum=0.0, lazy_update=True, **kwargs):
-        super().__init__(**kwargs)
-        self.momentum = momentum
-        self.lazy_update = lazy_update
-        self.aggregate_num = int(os.getenv("MXNET_OPTIMIZER_AGGREGATION_SIZE", "4"))
-
-    def create_state(self, index, weight):
-        """The momentum buffer (zeros like ``weight``), or None without momentum."""
-        if self.momentum == 0.0:
-            return None
-        return zeros(weight.shape, weight.context, dtype=weight.dtype)
-
-    def create_state_multi_precision(self, index, weight):
-        """``create_state``; under multi_precision, (state, float32 master copy) for float16."""
-        if self.multi_precision and weight.dtype == np.float16:
-            master = weight.astype(np.float32)
-            return (self.create_state(index, master), master)
-        if weight.dtype == np.float16 and not self.multi_precision:
-            warnings.warn("Accumulating with float16 in optimizer can lead to poor accuracy or "
-                          "slow convergence. Consider using multi_precision=True option of the "
-                          "SGD optimizer", stacklevel=2)
-        return self.create_state(index, weight)
-
-    def update(self, index, weight, grad, state):
-        """One SGD step on ``weight`` (or on lists of indices, weights, grads and states)."""
-        self._update_impl(index, weight, grad, state, multi_precision=False)
-
-    def update_multi_precision(self, index, weight, grad, state):
-        """``update``, through float32 master copies for float16 weights under multi_precision."""
-        first = weight[0] if isinstance(index, (list, tuple)) else weight
-        self._update_impl(index, weight, grad, state,
-                          multi_precision=self.multi_precision and first.dtype == np.float16)
-
-    def _update_impl(self, indices, weights, grads, states, multi_precision):
-        if not isinstance(indices, (list, tuple)):
-            indices, weights, grads, states = [indices], [weights], [grads], [states]
-        for weight, grad in zip(weights, grads):
-            assert isinstance(weight, NDArray) and isinstance(grad, NDArray), \
-                "SGD updates NDArrays: weight and grad must be NDArray"
-        self._update_count(indices)
-        lrs, wds = self._get_lrs(indices), self._get_wds(indices)
-        for weight, grad, state, lr, wd in zip(weights, grads, states, lrs, wds):
-            if multi_precision:
-                momentum, master = state
-                self._step(master, grad.astype(np.float32), momentum, lr, wd)
-                weight[:] = master.asnumpy().astype(weight.dtype)
-            else:
-                self._step(weight, grad, state, lr, wd)
-
-    def _step(self, weight, grad, momentum, lr, wd):
-        g = _rescaled(grad, self.rescale_grad, self.clip_gradient)
-        if momentum is None:
-            weight[:] = (1 - lr * wd) * weight._data - lr * g
-        else:
-            mom = self.momentum if self.momentum > 0 else 0.0
-            momentum[:] = mom * momentum._data - lr * wd * weight._data - lr * g
-            weight[:] = weight._data + momentum._data
+def python_clip(g, clip_gradient):
+    """``mx.nd.clip(g, -c, c)`` whenever c is not None (c <= 0 too: 0 zeroes ``g``)."""
+    if clip_gradient is None:
+        return g
+    low, high = -clip_gradient, clip_gradient
+    # mx.nd.clip tests the upper bound first, which matters only when low > high (c < 0)
+    return np.where(g > high, high, np.where(g < low, low, g)).astype(g.dtype, copy=False)
 
 
-@register
-class Adam(Optimizer):
-    """Adam, bias correction folded into the rate: lr_t = lr * sqrt(1-beta2^t) / (1-beta1^t)."""
-
-    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
-                 lazy_update=True, **kwargs):
-        super().__init__(learning_rate=learning_rate, **kwargs)
-        self.beta1 = beta1
-        self.beta2 = beta2
-        self.epsilon = epsilon
-        self.lazy_update = lazy_update
-
-    def create_state(self, index, weight):
-        """(mean, variance), both zeros like ``weight``."""
-        return (zeros(weight.shape, weight.context, dtype=weight.dtype),
-                zeros(weight.shape, weight.context, dtype=weight.dtype))
-
-    def update(self, index, weight, grad, state):
-        """One Adam step on ``weight``; t is this index's own update count."""
-        assert isinstance(weight, NDArray) and isinstance(grad, NDArray), \
-            "Adam updates NDArrays: weight and grad must be NDArray"
-        self._update_count(index)
-        lr, wd = self._get_lr(index), self._get_wd(index)
-        t = self._index_update_count[index]
-        lr *= math.sqrt(1. - self.beta2 ** t) / (1. - self.beta1 ** t)
-        mean, var = state
-        g = _rescaled(grad, self.rescale_grad, self.clip_gradient, weight, wd)
-        mean[:] = self.beta1 * mean._data + (1. - self.beta1) * g
-        var[:] = self.beta2 * var._data + (1. - self.beta2) * g * g
-        weight[:] = weight._data - lr * mean._data / (np.sqrt(var._data) + self.epsilon)
+def zeros_like(weight, dtype="same"):
+    """A state buffer of zeros with ``weight``'s shape (and dtype, unless one is given)."""
+    return zeros(weight.shape, weight.context, dtype=weight.dtype if dtype == "same" else dtype)
 
 
-class Updater:
-    """``updater(index, grad, weight)``: what Module calls; keeps one optimizer state per index."""
-
-    def __init__(self, optimizer):
-        self.optimizer = optimizer
-        self.states = {}
-        self.states_synced = {}
-        self.aggregate_updates = optimizer.aggregate_num > 0
-
-    def __call__(self, index, grad, weight):
-        """Update ``weight`` (or a list) in place, creating each index's state on first use."""
-        if isinstance(index, (list, tuple)):
-            indices, grads, weights = list(index), list(grad), list(weight)
-        else:
-            indices, grads, weights = [index], [grad], [weight]
-        if weights:
-            self.optimizer._set_current_context(weights[0].context.device_id)
-        for idx, w in zip(indices, weights):
-            if idx not in self.states:
-                self.states[idx] = self.optimizer.create_state_multi_precision(idx, w)
-                self.states_synced[idx] = True
-            elif not self.states_synced[idx]:
-                self.states_synced[idx] = True  # one device: nothing to move
-        if self.aggregate_updates:
-            self._update_aggregated(indices, weights, grads)
-        else:
-            for idx, w, g in zip(indices, weights, grads):
-                self.optimizer.update_multi_precision(idx, w, g, self.states[idx])
-
-    def _update_aggregated(self, indices, weights, grads):
-        """Update in groups of ``aggregate_num`` weights of one dtype, as MXNet's SGD does."""
-        by_dtype = {}
-        for item in zip(indices, weights, grads):
-            by_dtype.setdefault(item[1].dtype, []).append(item)
-        size = self.optimizer.aggregate_num
-        for items in by_dtype.values():
-            for start in range(0, len(items), size):
-                idxs, ws, gs = zip(*items[start:start + size])
-                self.optimizer.update_multi_precision(
-                    list(idxs), list(ws), list(gs), [self.states[i] for i in idxs])
-
-    def set_states(self, states):
-        """Restore the states (and maybe the optimizer) written by ``get_states``. The bytes
-        are parsed, never unpickled (``minisym.optimizer_states``)."""
-        from . import optimizer_states
-        states, optimizer = optimizer_states.loads(states)
-        self.states = states
-        if optimizer is not None:
-            self.optimizer = optimizer
-        self.states_synced = dict.fromkeys(self.states.keys(), False)
-
-    def get_states(self, dump_optimizer=False):
-        """The states as bytes (with the optimizer too if ``dump_optimizer``). MXNet pickles
-        them; minisym writes arrays and a JSON layout that loading only parses."""
-        from . import optimizer_states
-        return optimizer_states.dumps(self.states, self.optimizer if dump_optimizer else None)
+def check_ndarrays(name, weight, grad):
+    """AssertionError (MXNet's type) unless ``weight`` and ``grad`` are NDArrays."""
+    assert isinstance(weight, NDArray) and isinstance(grad, NDArray), (
+        f"{name}.update takes NDArrays: weight is {type(weight).__name__}, grad is "
+        f"{type(grad).__name__} (wrap NumPy values in mx.nd.array(...))")
 
 
-def get_updater(optimizer):
-    """The Updater that applies ``optimizer`` and keeps its states."""
-    return Updater(optimizer)
+def scalars(weight, *values):
+    """``values`` as scalars of ``weight``'s dtype: a fused kernel computes in that type."""
+    kind = weight._data.dtype.type
+    return tuple(kind(v) for v in values)

@@ -1,0 +1,39 @@
+"""Write the benchmark's MobileNet and Inception-BN graphs (ImageNet size: 224x224, 1000
+classes) as MXNet 1.9.1 builds them from its example files, into benchmarks/nets/.
+
+    ../shared/tools/mxnet-oracle benchmarks/make_speed_nets.py [REPO]
+
+REPO as for tests/differential/make_mxnet_examples.py, whose export helpers this reuses: the
+example code is exported at run time and never copied into the project.
+"""
+import os
+import sys
+import tempfile
+
+import mxnet as mx
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "differential"))
+from make_mxnet_examples import DEFAULT_REPO, SYMBOLS, export, import_file  # noqa: E402
+
+NETWORKS = {  # file name -> (example file, get_symbol keyword arguments)
+    "mobilenet": ("mobilenet.py", dict(num_classes=1000)),
+    "inception-bn": ("inception-bn.py", dict(num_classes=1000, image_shape="3,224,224")),
+}
+
+
+def main(repo):
+    with tempfile.TemporaryDirectory() as tmp:
+        symbols = export(repo, SYMBOLS, tmp)
+        sys.path.insert(0, symbols)
+        for name, (file_name, kwargs) in NETWORKS.items():
+            module = import_file(os.path.join(symbols, file_name),
+                                 "bench_" + name.replace("-", "_"))
+            with mx.name.NameManager():
+                path = os.path.join(HERE, "nets", name + ".json")
+                module.get_symbol(**kwargs).save(path)
+            print("wrote", os.path.relpath(path), os.path.getsize(path), "bytes")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else DEFAULT_REPO)

@@ -1,0 +1,132 @@
+"""Grouped and depthwise 2-D convolution as direct loops, one numba kernel for every group.
+
+im2col + GEMM wins when a group's matrix product is large; with many small groups (MobileNet's
+depthwise layers: one input channel per group) a Python loop over groups calls im2col and a
+tiny GEMM thousands of times per forward. These kernels instead give each thread whole output
+planes: forward and the data gradient loop over (image, channel), the weight gradient over
+filters, so no two threads ever write the same element.
+
+Layouts as in conv.py: x (N, C, H, W), weight (F, C/g, kh, kw), y (N, F, OH, OW).
+"""
+import numpy as np
+from numba import njit, prange
+
+from .jit import CACHE, parallel_kernel
+
+__all__ = ["prefers_direct", "grouped_forward", "grouped_backward"]
+
+_MAX_DIRECT_CHANNELS = 16  # channels per group up to which direct loops beat per-group GEMMs
+
+
+def prefers_direct(groups, channels_per_group):
+    """Whether the direct kernels should run instead of one im2col + GEMM per group."""
+    return groups > 1 and channels_per_group <= _MAX_DIRECT_CHANNELS
+
+
+@njit(cache=CACHE, inline="always")
+def _padded(plane, ph, pw):
+    """A copy of the 2-D ``plane`` with ``ph`` / ``pw`` zeros around it, so the tap loops
+    below need no bounds tests (short rows made those tests cost more than the arithmetic)."""
+    height, width = plane.shape
+    out = np.zeros((height + 2 * ph, width + 2 * pw), plane.dtype)
+    out[ph:ph + height, pw:pw + width] = plane
+    return out
+
+
+@parallel_kernel
+def _forward(x, w, sh, sw, ph, pw, dh, dw, groups, y):
+    """y[n, f] = sum over the group's channels and taps of w[f, c, i, j] * shifted x[n, c]."""
+    n_img = x.shape[0]
+    filters, cg, kh, kw = w.shape
+    _, _, oh, ow = y.shape
+    fg = filters // groups
+    for task in prange(n_img * filters):
+        n, f = task // filters, task % filters
+        first = (f // fg) * cg
+        plane = y[n, f]
+        plane[:, :] = 0
+        for c in range(cg):
+            xp = _padded(x[n, first + c], ph, pw)
+            for oy in range(oh):
+                for i in range(kh):
+                    r = oy * sh + i * dh
+                    for j in range(kw):
+                        tap, shift = w[f, c, i, j], j * dw
+                        if sw == 1:
+                            for ox in range(ow):
+                                plane[oy, ox] += tap * xp[r, ox + shift]
+                        else:
+                            for ox in range(ow):
+                                plane[oy, ox] += tap * xp[r, ox * sw + shift]
+
+
+@parallel_kernel
+def _data_grad(dy, w, sh, sw, ph, pw, dh, dw, groups, dx):
+    """dx[n, ci] = sum over the group's filters and taps of w[f, c, i, j] * dy[n, f] put back."""
+    n_img, channels, height, width = dx.shape
+    filters, cg, kh, kw = w.shape
+    _, _, oh, ow = dy.shape
+    fg = filters // groups
+    for task in prange(n_img * channels):
+        n, ci = task // channels, task % channels
+        g, c = ci // cg, ci % cg
+        grad = np.zeros((height + 2 * ph, width + 2 * pw), dx.dtype)  # padded, cropped below
+        for f in range(g * fg, (g + 1) * fg):
+            for oy in range(oh):
+                for i in range(kh):
+                    r = oy * sh + i * dh
+                    for j in range(kw):
+                        tap, shift = w[f, c, i, j], j * dw
+                        if sw == 1:
+                            for ox in range(ow):
+                                grad[r, ox + shift] += tap * dy[n, f, oy, ox]
+                        else:
+                            for ox in range(ow):
+                                grad[r, ox * sw + shift] += tap * dy[n, f, oy, ox]
+        dx[n, ci] = grad[ph:ph + height, pw:pw + width]
+
+
+@parallel_kernel
+def _weight_grad(dy, x, sh, sw, ph, pw, dh, dw, groups, dweight):
+    """dweight[f, c, i, j] = sum over images and positions of dy[n, f] * shifted x[n, c]."""
+    n_img = x.shape[0]
+    filters, cg, kh, kw = dweight.shape
+    _, _, oh, ow = dy.shape
+    fg = filters // groups
+    for f in prange(filters):
+        first = (f // fg) * cg
+        for c in range(cg):
+            partial = np.zeros((kh, kw, ow), np.float64)  # per-column sums: the loop vectorises
+            for n in range(n_img):
+                xp = _padded(x[n, first + c], ph, pw)
+                for oy in range(oh):
+                    for i in range(kh):
+                        r = oy * sh + i * dh
+                        for j in range(kw):
+                            shift = j * dw
+                            for ox in range(ow):
+                                partial[i, j, ox] += dy[n, f, oy, ox] * xp[r, ox * sw + shift]
+            for i in range(kh):
+                for j in range(kw):
+                    total = 0.0
+                    for ox in range(ow):
+                        total += partial[i, j, ox]
+                    dweight[f, c, i, j] = total
+
+
+def grouped_forward(x, weight, stride, pad, dilate, groups, y):
+    """x (N, C, H, W), weight (F, C/g, kh, kw) -> y (N, F, OH, OW), written into ``y``."""
+    _forward(np.ascontiguousarray(x), np.ascontiguousarray(weight), stride[0], stride[1],
+             pad[0], pad[1], dilate[0], dilate[1], groups, y)
+    return y
+
+
+def grouped_backward(dy, x, weight, stride, pad, dilate, groups, dx=None, dweight=None):
+    """Fill ``dx`` (N, C, H, W) and / or ``dweight`` (F, C/g, kh, kw), either may be None."""
+    dy = np.ascontiguousarray(dy)
+    geometry = (stride[0], stride[1], pad[0], pad[1], dilate[0], dilate[1], groups)
+    if dx is not None:
+        _data_grad(dy, np.ascontiguousarray(weight), *geometry, dx)
+    if dweight is not None:
+        _weight_grad(dy, np.ascontiguousarray(x), *geometry, dweight)
+    return dx, dweight

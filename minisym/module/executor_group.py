@@ -1,0 +1,323 @@
+"""Data parallelism as MXNet's ``DataParallelExecutorGroup``: one executor per context, each
+bound for its slice of the batch (sliced by ``work_load_list``), sharing nothing but the
+parameter values Module copies into every one. ``forward`` gives each executor its slice of the
+data and labels, outputs are merged by concatenation along the batch axis, and ``update`` sums
+each parameter's gradients over the contexts before one optimizer step (what MXNet's ``'local'``
+kvstore does), so the result equals one context's up to float rounding.
+
+In minisym every context runs on the same CPU: the split teaches the mechanics (and the errors)
+of data parallelism, not a speed-up."""
+from functools import reduce
+
+import numpy as np
+
+from ..base import MXNetValueError
+from ..context import Context
+from ..ndarray.ndarray import NDArray
+
+__all__ = ["ExecutorGroup", "split_batch", "check_contexts", "check_work_load_list",
+           "prepare_group2ctxs"]
+
+
+def _contexts_text(contexts):
+    return "[" + ", ".join(map(str, contexts)) + "]"
+
+
+def check_contexts(context):
+    """``context`` as a list of Contexts (one Context, or a list / tuple of them)."""
+    contexts = list(context) if isinstance(context, (list, tuple)) else [context]
+    wrong = [c for c in contexts if not isinstance(c, Context)]
+    if not contexts or wrong:
+        raise ValueError(f"Module: context must be a context or a list of contexts, e.g. "
+                         f"context=mx.cpu() or context=[mx.cpu(0), mx.cpu(1)]; got {context!r}")
+    return contexts
+
+
+def check_work_load_list(contexts, work_load_list):
+    """One share per context (default: equal shares), as MXNet asserts."""
+    if work_load_list is None:
+        return [1] * len(contexts)
+    shares = list(work_load_list)
+    if len(shares) != len(contexts):
+        raise AssertionError(
+            f"Module: work_load_list={shares} gives {len(shares)} share(s) for "
+            f"{len(contexts)} context(s) {_contexts_text(contexts)}: give one number per "
+            f"context, e.g. work_load_list={[1] * len(contexts)} (each context gets that share "
+            "of every batch)")
+    return shares
+
+
+def split_batch(batch_size, work_load_list, contexts, caller="Module.bind"):
+    """``[slice]``: each context's examples of a batch, in proportion to its share (MXNet's
+    ``_split_input_slice``: rounded shares, the last context takes what rounding left)."""
+    total = sum(work_load_list)
+    if total == 0:
+        raise ZeroDivisionError(f"{caller}: work_load_list={list(work_load_list)} adds up to 0, "
+                                "so no context gets a share of the batch: give positive "
+                                f"numbers, e.g. work_load_list={[1] * len(contexts)}")
+    counts = [round(share * batch_size / total) for share in work_load_list]
+    if sum(counts) < batch_size:
+        counts[-1] += batch_size - sum(counts)
+    slices, end = [], 0
+    for count in counts:
+        begin = int(min(end, batch_size))
+        end = int(min(begin + count, batch_size))
+        slices.append(slice(begin, end))
+    if any(s.start >= s.stop for s in slices):
+        sizes = ", ".join(str(max(s.stop - s.start, 0)) for s in slices)
+        raise ValueError(
+            f"Too many slices. Some splits are empty. {caller}: a batch of {batch_size} "
+            f"split over {len(contexts)} contexts {_contexts_text(contexts)} with "
+            f"work_load_list={list(work_load_list)} gives them {sizes} examples, and every "
+            f"context needs at least one. Use a batch of at least {len(contexts)} (and shares "
+            "that give each context one example), or fewer contexts; for a smaller last "
+            "batch, make the iterator pad it (NDArrayIter's last_batch_handle='pad', the "
+            "default) or drop it ('discard').")
+    return slices
+
+
+def prepare_group2ctxs(group2ctxs, count):
+    """One ``{ctx_group: context}`` per context, from MXNet's three forms (checked as MXNet
+    does). minisym keeps every array on its executor's context: the map is only checked."""
+    if group2ctxs is None:
+        return [None] * count
+    if isinstance(group2ctxs, list):
+        assert len(group2ctxs) == count, (
+            f"length of group2ctxs should be {count}: one {{ctx_group: context}} per context "
+            f"of the Module, got {len(group2ctxs)}")
+        return group2ctxs
+    assert isinstance(group2ctxs, dict), (
+        "group2ctxs should be list of dict of str to context, or dict of str to context or "
+        "list of context")
+    per_context = [{} for _ in range(count)]
+    for group, where in group2ctxs.items():
+        where = [where] * count if isinstance(where, Context) else list(where)
+        where = where * count if len(where) == 1 else where
+        assert len(where) == count, (
+            f"length of group2ctxs[{group}] should be {count} or 1: one context per context "
+            f"of the Module, or one for all, got {len(where)}")
+        for i in range(count):
+            per_context[i][group] = where[i]
+    return per_context
+
+
+def _batch_axis(layout):
+    """The batch axis of a layout ('NCHW' -> 0, None -> 0, no 'N' -> -1), as DataDesc says."""
+    from ..io import DataDesc
+    return DataDesc.get_batch_axis(layout)
+
+
+def _take(array, axis, part):
+    """``array``'s examples ``part`` (a slice) along ``axis`` (the whole array for axis -1)."""
+    if axis < 0:
+        return array
+    index = [slice(None)] * axis + [part]
+    return array[tuple(index)] if axis else array[part]
+
+
+def _concat(arrays, axis):
+    """One NDArray from per-context arrays (the first one itself when there is one)."""
+    if len(arrays) == 1 or axis < 0:
+        return arrays[0]
+    return NDArray(np.concatenate([a.asnumpy() for a in arrays], axis=axis), arrays[0].context)
+
+
+class ExecutorGroup:
+    """The executors of a Module, one per context, each for its slice of the batch."""
+
+    def __init__(self, symbol, contexts, work_load_list, data_descs, label_descs, grad_reqs,
+                 group2ctxs=None, caller="Module.bind", reshape_from=None):
+        self.symbol = symbol
+        self.contexts = contexts
+        self.work_load_list = work_load_list
+        self.given_group2ctxs = group2ctxs
+        self.group2ctxs = prepare_group2ctxs(group2ctxs, len(contexts))
+        self.grad_reqs = grad_reqs
+        self.data_descs, self.label_descs = list(data_descs), list(label_descs or [])
+        self.data_axes = [_batch_axis(d.layout) for d in self.data_descs]
+        self.label_axes = [_batch_axis(d.layout) for d in self.label_descs]
+        self.output_axes = [_batch_axis(symbol[i].attr("__layout__"))
+                            for i in range(len(symbol.list_outputs()))]
+        self.batch_size = self._batch_size()
+        self.slices = split_batch(self.batch_size, work_load_list, contexts, caller)
+        if reshape_from is None:
+            self.execs = [symbol.simple_bind(ctx, grad_req=grad_reqs, type_dict=self._types(),
+                                             group2ctx=self.group2ctxs[i], **self._shapes(i))
+                          for i, ctx in enumerate(contexts)]
+        else:  # the same memory, as Executor.reshape shares it
+            self.execs = [e.reshape(partial_shaping=True, allow_up_sizing=True, **self._shapes(i))
+                          for i, e in enumerate(reshape_from.execs)]
+
+    def _batch_size(self):
+        """The batch size every data and label input shares along its batch axis."""
+        sizes = [(d.name, d.shape, d.shape[axis])
+                 for d, axis in zip(self.data_descs + self.label_descs,
+                                    self.data_axes + self.label_axes) if axis >= 0]
+        if not sizes:
+            return 1
+        name, shape, size = sizes[0]
+        for other, other_shape, other_size in sizes[1:]:
+            assert other_size == size, (
+                f"all data must have the same batch size: batch_size = {size} ({name!r} has "
+                f"shape {tuple(shape)}), but {other!r} has shape {tuple(other_shape)}")
+        return size
+
+    def _shapes(self, i):
+        """{input: shape} of the i-th executor: the batch axis cut to its slice."""
+        shapes = {}
+        for desc, axis in zip(self.data_descs + self.label_descs,
+                              self.data_axes + self.label_axes):
+            shape = list(desc.shape)
+            if axis >= 0:
+                shape[axis] = self.slices[i].stop - self.slices[i].start
+            shapes[desc.name] = tuple(shape)
+        return shapes
+
+    def _types(self):
+        return {d.name: d.dtype for d in self.data_descs + self.label_descs}
+
+    def reshape(self, data_descs, label_descs, caller="Module.reshape"):
+        """A new group for new input shapes, over the same memory (this one is unchanged)."""
+        return ExecutorGroup(self.symbol, self.contexts, self.work_load_list, data_descs,
+                             label_descs, self.grad_reqs, self.given_group2ctxs, caller,
+                             reshape_from=self)
+
+    # --- parameters ------------------------------------------------------------------------
+    def copy_params_from(self, arg_params, aux_params, allow_extra_params=False):
+        """The same parameter values into every executor."""
+        for executor in self.execs:
+            executor.copy_params_from(arg_params, aux_params,
+                                      allow_extra_params=allow_extra_params)
+
+    def mean_over_contexts(self, name, aux=False):
+        """A parameter's (or auxiliary state's) values averaged over the executors, as MXNet's
+        get_params does (moving statistics differ between contexts; weights do not)."""
+        arrays = [(e.aux_dict if aux else e.arg_dict)[name] for e in self.execs]
+        if len(arrays) == 1:
+            return arrays[0]
+        values = reduce(np.add, [a.asnumpy() for a in arrays]) / len(arrays)
+        return NDArray(values.astype(arrays[0].dtype), arrays[0].context)
+
+    def update(self, updater, param_names):
+        """One optimizer step per parameter on its gradient summed over the contexts, then the
+        new value copied to every context (MXNet's 'local' kvstore)."""
+        first = self.execs[0]
+        for index, name in enumerate(param_names):
+            grads = [e.grad_dict[name] for e in self.execs]
+            if grads[0] is None:
+                continue
+            if len(grads) == 1:
+                updater(index, grads[0], first.arg_dict[name])
+                continue
+            total = NDArray(reduce(np.add, [g.asnumpy() for g in grads]), grads[0].context)
+            updater(index, total, first.arg_dict[name])
+            for executor in self.execs[1:]:
+                executor.arg_dict[name][:] = first.arg_dict[name]
+
+    # --- running ---------------------------------------------------------------------------
+    def forward(self, data_batch, is_train, data_names, label_names):
+        """Each executor's slice of the batch's data (and labels), then forward on each."""
+        labels = getattr(data_batch, "label", None)
+        self._check_examples(data_batch.data, labels if self.label_descs else None,
+                             data_names, label_names)
+        for i, executor in enumerate(self.execs):
+            for name, array, axis in zip(data_names, data_batch.data, self.data_axes):
+                executor.arg_dict[name][:] = _take(array, axis, self.slices[i])
+            if labels and self.label_descs:
+                for name, array, axis in zip(label_names, labels, self.label_axes):
+                    executor.arg_dict[name][:] = _take(array, axis, self.slices[i])
+        for executor in self.execs:
+            executor.forward(is_train=is_train)
+
+    def _check_examples(self, data, labels, data_names, label_names):
+        """Every data and label array of a batch holds ``batch_size`` examples on its batch
+        axis, checked before anything is copied (over several contexts a short label would be
+        sliced short, then broadcast silently)."""
+        first = f"data {data_names[0]!r} {tuple(data[0].shape)}" if data else "the bound data"
+        arrays = [("data", n, a, axis) for n, a, axis in zip(data_names, data, self.data_axes)]
+        arrays += [("label", n, a, axis)
+                   for n, a, axis in zip(label_names, labels or [], self.label_axes)]
+        for kind, name, array, axis in arrays:
+            shape = tuple(array.shape)
+            if axis < 0 or (len(shape) > axis and shape[axis] == self.batch_size):
+                continue
+            examples = f"{shape[axis]} examples" if len(shape) > axis else "no batch axis"
+            raise MXNetValueError(
+                f"Module.forward: {kind} {name!r} has shape {shape} ({examples} along axis "
+                f"{axis}), but the batch has {self.batch_size} ({first}): every data and label "
+                f"array of a batch needs the same number of examples. Check where the batch "
+                f"comes from (NDArrayIter(data, label) needs one label per example); nothing "
+                "was copied.")
+
+    def backward(self, out_grads=None):
+        """Backward on each executor with its slice of the head gradients."""
+        if out_grads is not None and not isinstance(out_grads, (list, tuple)):
+            out_grads = [out_grads]
+        for i, executor in enumerate(self.execs):
+            if out_grads is None or len(self.execs) == 1:
+                executor.backward(out_grads=out_grads)
+                continue
+            executor.backward(out_grads=[_take(g, axis, self.slices[i]) for g, axis in
+                                         zip(self._check_heads(out_grads), self.output_axes)])
+
+    def _check_heads(self, out_grads):
+        """Each head gradient is cut like the batch, so it needs the batch size on its batch
+        axis (MXNet fails inside slice_axis)."""
+        names = self.symbol.list_outputs()
+        cuts = ", ".join(f"{s.start}:{s.stop}" for s in self.slices)
+        for k, (grad, axis) in enumerate(zip(out_grads, self.output_axes)):
+            if axis >= 0 and (len(grad.shape) <= axis or grad.shape[axis] != self.batch_size):
+                raise MXNetValueError(
+                    f"Module.backward: out_grads[{k}] (for {names[k]!r}) has shape "
+                    f"{tuple(grad.shape)}, but over {len(self.execs)} contexts each head "
+                    f"gradient is cut along axis {axis} like the batch ({self.batch_size} "
+                    f"examples: {cuts}), so it needs {self.batch_size} there. An output "
+                    "without a batch axis (a summed loss) cannot take a head gradient over "
+                    "several contexts: make it a loss (MakeLoss needs none), or run on one "
+                    "context.")
+        return out_grads
+
+    def get_outputs(self, merge_multi_context=True):
+        """``[output]`` merged over the contexts, or ``[[output per context]]``."""
+        per_output = [[e.outputs[i] for e in self.execs]
+                      for i in range(len(self.execs[0].outputs))]
+        if not merge_multi_context:
+            return per_output
+        return [_concat(arrays, axis) for arrays, axis in zip(per_output, self.output_axes)]
+
+    def get_input_grads(self, data_names, merge_multi_context=True):
+        """The data inputs' gradients, merged over the contexts or ``[[per context]]``."""
+        per_input = [[e.grad_dict[n] for e in self.execs] for n in data_names]
+        if not merge_multi_context:
+            return per_input
+        return [_concat(arrays, axis) for arrays, axis in zip(per_input, self.data_axes)]
+
+    def output_shapes(self, output_names):
+        """``[(name, shape)]`` of the merged outputs (the whole batch along the batch axis)."""
+        shapes = []
+        for name, out, axis in zip(output_names, self.execs[0].outputs, self.output_axes):
+            shape = list(out.shape)
+            if axis >= 0:  # as MXNet: the batch size, even for an output without a batch axis
+                shape[axis] = self.batch_size
+            shapes.append((name, tuple(shape)))
+        return shapes
+
+    def update_metric(self, eval_metric, labels, pre_sliced, label_names, output_names):
+        """``eval_metric.update_dict`` once per context: its labels' slice and its outputs."""
+        from collections import OrderedDict
+        for i, executor in enumerate(self.execs):
+            if pre_sliced:
+                sliced = labels[i]
+            elif len(self.execs) == 1:
+                sliced = labels or []
+            else:  # a module bound without labels slices them along axis 0
+                axes = self.label_axes or [0] * len(labels or [])
+                sliced = [_take(label, axis, self.slices[i])
+                          for label, axis in zip(labels or [], axes)]
+            eval_metric.update_dict(OrderedDict(zip(label_names, sliced)),
+                                    OrderedDict(zip(output_names, executor.outputs)))
+
+    def install_monitor(self, mon):
+        """Watch every executor with ``mon``."""
+        for executor in self.execs:
+            mon.install(executor)

@@ -1,0 +1,82 @@
+"""``mx.sym.maximum``, ``minimum``, ``pow`` / ``power``, ``zeros`` and ``ones``: MXNet's
+Python-level functions, which pick the operator from what they are given (a Symbol or a
+number) instead of being one operator each."""
+from numbers import Number
+
+import numpy as np
+
+from ..ops.registry import functions
+from .creation import create_op
+from .symbol import Symbol
+
+__all__ = ["maximum", "minimum", "pow", "power", "zeros", "ones"]
+
+
+def _call(func_name, *args, **kwargs):
+    """A node made by the registry function ``func_name`` (``_Maximum``, ``_zeros``, ...)."""
+    return create_op(functions()[func_name], args, kwargs)
+
+
+def _not_supported(name, left, right):
+    """MXNet's TypeError, with what each side may be."""
+    return TypeError(f"types ({type(left).__name__}, {type(right).__name__}) not supported: "
+                     f"mx.sym.{name}({_shown(left)}, {_shown(right)}) takes two Symbols, a "
+                     "Symbol and a number, or two numbers")
+
+
+def _shown(value):
+    """An operand as the message shows it: a Symbol by name, anything else by repr."""
+    if isinstance(value, Symbol):
+        return f"<Symbol {value.name}>"
+    text = repr(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
+def _dispatch(name, left, right, both, scalar, rscalar, numbers):
+    """Symbol (x) Symbol -> ``both``; Symbol (x) number -> ``scalar``; number (x) Symbol ->
+    ``rscalar`` on the Symbol; number (x) number -> ``numbers(left, right)``."""
+    if isinstance(left, Symbol) and isinstance(right, Symbol):
+        return _call(both, left, right)
+    if isinstance(left, Symbol) and isinstance(right, Number):
+        return _call(scalar, left, scalar=right)
+    if isinstance(left, Number) and isinstance(right, Symbol):
+        return _call(rscalar, right, scalar=left)
+    if isinstance(left, Number) and isinstance(right, Number):
+        return numbers(left, right)
+    raise _not_supported(name, left, right)
+
+
+def maximum(left, right):
+    """max(left, right) elementwise, equal shapes (``_maximum``); a number on either side gives
+    ``_maximum_scalar``; two numbers give a number. Broadcasting: mx.sym.broadcast_maximum."""
+    return _dispatch("maximum", left, right, "_Maximum", "_MaximumScalar", "_MaximumScalar",
+                     lambda a, b: a if a > b else b)
+
+
+def minimum(left, right):
+    """min(left, right) elementwise, equal shapes (``_minimum``); a number on either side gives
+    ``_minimum_scalar``; two numbers give a number. Broadcasting: mx.sym.broadcast_minimum."""
+    return _dispatch("minimum", left, right, "_Minimum", "_MinimumScalar", "_MinimumScalar",
+                     lambda a, b: a if a < b else b)
+
+
+def pow(base, exp):  # noqa: A001 (MXNet's name)
+    """base ** exp elementwise, equal shapes (``_power``); ``_power_scalar`` for a number
+    exponent, ``_rpower_scalar`` for a number base; two numbers give a number."""
+    return _dispatch("pow", base, exp, "_Power", "_PowerScalar", "_RPowerScalar",
+                     lambda a, b: a ** b)
+
+
+def power(base, exp):
+    """The same as ``mx.sym.pow``: base ** exp elementwise."""
+    return pow(base, exp)
+
+
+def zeros(shape, dtype=None, **kwargs):
+    """A symbol with no inputs that makes zeros of ``shape`` (float32 unless ``dtype``)."""
+    return _call("_zeros", shape=shape, dtype=np.float32 if dtype is None else dtype, **kwargs)
+
+
+def ones(shape, dtype=None, **kwargs):
+    """A symbol with no inputs that makes ones of ``shape`` (float32 unless ``dtype``)."""
+    return _call("_ones", shape=shape, dtype=np.float32 if dtype is None else dtype, **kwargs)

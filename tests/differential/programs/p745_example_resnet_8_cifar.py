@@ -1,0 +1,13 @@
+"""MXNet 1.9.1's example network resnet.py, num_layers=8 at image_shape 3,28,28 (the CIFAR branch:
+three stages of one basic pre-activation unit), as MXNet wrote its JSON
+(tests/fixtures/mxnet_json/examples/resnet-8-cifar.json). Loaded with mx.sym.load, inferred,
+bound with every argument and aux state drawn from a seeded Generator (programs/_examples.py),
+run forward in inference mode and one training step (forward, backward) up to the first Dropout
+if any; records the outputs, a few gradients and two moving statistics. Data (2, 3, 28, 28)."""
+from _examples import run_example
+
+TOLERANCE = dict(rtol=2e-3, atol=2e-4)
+
+
+def run(mx):
+    return run_example(mx, "resnet-8-cifar", {"data": (2, 3, 28, 28)}, seed=745)
