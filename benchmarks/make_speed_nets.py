@@ -23,6 +23,8 @@ NETWORKS = {  # file name -> (example file, get_symbol keyword arguments)
 
 
 def main(repo):
+    if not repo:
+        sys.exit("give REPO, a git clone of https://github.com/apache/mxnet, or set MXNET_REPO")
     with tempfile.TemporaryDirectory() as tmp:
         symbols = export(repo, SYMBOLS, tmp)
         sys.path.insert(0, symbols)

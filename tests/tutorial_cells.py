@@ -2,7 +2,7 @@
 
 The tutorials are read at run time from a git copy of apache/mxnet (never committed here):
 
-    python tests/tutorial_cells.py [GIT_DIR]    # default $MXNET_GIT_DIR or /work/.mirror/...
+    python tests/tutorial_cells.py [GIT_DIR]    # default $MXNET_REPO
 
 Each tutorial runs top to bottom in one namespace, in a temporary folder; each cell reports
 'ok', 'FAIL' (with the exception) or 'skipped' (a cell that would fork this process). The only
@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 
-DEFAULT_GIT_DIR = os.environ.get("MXNET_GIT_DIR", "/work/.mirror/apache+mxnet/repo")
+DEFAULT_GIT_DIR = os.environ.get("MXNET_REPO", "")
 
 # (git tag, path in the repository): the tutorials that use what minisym has
 TUTORIALS = [

@@ -5,8 +5,8 @@ Run under a real MXNet 1.9.1 installation, from the project root:
 
     ../shared/tools/mxnet-oracle tests/differential/make_mxnet_examples.py [REPO]
 
-REPO is a git directory of apache/mxnet holding the tag 1.9.1 (default: the mirror at
-/work/.mirror/apache+mxnet/repo, or $MXNET_REPO). The example files are exported from that tag
+REPO is a git directory of apache/mxnet holding the tag 1.9.1 (a clone of
+https://github.com/apache/mxnet; default $MXNET_REPO). The example files are exported from that tag
 into a temporary folder at run time and imported from there: their code is never copied into
 the project. Each ``get_symbol`` is called with small settings inside a fresh NameManager, so
 the automatic names are reproducible; programs p740-p769 load the files.
@@ -21,7 +21,7 @@ import mxnet as mx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.normpath(os.path.join(HERE, "..", "fixtures", "mxnet_json", "examples"))
-DEFAULT_REPO = os.environ.get("MXNET_REPO", "/work/.mirror/apache+mxnet/repo")
+DEFAULT_REPO = os.environ.get("MXNET_REPO", "")
 TAG = "1.9.1"
 SYMBOLS = "example/image-classification/symbols"
 
@@ -113,6 +113,8 @@ def build_all(repo, tmp):
 
 
 def main(repo):
+    if not repo:
+        sys.exit("give REPO, a git clone of https://github.com/apache/mxnet, or set MXNET_REPO")
     if not mx.__version__.startswith("1.9.1"):
         sys.exit("these files must be written by MXNet 1.9.1, not %s" % mx.__version__)
     os.makedirs(OUT, exist_ok=True)
