@@ -82,10 +82,19 @@ def run_program(mx, name, module=None):
     """
     if module is None:
         module = load_program(name)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        with mx.name.NameManager():
-            result = module.run(mx)
+    # programs register custom operators under common names ('softmax'); minisym's registry
+    # is put back afterwards, so that no other test meets a program's class under that name
+    registry = getattr(getattr(mx, "operator", None), "_PROPS", None)
+    saved = dict(registry) if registry is not None else None
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with mx.name.NameManager():
+                result = module.run(mx)
+    finally:
+        if registry is not None:
+            registry.clear()
+            registry.update(saved)
     if not isinstance(result, dict):
         raise TypeError("program %s: run(mx) must return a dict, got %r" % (name, type(result)))
     if "__warnings__" in result:

@@ -233,3 +233,11 @@ def test_record_refuses_any_mxnet_but_1_9_1(tmp_path, monkeypatch, capsys):
     assert record.main(["p996_fake"]) == 2
     assert "refusing to record with MXNet 1.8.0" in capsys.readouterr().out
     assert fixture.read_text() == before  # nothing written
+
+
+def test_a_program_leaves_the_custom_operator_registry_as_it_was():
+    """p740 registers MXNet's example softmax as 'softmax': other tests must not meet it."""
+    import minisym as mx
+    before = dict(mx.operator._PROPS)
+    harness.run_program(mx, "p740_example_custom_softmax")
+    assert mx.operator._PROPS == before
