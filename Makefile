@@ -11,9 +11,9 @@ PYTEST := $(VENV)/bin/python -m pytest
 XDIST  := -n 2 --dist loadgroup
 # The lessons under strict nbval: stored outputs are compared cell by cell. --dist loadscope
 # keeps each notebook on one worker (one kernel); IPython and Jupyter user folders are fresh,
-# so a learner's profile never changes what a lesson prints. One BLAS thread per kernel: two
-# kernels share the two cores, and OpenBLAS threads that wait for a core spin (lesson 8's
-# training is 10x slower), and a lesson's printed numbers must not depend on the thread count.
+# so a learner's profile never changes what a lesson prints. One BLAS thread per kernel, for
+# speed only: two kernels share the two cores, and OpenBLAS threads that wait for a core spin.
+# What a lesson prints does not depend on it (test-any-machine runs them with 2 threads too).
 LESSON_ENV := env IPYTHONDIR=$(CURDIR)/$(VENV)/lesson-ipython JUPYTER_PLATFORM_DIRS=1 \
               OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
@@ -21,7 +21,7 @@ NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize
 # JupyterLab refuses to start as root unless told it may.
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: venv lab test lessons
+.PHONY: venv lab instructor test lessons test-any-machine
 
 venv: $(STAMP)
 
@@ -32,20 +32,41 @@ $(STAMP): pyproject.toml setup.py | $(VENV)/bin/python
 	$(VENV)/bin/pip install -e '.[test]'
 	touch $@
 
+# The learner's JupyterLab opens lessons/README.md, without the grading menus or a news prompt
+# (binder/learner_lab_config.py). Its kernels get one BLAS thread, for speed: with the machine
+# busy (a browser redrawing fit's bar is enough), OpenBLAS threads that wait for a core spin,
+# and lesson 8 took 84 s instead of 9 s (benchmarks/lessons.py --busy); quiet, one thread costs
+# lesson 8 about a second. What the lessons print does not depend on it.
+KERNEL_ENV := env OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 lab: venv
 	$(VENV)/bin/python -m minisym.kernels.warmup
-	$(VENV)/bin/jupyter lab $(LAB_FLAGS) lessons/
+	$(KERNEL_ENV) $(VENV)/bin/jupyter lab $(LAB_FLAGS) --config=binder/learner_lab_config.py lessons/
+
+# The instructor's JupyterLab: nbgrader's Formgrader and assignment menus, over the whole
+# project (the nbgrader course is generated into course/, see docs/classroom.md).
+instructor: venv
+	$(VENV)/bin/pip install -q -e '.[instructor]'
+	$(VENV)/bin/python -m minisym.kernels.warmup
+	$(KERNEL_ENV) $(VENV)/bin/jupyter lab $(LAB_FLAGS) .
+
+# Every lesson under strict nbval with other kernels, BLAS thread counts and a generic processor
+# (tests/any_machine.py): the stored outputs must hold on any machine. One configuration at a
+# time, each with two kernels; `python tests/any_machine.py` prints lesson 8's figures in each.
+test-any-machine: venv
+	$(PYTEST) -p no:xdist -v tests/test_lessons_any_machine.py
 
 # Re-run every lesson in a fresh kernel and store its outputs (after editing a lesson).
 lessons: venv
 	$(VENV)/bin/python tests/notebooks.py lessons/[0-9][0-9]_*.ipynb
 
-# First pass: everything, slow and browser tests included, with numba on; then the lessons.
-# Second pass: the pure-Python reference path (NUMBA_DISABLE_JIT=1), without
+# First pass: everything, slow and browser tests included, with numba on; then the lessons;
+# then the lessons again in every configuration that stands in for another machine.
+# Last pass: the pure-Python reference path (NUMBA_DISABLE_JIT=1), without
 # slow and browser tests; pytest exit code 5 ("no tests collected") is fine there.
 test: venv
-	$(PYTEST) $(XDIST) tests
+	$(PYTEST) $(XDIST) -m "not any_machine" tests
 	$(LESSON_ENV) $(PYTEST) -n 2 --dist loadscope $(NBVAL) lessons/
+	$(MAKE) test-any-machine
 	@echo 'NUMBA_DISABLE_JIT=1 $(PYTEST) $(XDIST) -m "not slow and not browser" tests'
 	@NUMBA_DISABLE_JIT=1 $(PYTEST) $(XDIST) -m "not slow and not browser" tests; \
 	status=$$?; \

@@ -31,7 +31,7 @@ from . import (
     visualization,
 )
 from .attribute import AttrScope
-from .base import MXNetError
+from .base import MistakeWarning, MXNetError
 from .context import Context, cpu, current_context, gpu
 
 ndarray._install_operators()  # mx.nd.<Operator>: every registered operator, run imperatively
@@ -62,4 +62,5 @@ __all__ = ["sym", "symbol", "nd", "ndarray", "mod", "module", "mon", "monitor", 
            "initializer", "viz", "visualization", "io", "model", "metric", "optimizer",
            "lr_scheduler", "callback", "operator", "name", "attribute", "base", "random",
            "lifecycle", "test_utils", "autograd", "recordio", "contrib", "AttrScope", "MXNetError",
+           "MistakeWarning",
            "Context", "cpu", "gpu", "current_context"]

@@ -2,7 +2,7 @@
 import numpy as np
 
 __all__ = ["MXNetError", "MXNetValueError", "MXNetTypeError", "MXNetOSError",
-           "MXNetMemoryError", "NotImplementedForSymbol",
+           "MXNetMemoryError", "NotImplementedForSymbol", "MistakeWarning",
            "DTYPE_NP_TO_MX", "DTYPE_MX_TO_NP", "dtype_name"]
 
 
@@ -33,6 +33,13 @@ class MXNetOSError(MXNetError, OSError):
 class MXNetMemoryError(MXNetError, MemoryError):
     """An MXNetError for arrays that would not fit in the memory available to the process,
     raised before anything is allocated; ``except MemoryError`` catches it too."""
+
+
+class MistakeWarning(UserWarning):
+    """Something a learner did that runs but gives a wrong result without a word from MXNet
+    (an ``in_grad`` overwritten where ``req`` is ``'add'``, an executor array replaced instead
+    of written into, ...). One category for all of them, so ``-W error::minisym.MistakeWarning``
+    turns exactly these into errors; MXNet itself has none of them."""
 
 
 class NotImplementedForSymbol(MXNetError):

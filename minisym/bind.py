@@ -119,7 +119,7 @@ def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None,
                         f"{type(ctx).__name__}")
     arg_names = symbol.list_arguments()
     aux_names = symbol.list_auxiliary_states()
-    _no_duplicates(arg_names + aux_names)
+    _no_duplicates(symbol, "bind")
     arg_arrays = _arrays(arg_names, args, "args")
     grad_arrays = _arrays(arg_names, args_grad, "args_grad", required=False)
     if aux_names and aux_states is None:
@@ -142,16 +142,41 @@ def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None,
                     aux_arrays, shapes, dtypes)
 
 
-def _no_duplicates(names):
-    """A teaching error when two variables share a name (arrays are bound by name)."""
+def _no_duplicates(symbol, where):
+    """A teaching error when two variables share a name (arrays are bound by name): two layers
+    given the same ``name=``, or two Variables of the same name; MXNet's own text follows."""
+    arg_names = symbol.list_arguments()
+    names = arg_names + symbol.list_auxiliary_states()
     seen = set()
     for name in names:
         if name in seen:
-            raise MXNetValueError(
+            mxnet_text = (f"Check failed: arg_names.size() == in_args_map.size() "
+                          f"({len(arg_names)} vs. {len(set(arg_names))}) :" if where == "bind"
+                          else "Input argument NDArray cannot be un-allocated")
+            raise MXNetValueError((_same_layer_name(symbol, name) or (
                 f"Two different variables are both named '{name}': give them different names "
                 "(mx.sym.Variable('a1'), mx.sym.Variable('a2')); the executor finds arrays by "
-                "name.")
+                "name.")) + "\n" + mxnet_text)
         seen.add(name)
+
+
+def _same_layer_name(symbol, name):
+    """The message for variable ``name`` made twice by two layers of one name, else None."""
+    readers = []
+    for node in symbol.topo_order():
+        if not node.is_variable and any(src.is_variable and src.name == name
+                                        for src, _ in node.inputs):
+            readers.append(node)
+    layers = [n for n in readers if name.startswith(n.name + "_")]
+    if len(layers) < 2 or len({id(n) for n in layers}) < 2:
+        return None
+    first, second = layers[0], layers[1]
+    reads = lambda node: node.inputs[0][0].entry_name(node.inputs[0][1])
+    return (f"Two layers are both named '{first.name}': rename one, e.g. name="
+            f"'{first.name}2' for the {second.op_name} that reads '{reads(second)}'. "
+            f"{first.op_name} '{first.name}' (reading '{reads(first)}') and {second.op_name} "
+            f"'{second.name}' (reading '{reads(second)}') each make their weights from their "
+            f"name, so both have a '{name}', and the executor finds arrays by name.")
 
 
 @lifecycle.entry("simple_bind")
@@ -222,7 +247,7 @@ def _simple_bind(symbol, ctx, grad_req, type_dict, shapes_given):
     """simple_bind without the RuntimeError wrapping: infer, allocate, build the Executor."""
     arg_names = symbol.list_arguments()
     aux_names = symbol.list_auxiliary_states()
-    _no_duplicates(arg_names + aux_names)
+    _no_duplicates(symbol, "simple_bind")
     if isinstance(grad_req, (list, dict)) and not grad_req:
         raise MXNetValueError("simple_bind: grad_req is empty; give 'write', 'add' or 'null' "
                               "(or a non-empty list / dict)")

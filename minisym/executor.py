@@ -11,11 +11,12 @@ import functools
 import os
 import threading
 import time
+import warnings
 
 import numpy as np
 
 from . import lifecycle
-from .base import MXNetError, MXNetValueError
+from .base import MistakeWarning, MXNetError, MXNetValueError
 from .kernels import exact_kernels
 from .memory_plan import plan_buffers
 from .ndarray import NDArray
@@ -271,6 +272,9 @@ class Executor:
     def backward(self, out_grads=None, is_train=True):
         """Run every needed operator backward; gradients land in ``grad_arrays`` per grad_req."""
         heads = self._head_gradients(out_grads)
+        if self.grad_arrays is None and self._arg_nodes:  # bound without args_grad
+            warnings.warn(_no_gradients_message(self._symbol.list_arguments()), MistakeWarning,
+                          stacklevel=4)  # past the two decorators, at the learner's call
         pending = {}  # entry -> [(who gave it, gradient contribution)] still to be summed
         for key, grad in heads.items():
             pending.setdefault(key, []).append(("out_grads", grad))
@@ -577,20 +581,35 @@ class Executor:
             raise ValueError(f"Duplicate names detected, {names}")
         return dict(zip(names, arrays))
 
+    def _cached(self, which, names, arrays):
+        """The one ``ExecutorDict`` ``which`` of this executor, made at first use (MXNet caches
+        them too, so an entry replaced by the learner stays replaced in the dict)."""
+        found = self.__dict__.get("_" + which)
+        if found is None:
+            found = ExecutorDict(which, self._dict(names, arrays))
+            setattr(self, "_" + which, found)
+        return found
+
     @property
     def arg_dict(self):
         """{argument name: its NDArray} (the very arrays the executor reads)."""
-        return self._dict(self._symbol.list_arguments(), self.arg_arrays)
+        return self._cached("arg_dict", self._symbol.list_arguments(), self.arg_arrays)
 
     @property
     def grad_dict(self):
         """{argument name: its gradient NDArray, or None when grad_req is 'null'}."""
-        return self._dict(self._symbol.list_arguments(), self.grad_arrays)
+        if self.grad_arrays is None:  # MXNet's zip(names, None) fails with this TypeError
+            raise TypeError("Executor.grad_dict: bind with gradient arrays to get gradients: "
+                            "sym.bind(ctx, args, args_grad={name: mx.nd.zeros(shape), ...}) or "
+                            "sym.simple_bind(ctx, grad_req='write', data=...); this executor "
+                            "was bound without args_grad, so it has no grad_dict. ('NoneType' "
+                            "object is not iterable)")
+        return self._cached("grad_dict", self._symbol.list_arguments(), self.grad_arrays)
 
     @property
     def aux_dict(self):
         """{auxiliary state name: its NDArray}."""
-        return self._dict(self._symbol.list_auxiliary_states(), self.aux_arrays)
+        return self._cached("aux_dict", self._symbol.list_auxiliary_states(), self.aux_arrays)
 
     @property
     def output_dict(self):
@@ -667,6 +686,49 @@ class Executor:
                     moved[key] = flat[:array.nbytes].view(array.dtype).reshape(array.shape)
         self._data.update(moved)
         self.outputs = self._output_arrays()
+
+
+class ExecutorDict(dict):
+    """``arg_dict`` / ``grad_dict`` / ``aux_dict``: a plain dict whose item assignment warns.
+
+    As in MXNet, assigning ``ex.arg_dict['w'] = array`` replaces the dict's entry only: the
+    executor keeps the arrays it was bound with, so the new one is never read or written."""
+
+    _ROLE = {"arg_dict": "keeps reading its own array, so forward and backward ignore the new "
+                         "one",
+             "grad_dict": "keeps writing the gradient into its own array, so the new one never "
+                          "receives it",
+             "aux_dict": "keeps reading and updating its own array, so the new one is ignored"}
+
+    def __init__(self, which, pairs):
+        super().__init__(pairs)
+        self.which = which
+
+    def __setitem__(self, name, value):
+        warnings.warn(self._replaced(name), MistakeWarning, stacklevel=2)
+        super().__setitem__(name, value)
+
+    def update(self, *args, **kwargs):
+        """dict.update, each replaced entry warned about as an assignment is."""
+        for name in dict(*args, **kwargs):
+            warnings.warn(self._replaced(name), MistakeWarning, stacklevel=2)
+        super().update(*args, **kwargs)
+
+    def _replaced(self, name):
+        where = f"ex.{self.which}[{name!r}]"
+        return (f"{where} = ...: write into the array instead: {where}[:] = value (or "
+                f"value.copyto({where})). Assigning the item replaces only this dict's entry; "
+                f"the executor {self._ROLE[self.which]} (MXNet ignores it without a word).")
+
+
+def _no_gradients_message(arg_names):
+    """The warning of a backward on an executor bound without args_grad: nothing to write."""
+    shown = ", ".join(repr(n) for n in arg_names[:4]) + (", ..." if len(arg_names) > 4 else "")
+    return ("Executor.backward: bind with gradient arrays to get gradients: "
+            "sym.bind(ctx, args, args_grad={name: mx.nd.zeros(shape), ...}) or "
+            "sym.simple_bind(ctx, grad_req='write', data=...). This executor was bound without "
+            f"args_grad, so it has no gradient arrays (every argument, {shown}, has grad_req "
+            "'null') and backward computes nothing.")
 
 
 def _buffers(executor):

@@ -35,7 +35,9 @@ class CustomOp:
         """Fill ``in_grad`` from ``out_grad`` (the gradient arriving from above, read only);
         ``req[i]`` says how for argument i. Write with ``self.assign(in_grad[i], req[i], grad)``:
         what backward returns is ignored, and an in_grad it never writes becomes zero (with a
-        CustomOpWarning)."""
+        CustomOpWarning). Under req 'add' it adds: overwriting such an in_grad
+        (``in_grad[i][:] = grad``) or replacing a list's entry (``aux[0] = x``) warns with a
+        ``minisym.MistakeWarning``."""
 
     def assign(self, dst, req, src):
         """Write ``src`` into ``dst``: 'null' skips, 'write'/'inplace' overwrite, 'add' adds."""
@@ -44,7 +46,8 @@ class CustomOp:
 
 class CustomOpProp:
     """Base class of what a custom operator declares. Keyword arguments of ``mx.sym.Custom``
-    reach ``__init__`` as strings."""
+    reach ``__init__`` as strings (``flag=False`` as ``'False'``, which is true: testing the
+    truth of such a string warns with a ``minisym.MistakeWarning``; convert it first)."""
 
     def __init__(self, need_top_grad=True):
         self.need_top_grad_ = need_top_grad

@@ -4,10 +4,12 @@
 
 Each notebook runs top to bottom in a fresh kernel of this interpreter, from its own folder,
 with Jupyter's and IPython's user folders replaced by empty temporary ones (a learner's profile
-must not change what a lesson prints) and one BLAS thread, as `make test` runs nbval (the
-numbers a lesson prints after training depend on how many threads a matrix product used). Cells
+must not change what a lesson prints) and one BLAS thread, as `make test` runs nbval: for speed
+only, since two kernels share the two cores there. What a lesson prints does not depend on the
+thread count (tests/test_lessons_any_machine.py runs the lessons with 1 and 2). Cells
 tagged ``raises-exception`` may raise. The stored notebook keeps no widget state
-(``metadata.widgets``): GitHub refuses to render partial state, and nbval ignores it anyway.
+(``metadata.widgets``): GitHub refuses to render partial state, and nbval ignores it anyway;
+nor the times each cell ran.
 """
 import contextlib
 import os
@@ -23,11 +25,13 @@ CELL_TIMEOUT = 300  # seconds; a cold numba cache compiles kernels inside the fi
 
 
 @contextlib.contextmanager
-def clean_jupyter_env():
-    """Point JUPYTER_* / IPYTHONDIR at empty temporary folders, with one BLAS thread, while
-    the block runs."""
+def clean_jupyter_env(one_blas_thread=True):
+    """Point JUPYTER_* / IPYTHONDIR at empty temporary folders, with one BLAS thread unless
+    told otherwise, while the block runs."""
     keys = ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")
-    fixed = {"JUPYTER_PLATFORM_DIRS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    fixed = {"JUPYTER_PLATFORM_DIRS": "1"}
+    if one_blas_thread:
+        fixed.update(OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
     saved = {key: os.environ.get(key) for key in keys + tuple(fixed)}
     with tempfile.TemporaryDirectory(prefix="lesson-env-") as home:
         for key in keys:
@@ -44,7 +48,7 @@ def clean_jupyter_env():
                     os.environ[key] = value
 
 
-def execute(path, store=True):
+def execute(path, store=True, one_blas_thread=True):
     """Run the notebook at ``path`` in a fresh kernel; return (notebook, seconds)."""
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
@@ -52,12 +56,14 @@ def execute(path, store=True):
                                  "language": "python"}
     client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
                             resources={"metadata": {"path": str(path.parent)}},
-                            store_widget_state=False, allow_error_names=[])
+                            store_widget_state=False, allow_error_names=[], record_timing=False)
     start = time.perf_counter()
-    with clean_jupyter_env():
+    with clean_jupyter_env(one_blas_thread):
         client.execute()
     seconds = time.perf_counter() - start
     nb.metadata.pop("widgets", None)
+    for cell in nb.cells:  # when each cell ran: noise in every diff of a stored lesson
+        cell.metadata.pop("execution", None)
     if store:
         nbformat.write(nb, path)
     return nb, seconds

@@ -4,6 +4,8 @@ six lists, the empty arrays backward gets for what it did not declare, and ``mx.
 
 What MXNet does the same way is checked against MXNet itself in tests/differential (p400-p405).
 """
+import warnings
+
 import numpy as np
 import pytest
 
@@ -116,7 +118,7 @@ def test_unexpected_keyword_is_a_type_error_naming_it_and_the_parameters():
 
 
 def test_unexpected_keyword_in_the_imperative_form_too():
-    with pytest.raises(TypeError, match="'sclae'.*scale, mode"):
+    with pytest.raises(TypeError, match="scale, mode.*'sclae'"):
         mx.nd.Custom(mx.nd.ones((2, 3)), op_type="tco_scale", sclae=2)
 
 
@@ -165,15 +167,16 @@ def test_wrong_number_of_shapes_names_the_prop_the_method_and_the_counts(part, e
     with pytest.raises(mx.base.MXNetError) as info:
         sym.infer_shape(x=(2, 3))
     message = str(info.value)
-    assert f"InferShape Error: expecting {expected} entries in returned {label}, got {got}" \
-        in message  # MXNet's own words
+    count = f"{expected} entr{'y' if expected == 1 else 'ies'}"  # MXNet: "1 entries"
+    assert f"InferShape Error: expecting {count} in returned {label}, got {got}" in message
     assert "BadCountsProp.infer_shape" in message
     assert "Custom 'bad' (op_type='tco_bad_counts')" in message
 
 
 def test_wrong_number_of_lists_from_infer_shape():
     sym = mx.sym.Custom(mx.sym.Variable("x"), op_type="tco_bad_counts", name="bad", part="one")
-    with pytest.raises(mx.base.MXNetError, match="BadCountsProp.infer_shape must return 2 or 3"):
+    with pytest.raises(mx.base.MXNetError, match=r"return 2 or 3 lists \(inputs, outputs\[, "
+                                                 r"aux\]\) from BadCountsProp.infer_shape"):
         sym.infer_shape(x=(2, 3))
 
 
@@ -183,7 +186,7 @@ def test_wrong_number_of_types_says_infer_type():
     with pytest.raises(mx.base.MXNetError) as info:
         sym.infer_type(x="float32")
     message = str(info.value)
-    assert "InferType Error: expecting 1 entries in returned output types, got 3" in message
+    assert "InferType Error: expecting 1 entry in returned output types, got 3" in message
     assert "BadCountsProp.infer_type" in message
 
 
@@ -582,3 +585,56 @@ def test_an_index_out_of_range_says_what_each_index_is():
     assert "in_data[2] does not exist" in text
     assert "in_data[0] is 'data', in_data[1] is 'label'" in text
     assert "list_arguments()" in text
+
+
+# --- how a CustomOp wrote its arrays ------------------------------------------------------------
+class OverwritingOp(mx.operator.CustomOp):
+    def forward(self, is_train, req, in_data, out_data, aux):
+        if self.how == "overwrite":
+            out_data[0][:] = in_data[0] * 2
+        else:
+            self.assign(out_data[0], req[0], in_data[0] * 2)
+
+
+@mx.operator.register("tco_overwrite")
+class OverwritingProp(mx.operator.CustomOpProp):
+    def __init__(self, how):
+        super().__init__()
+        self.how = how
+
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        op = OverwritingOp()
+        op.how = self.how
+        return op
+
+
+@pytest.mark.parametrize("how", ["overwrite", "assign"])
+def test_an_out_data_whose_req_is_add_warns_only_when_overwritten(how):
+    """An executor's forward asks for 'write' or 'null'; a runner given 'add' accumulates."""
+    sym = mx.sym.Custom(mx.sym.Variable("x"), op_type="tco_overwrite", name="o", how=how)
+    runner = sym.outputs[0][0].op.create_runner(mx.cpu(), [(2, 3)], [np.float32])
+    out = np.ones((2, 3), np.float32)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        runner.forward(True, ["add"], [np.ones((2, 3), np.float32)], [out], [])
+    messages = [str(w.message) for w in record if w.category is mx.MistakeWarning]
+    if how == "assign":
+        assert messages == [] and (out == 3).all()
+        return
+    assert messages == [
+        "Custom 'o' (op_type='tco_overwrite'): add into out_data[0] ('output') instead of "
+        "overwriting it: write self.assign(out_data[0], req[0], result), which adds when req[0] "
+        "is 'add' (or out_data[0][:] += result). out_data[0][:] = ... replaced the values "
+        "out_data[0] held, but req[0] is 'add' (the result is added to what the output holds, "
+        "which is lost)."]
+    assert (out == 2).all()
+
+
+def test_a_write_that_fails_leaves_the_array_untouched():
+    from minisym.ops.custom_checks import SlotName, WatchedNDArray
+    array = WatchedNDArray(np.zeros((2, 3)), mx.cpu(), slot=SlotName("in_grad", 0, "d", "op"))
+    with pytest.raises(ValueError):
+        array[:] = np.ones(7)
+    assert (array.exposed, array.written) == (False, False)
+    array[:] = 1
+    assert (array.exposed, array.written) == (True, True)

@@ -1,5 +1,7 @@
 """bind / simple_bind / Executor semantics: arrays in place, grad_req, fan-out, head
 gradients, the dict views, reshape, the monitor, and the trace the widgets read."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -33,9 +35,12 @@ def test_grad_req_per_argument(req, expected):
     grad = mx.nd.ones(1)
     ex = (x * 2).bind(mx.cpu(), {"x": mx.nd.ones(1)}, args_grad={"x": grad}, grad_req=req)
     ex.forward(is_train=True)
-    ex.backward(mx.nd.ones(1))
-    ex.backward(mx.nd.ones(1))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", mx.MistakeWarning)
+        ex.backward(mx.nd.ones(1))
+        ex.backward(mx.nd.ones(1))
     assert grad.asnumpy()[0] == expected
+    assert not caught  # 'null' chosen for every argument is no mistake: backward stays silent
 
 
 def test_fan_out_is_summed_whatever_the_req():
@@ -99,6 +104,21 @@ def test_simple_bind_zero_fills_and_honours_type_dict():
     ex = net.simple_bind(mx.cpu(), x=(2, 4), type_dict={"x": "float64"})
     assert ex.arg_dict["fc_weight"].dtype is np.float64
     assert ex.outputs[0].shape == (2, 3) and ex.arg_dict["fc_weight"].asnumpy().sum() == 0
+
+
+def test_the_dicts_are_made_once_per_executor_as_in_mxnet():
+    net = mx.sym.BatchNorm(mx.sym.FullyConnected(x, num_hidden=3, name="fc"), name="bn")
+    ex = net.simple_bind(mx.cpu(), x=(2, 4))
+    assert ex.arg_dict is ex.arg_dict and ex.grad_dict is ex.grad_dict
+    assert ex.aux_dict is ex.aux_dict and isinstance(ex.arg_dict, dict)
+    assert all(ex.arg_dict[n] is a for n, a in zip(net.list_arguments(), ex.arg_arrays))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", mx.MistakeWarning)
+        ex.arg_dict["fc_weight"][:] = 1  # writing into the arrays is silent
+        mx.nd.ones((3,)).copyto(ex.aux_dict["bn_moving_var"])
+        ex.grad_dict["fc_bias"][:] = 0
+        ex.forward(is_train=True, x=mx.nd.ones((2, 4)))
+    assert ex.arg_arrays[1].asnumpy().sum() == 12
 
 
 def test_copy_params_from_and_its_error():

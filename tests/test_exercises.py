@@ -1,5 +1,7 @@
 """Every exercise: its solution passes its check, typical wrong answers fail with the message
-that tells the learner what to change, and an untouched stub is 'not done yet'."""
+that tells the learner what to change (first line) and the evidence (the lines after), a
+backward that ignores req fails under the req it ignores, and an untouched stub is 'not done
+yet'."""
 import importlib.util
 from pathlib import Path
 
@@ -28,9 +30,14 @@ def lesson1_net():
 
 
 def failed(result, *parts):
+    """``result`` failed, its message holds ``parts``, and it has every check's shape: the first
+    line says what to change, the evidence follows on lines of its own."""
     assert result.status == "failed", result
     for part in parts:
         assert part in result.message, result.message
+    change, _, evidence = result.message.partition("\n")
+    assert change and evidence.strip(), f"no evidence after the first line: {result.message}"
+    assert repr(result).startswith(f"✗ Exercise {result.exercise}: {change}\n")
     with pytest.raises(ExerciseError, match="Exercise"):
         result.assert_passed()
     return result
@@ -103,25 +110,46 @@ def test_1_2_wrong_answers():
         lambda n: mx.sym.Group([n, n.get_internals()['relu1_output']]), net), "order")
     failed(check1.hidden_and_output(lambda n: n.get_internals()['relu1'], net),
            "raised ValueError", "relu1_output")
+    failed(check1.hidden_and_output(lambda n: n, net), "list_outputs() is ['softmax_output']",
+           "mx.sym.Group([net.get_internals()['relu1_output'], net])")
 
 
 def test_2_1_solution_and_wrong_answers():
     from minisym_widgets.exercises import lesson2 as check2
     assert check2.conv_output_size(solutions("lesson2").conv_output_size)
     failed(check2.conv_output_size(lambda s, k, st, p: (s + p - k) // st + 1),
-           "returned 27", "pad is added on both sides")
+           "returned 27", "add pad on both sides")
     failed(check2.conv_output_size(lambda s, k, st, p: (s + 2 * p - k) / st + 1),
            "returned 14.5", "//, not /")
 
 
-def test_2_2_solution_and_wrong_answers():
+def test_2_2_solution_passes():
     from minisym_widgets.exercises import lesson2 as check2
-    assert check2.scale_infer_shape(solutions("lesson2").scale_infer_shape)
+    result = check2.scale_infer_shape(solutions("lesson2").scale_infer_shape)
+    assert result and "not known yet" in repr(result)
+
+
+def test_2_2_returning_the_given_shapes_does_not_pass():
+    """weight is an implicit variable: its shape is [] until inference works it out."""
+    from minisym_widgets.exercises import lesson2 as check2
+    failed(check2.scale_infer_shape(lambda in_shape: (in_shape, [in_shape[0]], [])),
+           "work weight's shape out from data's: (in_shape[0][1],)",
+           "in_shape = [[8, 10], []]", "[(8, 10), ()], expected [(8, 10), (10,)]")
+
+
+def test_2_2_wrong_answers():
+    from minisym_widgets.exercises import lesson2 as check2
     failed(check2.scale_infer_shape(lambda i: ([i[0], (i[0][0],)], [i[0]], [])),
            "[(8, 10), (8,)]", "in_shape[0][0] is the batch")
     failed(check2.scale_infer_shape(lambda i: ([i[0], (i[0][1],)], [i[0]])), "three lists")
     failed(check2.scale_infer_shape(lambda i: ([i[0]], [i[0]], [])),
            "one shape per name of list_arguments()")
+    failed(check2.scale_infer_shape(lambda i: ([i[0], (i[0][1],)], [(i[0][1],)], [])),
+           "the output the shape of data", "output shapes are [(10,)]")
+    failed(check2.scale_infer_shape(lambda i: ([i[0], (i[0][1],)], [i[0]], [i[0]])),
+           "no auxiliary states", "auxiliary shapes are [(8, 10)], expected []")
+    failed(check2.scale_infer_shape(lambda i: ([i[0], i[0][1]], [i[0]], [])),
+           "tuple of ints", "are not a list of shapes")
 
 
 def test_3_1_solution_and_wrong_answers():
@@ -132,7 +160,15 @@ def test_3_1_solution_and_wrong_answers():
     def outputs_list(symbol, **values):
         args = {n: mx.nd.array(v) for n, v in values.items()}
         return symbol.bind(mx.cpu(), args).forward()
-    failed(check3.evaluate(outputs_list), "returned a list", "[0].asnumpy()")
+    failed(check3.evaluate(outputs_list), "returned a list", "executor.outputs[0].asnumpy()")
+
+    def an_ndarray(symbol, **values):
+        return outputs_list(symbol, **values)[0]
+    failed(check3.evaluate(an_ndarray), "returned an NDArray", ".asnumpy()")
+
+    def zeros(symbol, **values):
+        return 0 * good.evaluate(symbol, **values)
+    failed(check3.evaluate(zeros), "expected [7.0, -3.5]", "then run forward()")
 
     def one_argument_short(symbol, **values):
         args = {n: mx.nd.array(v) for n, v in list(values.items())[:-1]}
@@ -157,6 +193,13 @@ def test_3_2_solution_and_wrong_answers():
         executor.backward()
         return grads
     failed(check3.gradients(no_head), "raised", "head gradient")
+    failed(check3.gradients(lambda symbol, head, **values: []), "returned list",
+           "one NumPy gradient per argument")
+
+    def doubled(symbol, head, **values):
+        return {n: 2 * g for n, g in good.gradients(symbol, head, **values).items()}
+    failed(check3.gradients(doubled), "d/dA is [6.0, 16.0], expected [3.0, 8.0]",
+           "backward(out_grads=head)")
 
 
 def _backward(body):
@@ -170,7 +213,9 @@ def _backward(body):
 
 def test_4_1_solution_and_wrong_answers():
     from minisym_widgets.exercises import lesson4 as check4
-    assert check4.square_backward(solutions("lesson4").square_backward)
+    result = check4.square_backward(solutions("lesson4").square_backward)
+    assert result, result
+    assert "'add' (added to what was there) and 'null'" in repr(result)
     assert check4.square_backward(stub).status == "todo"
     x6 = "x = in_data[0].asnumpy()"
     failed(check4.square_backward(_backward(
@@ -178,12 +223,37 @@ def test_4_1_solution_and_wrong_answers():
         "whatever out_grad[0] holds", "in_grad[0] = out_grad[0] · 6x")
     failed(check4.square_backward(_backward(
         [x6, "self.assign(in_grad[0], req[0], -out_grad[0] * mx.nd.array(6 * x))"])),
-        "the sign is flipped")
+        "flip the sign", "the sign is flipped")
     failed(check4.square_backward(_backward(
         [x6, "self.assign(out_grad[0], req[0], out_grad[0] * mx.nd.array(6 * x))"])),
         "wrote into out_grad[0]", "self.assign(in_grad[0], req[0], grad)")
     failed(check4.square_backward(_backward(
         [x6, "return out_grad[0] * mx.nd.array(6 * x)"])), "ignores what backward returns")
+
+
+X6 = ["x = in_data[0].asnumpy()", "grad = out_grad[0] * mx.nd.array(6 * x)"]
+
+
+def test_4_1_a_write_that_ignores_req_fails():
+    from minisym_widgets.exercises import lesson4 as check4
+    result = failed(check4.square_backward(_backward(X6 + ["in_grad[0][:] = grad"])),
+                    "expected old + gradient = [", "(it wrote the gradient over what was there)")
+    assert result.message.splitlines()[0] == (
+        "in_grad[0] ('data') ignores req[0]: with req[0]='add' it must add to what is there; "
+        "write it with self.assign(in_grad[0], req[0], grad).")
+    failed(check4.square_backward(_backward(X6 + ["in_grad[0][:] += grad"])),
+           "with req[0]='write' it must replace what is there",
+           "(it added the gradient to what was there)")
+    failed(check4.square_backward(_backward(X6 + ["self.assign(in_grad[0], 'write', grad)"])),
+           "with req[0]='add' it must add to what is there")
+
+
+def test_4_1_a_write_under_null_fails():
+    from minisym_widgets.exercises import lesson4 as check4
+    failed(check4.square_backward(_backward(X6 + [
+        "self.assign(in_grad[0], 'add' if req[0] == 'add' else 'write', grad)"])),
+        "with req[0]='null' it must leave the buffer as it is", "expected old, untouched",
+        "(it wrote the gradient over what was there)")
 
 
 SOFTMAX = ["labels = in_data[1].asnumpy().astype(int)",
@@ -193,7 +263,9 @@ SOFTMAX = ["labels = in_data[1].asnumpy().astype(int)",
 
 def test_4_2_solution_and_wrong_answers():
     from minisym_widgets.exercises import lesson4 as check4
-    assert check4.softmax_backward(solutions("lesson4").softmax_backward)
+    result = check4.softmax_backward(solutions("lesson4").softmax_backward)
+    assert result, result
+    assert "written with" not in repr(result) and "self.assign" not in repr(result)
     failed(check4.softmax_backward(_backward(
         SOFTMAX + ["self.assign(in_grad[0], req[0], mx.nd.array(grad))"])),
         "did not write in_grad[1] ('label')", "assign 0 there")
@@ -202,3 +274,84 @@ def test_4_2_solution_and_wrong_answers():
               "self.assign(in_grad[1], req[1], 0)"]
     failed(check4.softmax_backward(_backward(scores)), "in_grad[0] ('data'",
            "out_data[0], not in_data[0]")
+    failed(check4.softmax_backward(_backward(
+        SOFTMAX + ["self.assign(in_grad[0], req[0], mx.nd.array(grad))",
+                   "self.assign(in_grad[1], req[1], 1)"])),
+        "give the label a zero gradient: self.assign(in_grad[1], req[1], 0).", "'label'")
+
+
+def test_4_2_writes_that_ignore_req_fail():
+    """The case of the issue: it used to pass and say it was written with self.assign."""
+    from minisym_widgets.exercises import lesson4 as check4
+    label = "self.assign(in_grad[1], req[1], 0)"
+    result = failed(check4.softmax_backward(_backward(
+        SOFTMAX + ["in_grad[0][:] = mx.nd.array(grad)", label])), "expected old + gradient")
+    assert repr(result).splitlines()[0] == (
+        "✗ Exercise 4.2 (softmax_backward): in_grad[0] ('data') ignores req[0]: with "
+        "req[0]='add' it must add to what is there; write it with "
+        "self.assign(in_grad[0], req[0], grad).")
+    failed(check4.softmax_backward(_backward(
+        SOFTMAX + ["self.assign(in_grad[0], req[0], mx.nd.array(grad))",
+                   "self.assign(in_grad[1], 'write', 0)"])),
+        "in_grad[1] ('label') ignores req[1]", "self.assign(in_grad[1], req[1], 0).")
+    failed(check4.softmax_backward(_backward(
+        SOFTMAX + ["self.assign(in_grad[0], req[1], mx.nd.array(grad))", label])),
+        "in_grad[0] ('data') ignores req[0]")
+    failed(check4.softmax_backward(_backward(
+        SOFTMAX + ["if req[0] == 'add':", "    in_grad[0][:] += mx.nd.array(grad)", "else:",
+                   "    in_grad[0][:] = mx.nd.array(grad)", label])),
+        "with req[0]='null' it must leave the buffer as it is")
+
+
+FAST_CHECKS = [("lesson1", "build_mlp"), ("lesson1", "hidden_and_output"),
+               ("lesson2", "conv_output_size"), ("lesson2", "scale_infer_shape"),
+               ("lesson3", "evaluate"), ("lesson3", "gradients"),
+               ("lesson4", "square_backward"), ("lesson4", "softmax_backward"),
+               ("lesson5", "center_loss_init"), ("lesson5", "center_loss_infer_shape"),
+               ("lesson5", "center_loss_backward"), ("lesson6", "top_rois_infer_shape"),
+               ("lesson6", "exp_double_dependency"), ("lesson6", "zero_backward"),
+               ("lesson7", "bottleneck_unit"), ("lesson7", "count_parameters"),
+               ("lesson7", "input_gradient"), ("lesson8", "digits_iter")]
+
+
+@pytest.mark.parametrize("lesson, name", FAST_CHECKS, ids=lambda v: v)
+def test_each_solution_passes_and_the_message_says_what_was_verified(lesson, name):
+    """A success line is one line, and states what the check saw, not how the code is written."""
+    import importlib
+    checks = importlib.import_module(f"minisym_widgets.exercises.{lesson}")
+    extra = (lesson1_net(),) if name == "hidden_and_output" else ()
+    result = getattr(checks, name)(getattr(solutions(lesson), name), *extra)
+    assert result.status == "passed", result
+    assert "\n" not in repr(result) and repr(result).startswith("✓ Exercise ")
+    for claim in ("written with", "self.assign", "through self.assign"):
+        assert claim not in result.message, result.message
+
+
+def test_the_stored_lessons_state_the_exercise_texts_the_checks_need():
+    """2.2: weight's shape is worked out from data; 5.2: the loss is one number per batch."""
+    import json
+    lessons = Path(__file__).resolve().parents[1] / "lessons"
+
+    def text(notebook):
+        cells = json.loads((lessons / notebook).read_text())["cells"]
+        return " ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    inference = " ".join(text("02_inference.ipynb").split())
+    assert "work it out from `data`'s shape" in inference
+    assert "one number per batch" in " ".join(text("05_aux_center_loss.ipynb").split())
+
+
+def test_an_engine_warning_leads_with_its_own_fix():
+    from minisym_widgets.exercises._check import engine_warned
+    where = "Custom 'c' (op_type='t'): "
+    old = (where + "backward did not write in_grad[0] ('data') although req[0] is 'write'. "
+           "Write its gradient with self.assign(in_grad[0], req[0], grad), one per name.")
+    assert engine_warned(old).splitlines() == [
+        "write its gradient with self.assign(in_grad[0], req[0], grad), one per name.",
+        "The engine warned: " + old]
+    new = (where + "add into in_grad[0] ('data') instead of overwriting it: write "
+           "self.assign(in_grad[0], req[0], grad) (or in_grad[0][:] += grad). It replaced it.")
+    assert engine_warned(new, "more").splitlines() == [
+        "add into in_grad[0] ('data') instead of overwriting it: write "
+        "self.assign(in_grad[0], req[0], grad) (or in_grad[0][:] += grad).",
+        "The engine warned: " + new, "more"]
+    assert engine_warned(where + "backward returned a list.").startswith("the engine warned")

@@ -45,10 +45,15 @@ def test_5_1_unconverted_strings_are_named():
 def test_5_1_wrong_conversions():
     failed(check.center_loss_init(_function(INIT, [BASE, "self.num_class = float(num_class)",
                                                    "self.alpha = float(alpha)"])),
-           "self.num_class is 4.0, a float", "sizes are ints: int(num_class)")
+           "self.num_class is 4.0, a float", "make num_class an int, int(num_class)")
     failed(check.center_loss_init(_function(INIT, [BASE, "self.num_class = int(num_class)",
                                                    "self.alpha = int(alpha)"])),
            "invalid literal for int()", "float(alpha)")
+    failed(check.center_loss_init(_function(INIT, [BASE, "self.num_class = int(num_class)"])),
+           "did not set self.alpha", "self.alpha = float(alpha)")
+    failed(check.center_loss_init(_function(INIT, [BASE, "self.num_class = int(num_class) + 1",
+                                                   "self.alpha = float(alpha)"])),
+           "self.num_class is 5, but the keyword was num_class=4")
 
 
 def test_5_1_need_top_grad_and_super():
@@ -81,7 +86,7 @@ def test_5_2_solution_passes_and_stub_is_todo(solution):
 
 def test_5_2_no_third_list():
     failed(check.center_loss_infer_shape(_function(SHAPE, [f"return {ARGS}, [(1,)]"])),
-           "expecting 1 entries in returned aux state shapes, got 0",
+           "returned aux state shapes, got 0",
            "[(self.num_class, features)]")
 
 
@@ -98,10 +103,17 @@ def test_5_2_wrong_aux_shapes():
 def test_5_2_wrong_output_and_label():
     failed(check.center_loss_infer_shape(_function(SHAPE, [
         f"return {ARGS}, [(in_shape[0][0],)], [(self.num_class, in_shape[0][1])]"])),
-        "one number for the whole batch: (1,)", "not one per example")
+        "give the output the shape (1,): it is the loss, one number per batch",
+        "not one number per example")
     failed(check.center_loss_infer_shape(_function(SHAPE, [
         "return [in_shape[0], in_shape[1]], [(1,)], [(self.num_class, in_shape[0][1])]"])),
         "gave no label shape", "the label is (batch,)")
+    failed(check.center_loss_infer_shape(_function(SHAPE, [
+        "return [in_shape[0], (1,)], [(1,)], [(self.num_class, in_shape[0][1])]"])),
+        "give label one class index per example: (batch,) = (6,)")
+    failed(check.center_loss_infer_shape(_function(SHAPE, [
+        "return [in_shape[0][::-1], (in_shape[0][0],)], [(1,)], "
+        "[(self.num_class, in_shape[0][1])]"])), "raised MXNetValueError", "'data'")
 
 
 # --- 5.3: backward, updating aux[0] in place ------------------------------------------------
@@ -121,6 +133,7 @@ def backward(*lines):
 def test_5_3_solution_passes_and_stub_is_todo(solution):
     result = check.center_loss_backward(solution.center_loss_backward)
     assert result and repr(result).startswith("✓ Exercise 5.3")
+    assert "under req 'write' (replaced), 'add'" in repr(result)
     assert check.center_loss_backward(backward("raise NotImplementedError()")).status == "todo"
 
 
@@ -151,10 +164,39 @@ def test_5_3_wrong_gradient():
     failed(check.center_loss_backward(backward(
         *HEAD, *UPDATE, WRITE,
         "self.assign(in_grad[0], req[0], mx.nd.array((x - center[labels]) / len(x)))")),
-        "computed from the centers after your update", "Compute the gradient first")
+        "computed from the centers after your update", "compute the gradient first")
     failed(check.center_loss_backward(backward(
         *HEAD, "self.assign(in_grad[0], req[0], mx.nd.array(x / len(x)))", *UPDATE, WRITE)),
         "Step 2: in_grad[0]", "as if every center were 0")
+    failed(check.center_loss_backward(backward(
+        *HEAD, "self.assign(in_grad[0], req[0], mx.nd.array(-diff / len(x)))", *UPDATE, WRITE)),
+        "flip the sign", "It has the wrong sign")
+
+
+def test_5_3_centers_from_zero_every_time():
+    from_zero = ["x = in_data[0].asnumpy()", "labels = in_data[1].asnumpy().astype(int)",
+                 "grad = (x - aux[0].asnumpy()[labels]) / len(x)",
+                 "self.assign(in_grad[0], req[0], mx.nd.array(grad))",
+                 "center = np.zeros(aux[0].shape)", "diff = x - center[labels]"]
+    failed(check.center_loss_backward(backward(*from_zero, *UPDATE, WRITE)),
+           "Step 2: aux[0] ('center')", "start from the centers in aux[0] every time",
+           "Right after one step, wrong after two")
+
+
+def test_5_3_a_class_without_examples_stays():
+    moved = [*UPDATE, "center[3] += 1"]
+    failed(check.center_loss_backward(backward(*HEAD, GRAD, *moved, WRITE)),
+           "leave the center of class 3 where it is", "no example in this batch")
+
+
+def test_5_3_a_write_that_ignores_req_fails():
+    for write, req in (("in_grad[0][:] = diff / len(x)", "with req[0]='add' it must add to"),
+                       ("in_grad[0][:] += diff / len(x)", "with req[0]='write' it must replace"),
+                       ("self.assign(in_grad[0], 'write', mx.nd.array(diff / len(x)))",
+                        "with req[0]='add' it must add to")):
+        failed(check.center_loss_backward(backward(*HEAD, write, *UPDATE, WRITE)),
+               "in_grad[0] ('data') ignores req[0]", req,
+               "write it with self.assign(in_grad[0], req[0], grad).", "before backward")
 
 
 def test_5_3_unwritten_gradient_is_the_engines_warning():

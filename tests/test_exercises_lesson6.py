@@ -43,7 +43,7 @@ def test_6_1_n_rows_instead_of_top_k_are_told_to_use_top_k():
 def test_6_1_a_number_for_a_shape_is_told_about_the_comma():
     failed(check.top_rois_infer_shape(
         lambda self, in_shape: (in_shape, [(self.top_k, 5), (self.top_k)], [])),
-        "output 1 ('score') is the number 3, not a shape", "written (3,)")
+        "output 1 ('score') is the number 3, not a shape", "with a comma: (3,)")
 
 
 def test_6_1_one_output_or_one_list():
@@ -53,6 +53,11 @@ def test_6_1_one_output_or_one_list():
     failed(check.top_rois_infer_shape(
         lambda self, in_shape: ([(self.top_k, 5), (self.top_k,)],)),
         "two or three lists")
+    failed(check.top_rois_infer_shape(lambda self, in_shape: (in_shape, None, [])),
+           "one output shape per list_outputs() name", "the output shapes, is None")
+    failed(check.top_rois_infer_shape(
+        lambda self, in_shape: (in_shape, [(self.top_k, 4), (self.top_k,)], [])),
+        "expected [(3, 5), (3,)]", "top_k rows of 5 numbers")
 
 
 def test_6_1_changed_input_shapes_are_told_to_return_in_shape():
@@ -93,25 +98,43 @@ def test_6_2_lists_instead_of_ids():
     failed(check.exp_double_dependency(
         lambda self, out_grad, in_data, out_data: [out_grad, out_data[0]]),
         "a list of lists", "out_grad + [out_data[0]]")
+    failed(check.exp_double_dependency(lambda self, out_grad, in_data, out_data: None),
+           "return a list of ids", "returned None")
 
 
 # --- 6.3 --------------------------------------------------------------------------------------
 def test_6_3_solution_passes_and_stub_is_todo(solution):
     result = check.zero_backward(solution.zero_backward)
     assert result and repr(result).startswith("✓ Exercise 6.3")
+    assert "self.assign" not in repr(result)
     assert check.zero_backward(stub).status == "todo"
 
 
 def test_6_3_two_inputs_hard_coded_miss_the_third():
     failed(check.zero_backward(_backward("self.assign(in_grad[0], req[0], 0)",
                                          "self.assign(in_grad[1], req[1], 0)")),
-           "did not write in_grad[2] ('c')", "for i in range(len(in_grad))")
+           "loop over every input, for i in range(len(in_grad))",
+           "did not write in_grad[2] ('c')")
 
 
-def test_6_3_writing_zeros_directly_breaks_add():
-    failed(check.zero_backward(_backward("for grad in in_grad:", "    grad[:] = 0")),
-           "grad_req='add'", "holds [0.0] after backward, not 7.0",
-           "self.assign(in_grad[i], req[i], 0)")
+def test_6_3_writing_zeros_directly_ignores_req():
+    result = failed(check.zero_backward(_backward("for grad in in_grad:", "    grad[:] = 0")),
+                    "expected old + gradient", "(it wrote the gradient over what was there)")
+    assert result.message.splitlines()[0] == (
+        "in_grad[1] ('gt_boxes') ignores req[1]: with req[1]='add' it must add to what is "
+        "there; write it with self.assign(in_grad[i], req[i], 0) for every i.")
+
+
+def test_6_3_writing_under_null_fails():
+    failed(check.zero_backward(_backward("for i, r in enumerate(req):",
+                                         "    if r != 'add':", "        in_grad[i][:] = 0")),
+           "with req[1]='null' it must leave the buffer as it is", "expected old, untouched")
+
+
+def test_6_3_a_write_req_hard_coded_fails():
+    failed(check.zero_backward(_backward("for i in range(len(in_grad)):",
+                                         "    self.assign(in_grad[i], 'write', 0)")),
+           "ignores req[1]", "self.assign(in_grad[i], req[i], 0) for every i")
 
 
 def test_6_3_reading_out_grad_shows_the_empty_array():

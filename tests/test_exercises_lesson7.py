@@ -22,7 +22,7 @@ def test_stubs_are_not_done_yet():
 
 # --- 7.1 ---------------------------------------------------------------------------------------
 def unit(inner=lambda f: f // 4, fix_gamma=False, no_bias=True, stride_on=2, sc_from="act1",
-         project=True):
+         project=True, pad=(1, 1), middle=(3, 3)):
     """A bottleneck unit with one of the typical mistakes."""
     def bottleneck_unit(data, num_filter, stride, dim_match, name):
         def bn_relu(x, i):
@@ -32,12 +32,12 @@ def unit(inner=lambda f: f // 4, fix_gamma=False, no_bias=True, stride_on=2, sc_
         def conv(x, filters, kernel, i):
             return mx.sym.Convolution(x, num_filter=filters, kernel=kernel,
                                       stride=stride if i == stride_on else (1, 1),
-                                      pad=(1, 1) if kernel == (3, 3) else (0, 0),
+                                      pad=pad if kernel == (3, 3) else (0, 0),
                                       no_bias=no_bias, name=f"{name}_conv{i}")
 
         act1 = bn_relu(data, 1)
         x = conv(act1, inner(num_filter), (1, 1), 1)
-        x = conv(bn_relu(x, 2), inner(num_filter), (3, 3), 2)
+        x = conv(bn_relu(x, 2), inner(num_filter), middle, 2)
         x = conv(bn_relu(x, 3), num_filter, (1, 1), 3)
         if dim_match or not project:
             return x + data
@@ -63,6 +63,10 @@ def test_7_1_wrong_answers():
     failed(check.bottleneck_unit(unit(sc_from="data")), "'b_sc' reads 'data'",
            "act1 ('b_relu1')")
     failed(check.bottleneck_unit(unit(project=False)), "no 'b_sc_weight'", "dim_match=False")
+    failed(check.bottleneck_unit(unit(pad=(0, 0))), "raised ElemwiseShapeError",
+           "'b_conv3' and 'b_sc'")
+    failed(check.bottleneck_unit(unit(middle=(1, 1))), "1×1, then 3×3, then 1×1",
+           "'b_conv2' has kernel=(1, 1), expected (3, 3)")
 
 
 def test_7_1_the_basic_unit_or_a_list_is_explained():
@@ -145,6 +149,16 @@ def test_7_3_wrong_answers():
     failed(check.input_gradient(reader(numpy=False)), "returned an NDArray", ".asnumpy()")
     failed(check.input_gradient(reader(before_toc=False)), "returned None",
            "toc() empties monitor.queue")
+
+    def from_toc(module, batch, node):
+        monitor = mx.mon.Monitor(1, stat_func=lambda g: g.copy(), pattern=".*")
+        module.install_monitor(monitor)
+        monitor.tic()
+        module.forward(batch, is_train=True)
+        module.backward()
+        return next(s for _, n, s in monitor.toc() if n == node + "_backward_output0")
+    failed(check.input_gradient(from_toc), "returned the text",
+           "read the array itself from monitor.queue before toc()")
 
 
 @pytest.mark.parametrize("node", ["stage2_unit1_conv2", "fc1", "stage1_unit1_bn1"])

@@ -52,6 +52,22 @@ def test_8_1_unscaled_mispaired_and_not_an_iterator():
            "returned ndarray", "NDArrayIter")
 
 
+def test_8_1_batch_size_names_and_sizes():
+    def images(pixels):
+        return (pixels / 16).reshape(-1, 1, 8, 8)
+    failed(check.digits_iter(lambda p, t, b: mx.io.NDArrayIter(images(p), t, batch_size=10)),
+           "pass batch_size=batch_size", "hold 10 examples")
+    failed(check.digits_iter(lambda p, t, b: mx.io.NDArrayIter({'img': images(p)}, t,
+                                                               batch_size=b)),
+           "give NDArrayIter one array", "named ['img']")
+    failed(check.digits_iter(lambda p, t, b: mx.io.NDArrayIter(images(p), t.reshape(-1, 1),
+                                                               batch_size=b)),
+           "pass targets as they are", "(32, 1)")
+    failed(check.digits_iter(lambda p, t, b: mx.io.NDArrayIter(images(p)[:64], t[:64],
+                                                               batch_size=b)),
+           "use all of pixels and targets", "One epoch gives 64 examples, but 100 were given")
+
+
 def test_8_1_shuffled_together_is_fine():
     def shuffled(pixels, targets, batch_size):
         return mx.io.NDArrayIter((pixels / 16).reshape(-1, 1, 8, 8), targets,
@@ -113,6 +129,13 @@ def test_8_3_too_small_and_too_large_steps():
     failed(check.optimizer_params(lambda: {'learning_rate': 30.0}),
            "worse than guessing", "overshoot", "smaller learning rate")
     failed(check.optimizer_params(lambda: {'learning_rate': 10.0}), "overshoot")
+
+
+@pytest.mark.slow
+def test_8_2_two_values_per_batch():
+    failed(check.loss_recorder(_recorder([READ, "losses.extend([value, value])",
+                                          "param.eval_metric.reset_local()"])),
+           "append one value per call", "losses holds 20 values")
 
 
 def test_8_3_wrong_key_and_wrong_type():

@@ -73,3 +73,72 @@ def test_fused_backward_gives_the_same_gradients():
     for name in grads[0]:
         np.testing.assert_allclose(grads[0][name], grads[1][name], rtol=1e-5, atol=1e-6,
                                    err_msg=name)
+
+
+def _mlp():
+    """fc1 -> relu1 -> fc2 -> relu2 -> fc3, every output (2, 8) float32: 64 bytes."""
+    h = mx.sym.Variable("x")
+    for i in (1, 2):
+        h = mx.sym.Activation(mx.sym.FullyConnected(h, num_hidden=8, name=f"fc{i}"),
+                              act_type="relu", name=f"relu{i}")
+    return mx.sym.FullyConnected(h, num_hidden=8, name="fc3")
+
+
+def _groups(plan):
+    return [[plan.entries[e].name for e in b.entries] for b in plan.buffers]
+
+
+def test_inference_plan_shares_what_dies_before_the_next_output_is_made():
+    plan = _mlp().simple_bind(mx.cpu(), x=(2, 6), grad_req="null").memory_stats.plan
+    assert _groups(plan) == [["fc1_output", "fc2_output"], ["relu1_output", "relu2_output"],
+                             ["fc3_output"]]
+    assert [b.own for b in plan.buffers] == [False, False, True]  # the head has its own array
+    assert (plan.planned_bytes, plan.unplanned_bytes) == (3 * 64, 5 * 64)
+    assert [s.phase for s in plan.steps] == ["forward"] * 5  # no backward runs
+    assert plan.kept_for_backward() == []
+    assert plan.live_bytes() == [64, 128, 128, 128, 128]
+
+
+def test_training_plan_keeps_what_backward_reads():
+    ex = _mlp().simple_bind(mx.cpu(), x=(2, 6), grad_req="write")
+    plan = ex.memory_stats.plan
+    # relu's backward reads its output, and the next FullyConnected's backward its input:
+    # relu1 and relu2 stay alive into backward; fc1 and fc2 die at once and still share.
+    assert _groups(plan) == [["fc1_output", "fc2_output"], ["relu1_output"], ["relu2_output"],
+                             ["fc3_output"]]
+    relu1 = plan.entry("relu1_output")
+    assert (relu1.first, relu1.last_forward, relu1.last) == (1, 2, 8)
+    assert relu1.backward_readers == (("relu1", "out_data[0]"), ("fc2", "in_data[0]"))
+    assert [e.name for e in plan.kept_for_backward()] == ["relu1_output", "relu2_output"]
+    assert [(s.phase, s.node) for s in plan.steps[4:6]] == [("forward", "fc3"),
+                                                            ("backward", "fc3")]
+    assert plan.planned_bytes == ex.memory_stats.planned_bytes == 4 * 64
+    assert _groups(plan.for_inference())[0] == ["fc1_output", "fc2_output"]
+    assert plan.for_inference().planned_bytes == 3 * 64
+
+
+def test_the_described_plan_is_the_storage_the_executor_uses(monkeypatch):
+    ex = resnet(18, num_classes=5, small_input=True).simple_bind(mx.cpu(), data=(2, 3, 8, 8))
+    plan = ex.memory_stats.plan
+    assert (plan.planned_bytes, plan.unplanned_bytes) == (ex.memory_stats.planned_bytes,
+                                                          ex.memory_stats.unplanned_bytes)
+    arrays = {n.entry_name(j): ex._data[(id(n), j)] for n in ex._ops for j in range(n.num_outputs)}
+    assert len(arrays) == len(plan.entries)
+    for buffer in plan.buffers:
+        names = [plan.entries[e].name for e in buffer.entries]
+        assert all(np.shares_memory(arrays[names[0]], arrays[n]) for n in names), names
+        spans = sorted((plan.entries[e].first, plan.entries[e].last) for e in buffer.entries)
+        assert all(a[1] < b[0] for a, b in zip(spans, spans[1:])), names  # never live together
+    firsts = [arrays[plan.entries[b.entries[0]].name] for b in plan.buffers]
+    assert not any(np.shares_memory(a, b) for i, a in enumerate(firsts) for b in firsts[i + 1:])
+    assert max(plan.live_bytes()) <= plan.planned_bytes
+    monkeypatch.setenv("MINISYM_MEMORY_PLAN", "0")
+    alone = resnet(18, num_classes=5, small_input=True).simple_bind(mx.cpu(), data=(2, 3, 8, 8))
+    assert not alone.memory_stats.plan.shared
+    assert all(len(b.entries) == 1 for b in alone.memory_stats.plan.buffers)
+
+
+def test_an_unknown_entry_name_lists_the_outputs():
+    plan = _mlp().simple_bind(mx.cpu(), x=(2, 6)).memory_stats.plan
+    with pytest.raises(KeyError, match="no operator output named 'fc9_output'.*fc1_output"):
+        plan.entry("fc9_output")

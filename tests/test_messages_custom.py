@@ -359,16 +359,17 @@ def loss_executor(net):
 def test_a_loss_writing_into_out_grad_is_told_where_gradients_go(version):
     ex = loss_executor(square_loss(version))
     ex.forward(is_train=True)
-    with pytest.raises(MXNetValueError, match=r"backward wrote into out_grad\[0\] \('output'\)"
+    with pytest.raises(MXNetValueError, match=r"Backward wrote into out_grad\[0\] \('output'\)"
                        ) as info:
         ex.backward()
     message = str(info.value)
     assert isinstance(info.value, ValueError)
-    assert message.startswith("Custom 'loss' (op_type='tmc_square_loss'): ")
+    assert message.startswith("Custom 'loss' (op_type='tmc_square_loss'): write backward's "
+                              "results into in_grad, not into out_grad[0] ('output'): "
+                              "self.assign(in_grad[0], req[0], grad), one in_grad[i] per "
+                              "list_arguments() name (in_grad[0] is 'data', in_grad[1] is "
+                              "'label').")
     assert "out_grad: it is the gradient arriving from above" in message
-    assert "Backward's results go into in_grad[i], one per list_arguments() name" in message
-    assert "(in_grad[0] is 'data', in_grad[1] is 'label')" in message
-    assert "write self.assign(in_grad[0], req[0], grad)" in message
     assert "need_top_grad=False leaves out every out_grad" in message
     assert "Declare it there to receive it" not in message  # it was written, not read
     assert "(raised in backward of Custom 'loss' (op_type='tmc_square_loss'))" in \
@@ -379,7 +380,7 @@ def test_a_loss_writing_into_out_grad_is_told_where_gradients_go(version):
     np.testing.assert_array_equal(fixed.grad_dict["x"].asnumpy(), X - W)
 
 
-def test_reading_an_undeclared_out_grad_still_says_declare_it():
+def test_reading_out_grad_in_a_loss_says_a_loss_makes_its_own_gradient_first():
     class ReadsOutGrad(SquareLoss):
         def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
             self.assign(in_grad[0], req[0], out_grad[0] * (in_data[0] - in_data[1]))
@@ -387,8 +388,15 @@ def test_reading_an_undeclared_out_grad_still_says_declare_it():
     LOSSES["ReadsOutGrad"] = ReadsOutGrad
     ex = loss_executor(square_loss("ReadsOutGrad"))
     ex.forward(is_train=True)
-    with pytest.raises(MXNetError, match="Declare it there to receive it, or do not read it"):
+    with pytest.raises(MXNetError) as info:
         ex.backward()
+    message = str(info.value)
+    assert message.startswith(
+        "Custom 'loss' (op_type='tmc_square_loss'): compute backward's gradient without "
+        "out_grad: SquareLossProp passes need_top_grad=False, so it is a loss that makes its own "
+        "gradient and does not read out_grad")
+    assert message.index("need_top_grad=False") < message.index("declare_backward_dependency")
+    assert "list out_grad[0] in SquareLossProp.declare_backward_dependency (lesson 6)" in message
 
 
 def test_writing_into_a_declared_out_grad_is_named_in_the_warning():
@@ -401,8 +409,9 @@ def test_writing_into_a_declared_out_grad_is_named_in_the_warning():
         ex.backward(head)
     messages = [str(w.message) for w in custom_warnings(record)]
     assert len(messages) == 2  # in_grad[0] and in_grad[1]
-    assert messages[0].startswith("Custom 'mul' (op_type='tmc_multiply'): backward did not "
-                                  "write in_grad[0] ('data')")
+    assert messages[0].startswith("Custom 'mul' (op_type='tmc_multiply'): write the gradient "
+                                  "of 'data' with self.assign(in_grad[0], req[0], grad)")
+    assert "backward did not write in_grad[0] ('data')" in messages[0]
     assert ("It wrote into out_grad[0] ('output') instead: out_grad is the gradient arriving "
             "from above") in messages[0]
     np.testing.assert_array_equal(head.asnumpy(), HEAD)  # as in MXNet
@@ -523,7 +532,9 @@ def test_a_type_error_unrelated_to_keywords_gets_no_note():
     ex = net.simple_bind(mx.cpu(), x=X.shape)
     with pytest.raises(TypeError, match="has no len") as info:
         ex.forward()
-    assert info.value.__notes__ == ["(raised in forward of Custom 'b' (op_type='tmc_broken'))"]
+    notes = info.value.__notes__  # what each index held, where it was raised: no keyword note
+    assert len(notes) == 2 and notes[0].startswith("(Check each index Broken.forward used")
+    assert notes[1] == "(raised in forward of Custom 'b' (op_type='tmc_broken'))"
 
 
 # --- a custom loss that keeps need_top_grad=True --------------------------------------------------

@@ -381,7 +381,7 @@ def test_auto_is_live_on_a_terminal_and_stable_elsewhere(monkeypatch):
     monkeypatch.setattr(progress, "mode", "off")
     assert progress.resolve(True, Terminal()) == "off"
     assert mx.mod.progress is progress and mx.module.progress.MODES == (
-        "auto", "live", "stable", "off")
+        "auto", "live", "stable", "notebook", "off")
 
 
 def test_the_environment_variable_sets_the_default():
@@ -397,7 +397,7 @@ def test_off_prints_nothing_and_a_bad_choice_says_what_exists(capsys, monkeypatc
     fit(mx.mod.Module(mlp()), num_epoch=1, progress_bar="off")
     assert capsys.readouterr().err == ""
     with pytest.raises(ValueError, match=r"^fit: progress_bar is 'quiet'; it is one of True, "
-                                         r"False, 'auto', 'live', 'stable', 'off'"):
+                                         r"False, 'auto', 'live', 'stable', 'notebook', 'off'"):
         fit(mx.mod.Module(mlp()), progress_bar="quiet")
     monkeypatch.setattr(progress, "mode", "none")
     with pytest.raises(ValueError, match=r"mx.mod.progress.mode \(from MINISYM_PROGRESS\) is "

@@ -66,6 +66,19 @@ def test_reshape_codes_and_errors():
 def test_asscalar_needs_one_value():
     with pytest.raises(ValueError, match="not a scalar"):
         mx.nd.ones(2).asscalar()
+    with pytest.raises(ValueError, match=r"not a scalar: shape \(1, 2\)"):
+        mx.nd.ones((1, 2)).asscalar()
+
+
+def test_asscalar_of_any_one_value_array_as_mxnet():
+    one = mx.nd.array([7.0]).asscalar()
+    assert isinstance(one, np.float32) and one == 7.0  # shape (1,): asnumpy()[0]
+    for shape in [(1, 1), (1, 1, 1)]:  # MXNet 1.9.1 returns asnumpy()[()]: the array itself
+        value = mx.nd.full(shape, 7.0)
+        got = value.asscalar()
+        assert isinstance(got, np.ndarray) and got.shape == shape and got.item() == 7.0
+        got[...] = 0  # a copy: the NDArray keeps its value
+        assert value.asnumpy().item() == 7.0
 
 
 def test_random_is_repeatable_under_a_seed():

@@ -349,6 +349,107 @@ def test_symbolic_backward_with_wrong_expected_shape_says_so():
         tu.check_symbolic_backward(t, [X], [np.ones((4, 5))], [np.ones(5)])
 
 
+# --------------------------------------------------------------------------- error.mismatch
+@pytest.fixture
+def observers():
+    """Record the mismatches a failed check shows its observers (the list is left as found)."""
+    seen, before = [], list(tu.checks.mismatch_observers)
+    tu.checks.mismatch_observers.append(seen.append)
+    yield seen
+    tu.checks.mismatch_observers[:] = before
+
+
+def raised(fn, *args, **kwargs):
+    """The AssertionError ``fn`` raises."""
+    with pytest.raises(AssertionError) as info:
+        fn(*args, **kwargs)
+    return info.value
+
+
+def test_a_failed_numeric_check_carries_what_it_compared(observers):
+    error = raised(tu.check_numeric_gradient, custom("sign"), [X, OTHER], dtype=np.float64,
+                   grad_nodes=["data"])
+    m = error.mismatch
+    assert (m.check, m.argument, m.names) == ("check_numeric_gradient", "data",
+                                              ("numeric", "symbolic"))
+    assert m.slot == ("in_grad[0] ('data', list_arguments()[0]) of Custom 'sm' "
+                      "(op_type='tu_softmax')")
+    assert m.expected.shape == m.got.shape == m.shape == (4, 5)
+    np.testing.assert_allclose(m.got, -m.expected, rtol=1e-6, atol=1e-9)
+    assert (m.rtol, m.atol) == (1e-5, 1e-20)
+    worst = m.worst_index
+    numeric = tu.compare.fmt(m.expected[worst], m.got[worst])
+    assert f"at index {worst}: numeric {numeric}," in str(error).splitlines()[0]
+    error_size = np.where(m.bad, np.abs(m.expected - m.got), -1)
+    assert worst == np.unravel_index(np.argmax(error_size), m.shape)
+    assert "symbolic is -numeric everywhere: the sign is flipped." in m.hints
+    assert m.hints[-1] == "Look at what backward assigns to in_grad[0]."
+    assert m.relation(m.worst_index) == "sign flipped"
+    assert np.array_equal(m.error_ratio() > 1, m.bad)
+    assert observers == [m]  # shown once, before the raise, the same object the error carries
+
+
+def test_symbolic_checks_carry_the_mismatch_too(observers):
+    og = RNG.randn(4, 5)
+    y = np.exp(X) / np.exp(X).sum(axis=1, keepdims=True)
+    dx = y * (og - (og * y).sum(axis=1, keepdims=True))
+    m = raised(tu.check_symbolic_backward, custom("sign"), [X, OTHER], [og],
+               {"data": dx}).mismatch
+    assert (m.check, m.argument, m.names) == ("check_symbolic_backward", "data",
+                                              ("expected", "backward"))
+    np.testing.assert_allclose(m.expected, dx, rtol=1e-6)
+    t = mx.sym.tanh(mx.sym.Variable("data"), name="t")
+    m2 = raised(tu.check_symbolic_forward, t, [X], [np.tanh(X) + 1]).mismatch
+    assert (m2.check, m2.argument, m2.slot) == (
+        "check_symbolic_forward", "t_output",
+        "output 0 't_output' (list_outputs()[0], out_data[0] of tanh 't')")
+    assert observers == [m, m2]
+
+
+def test_assert_almost_equal_carries_it_without_telling_the_observers(observers):
+    m = raised(tu.assert_almost_equal, np.zeros(3), np.array([0.0, 2.0, 0.0])).mismatch
+    assert (m.check, m.worst_index, m.count) == ("assert_almost_equal", (1,), 1)
+    assert (m.names, m.relation((1,)), m.hints) == (("a", "b"), "a is 0", [])
+    assert observers == []
+    tu.check_numeric_gradient(custom("ok"), [X, OTHER])
+    assert observers == []  # a passing check tells nobody
+
+
+def test_a_broken_observer_warns_and_the_check_still_raises(observers):
+    def broken(mismatch):
+        raise KeyError("no display")
+
+    tu.checks.mismatch_observers.append(broken)
+    with pytest.warns(RuntimeWarning, match=r"check_numeric_gradient: the mismatch observer .* "
+                                            r"raised KeyError: 'no display'; remove it"):
+        message = failure(tu.check_numeric_gradient, custom("sign"), [X, OTHER])
+    assert message.startswith("check_numeric_gradient: in_grad[0]")
+    assert len(observers) == 1
+
+
+def test_the_worst_indices_are_those_a_stable_sort_gives_ties_in_index_order():
+    rng = np.random.RandomState(0)
+    for trial in range(200):
+        score = rng.randint(-1, 4, 300).astype(float) if trial % 2 else rng.randn(300)
+        k = rng.randint(0, 301)
+        assert np.array_equal(tu.compare._largest_first(score, k),
+                              np.argsort(-score, kind="stable")[:k]), (trial, k)
+    m = tu.compare.Mismatch.find(np.zeros(1000), np.ones(1000), 1e-5, 1e-20)
+    assert len(m.worst) == tu.compare.WORST_KEPT and m.worst[:3] == [(0,), (1,), (2,)]
+
+
+def test_relation_names_what_one_element_looks_like():
+    m = tu.compare.Mismatch.find(np.array([1.0, 2.0, 3.0, 0.0, 1.0, np.nan, 1.0]),
+                                 np.array([-1.0, 4.0, 0.0, 5.0, 1.001, 1.0, np.inf]),
+                                 1e-5, 1e-20, names=("numeric", "symbolic"))
+    assert [m.relation((i,)) for i in range(7)] == [
+        "sign flipped", "symbolic is 2 times numeric", "symbolic is 0", "numeric is 0", "",
+        "numeric is not finite", "symbolic is not finite"]
+    ratio = m.error_ratio()
+    assert ratio[1] == pytest.approx(2.0 / (1e-20 + 1e-5 * 4.0))
+    assert np.isinf(ratio[5]) and np.isinf(ratio[6])
+
+
 # --------------------------------------------------------------------------- the rest
 def test_rand_helpers_follow_numpys_seed():
     np.random.seed(0)

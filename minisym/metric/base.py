@@ -1,15 +1,17 @@
 """The metric machinery: ``EvalMetric`` (local and global sums), ``create`` and its registry,
 ``CompositeEvalMetric`` and ``CustomMetric`` (a function of numpy arrays) -- MXNet 1.9.1's."""
+import warnings
 from collections import OrderedDict
 from numbers import Number
 
 import numpy
 
+from ..base import MistakeWarning
 from ..ndarray.ndarray import NDArray
 from ..registry import Registry
 
 __all__ = ["EvalMetric", "CompositeEvalMetric", "CustomMetric", "np", "create", "register",
-           "alias", "check_label_shapes"]
+           "alias", "check_label_shapes", "check_class_labels"]
 
 
 def check_label_shapes(labels, preds, wrap=False, shape=False):
@@ -45,6 +47,54 @@ def _mismatch_hint(labels, preds, shape):
                 "Module.update_metric passes them by name")
     return ("a metric needs one label per sample: labels of shape (batch,) for predictions of "
             "shape (batch, classes), or class predictions of the labels' shape")
+
+
+def check_class_labels(metric, label, pred, error, axis=1, ids_allowed=False):
+    """Refuse (raise ``error``) one (label, pred) pair of classification metric ``metric`` that
+    has one-hot labels or the two swapped (the first argument the wider, holding scores).
+    ``ids_allowed``: the metric takes class-id predictions shaped like the labels, so equal
+    shapes are refused only when the predictions hold scores, and with a MistakeWarning (MXNet
+    computes a wrong value there instead of failing)."""
+    if label.ndim >= 2 and label.size > pred.size:
+        if not _whole_numbers(label):
+            raise error(f"{metric}.update(labels, preds): pass the labels first: "
+                        f"metric.update([label], [pred]). The first argument (the labels) has "
+                        f"shape {tuple(label.shape)} and holds scores, the second (the "
+                        f"predictions) {tuple(pred.shape)}: the predictions, one score per "
+                        "class, are the wider array, and the labels hold one class id per "
+                        "sample.")
+        raise error(_one_hot_message(metric, label, pred, axis))
+    if pred.ndim < 2 or tuple(label.shape) != tuple(pred.shape) or pred.shape[
+            _class_axis(pred, axis)] < 2:
+        return
+    if not ids_allowed:
+        raise error(_one_hot_message(metric, label, pred, axis))
+    if not _whole_numbers(pred):  # class ids shaped like the labels are what it compares
+        warnings.warn(_one_hot_message(metric, label, pred, axis) + " With equal shapes the "
+                      "predictions are read as class ids (as MXNet does): the scores are cast "
+                      "to int, so the value it reports is wrong.", MistakeWarning, stacklevel=3)
+
+
+def _class_axis(array, axis):
+    """``axis`` as a non-negative index into ``array``'s dimensions (the last one if beyond)."""
+    return axis % array.ndim if -array.ndim <= axis < array.ndim else array.ndim - 1
+
+
+def _whole_numbers(array):
+    values = numpy.asarray(array)
+    return bool(numpy.array_equal(values, numpy.round(values)))
+
+
+def _one_hot_message(metric, label, pred, axis):
+    """Labels given one-hot (shaped like, or wider than, the predictions): give class ids."""
+    classes = _class_axis(label, axis)
+    expected = tuple(d for i, d in enumerate(label.shape) if i != classes)
+    how = ("the predictions' own shape" if tuple(label.shape) == tuple(pred.shape) else
+           f"wider than the predictions' {tuple(pred.shape)}")
+    return (f"{metric}.update: give the labels as class ids, e.g. label.argmax(axis={axis}) "
+            f"(shape {expected}) if they are one-hot. The labels have shape "
+            f"{tuple(label.shape)}, {how}, but {metric} wants one class id per sample: labels "
+            f"of shape {expected} for scores of shape {tuple(label.shape)}.")
 
 
 class EvalMetric:

@@ -4,7 +4,8 @@ import math
 
 import numpy
 
-from .base import EvalMetric, _plain, alias, check_label_shapes, register
+from ..base import MXNetValueError
+from .base import EvalMetric, _plain, alias, check_class_labels, check_label_shapes, register
 
 __all__ = ["Accuracy", "TopKAccuracy", "F1", "MCC", "PCC"]
 
@@ -25,6 +26,7 @@ class Accuracy(EvalMetric):
         for label, pred in zip(labels, preds):
             pred = pred.asnumpy()
             label = label.asnumpy()
+            check_class_labels("Accuracy", label, pred, MXNetValueError, self.axis, True)
             if pred.shape != label.shape:
                 pred = numpy.argmax(pred, axis=self.axis)
             pred = pred.astype("int32").ravel()
@@ -49,6 +51,7 @@ class TopKAccuracy(EvalMetric):
         """Add one batch: preds (n, classes) scores, labels (n,) class ids."""
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
+            check_class_labels("TopKAccuracy", label, pred, ValueError)
             assert len(pred.shape) <= 2, "Predictions should be no more than 2 dims"
             if pred.ndim == 2 and self.top_k > pred.shape[1]:
                 raise ValueError(
@@ -169,6 +172,7 @@ class _BinaryMetric(EvalMetric):
         """Add one batch: preds (n, 2) scores, labels (n,) in {0, 1}."""
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
+            check_class_labels(type(self).__name__, label, pred, ValueError)
             self._stats.update_binary_stats(label, pred)
         if self.average == "macro":
             self._add_macro()
@@ -239,6 +243,7 @@ class PCC(EvalMetric):
         """Add one batch: preds (n, classes) scores or (n,) class ids, labels (n,) class ids."""
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
+            check_class_labels("PCC", label, pred, ValueError, 1, True)
             label = label.asnumpy().astype("int32")
             pred = pred.asnumpy()
             pred = pred.argmax(axis=1) if pred.shape != label.shape else pred.astype("int32")

@@ -6,7 +6,7 @@ import numpy
 
 from ..base import MXNetValueError
 from ..ndarray.ndarray import NDArray
-from .base import EvalMetric, alias, check_label_shapes, register
+from .base import EvalMetric, alias, check_class_labels, check_label_shapes, register
 
 __all__ = ["CrossEntropy", "NegativeLogLikelihood", "Perplexity", "Loss", "Torch", "Caffe"]
 
@@ -27,6 +27,7 @@ class Perplexity(EvalMetric):
         assert len(labels) == len(preds), "one label array per prediction array"
         loss, num = 0., 0
         for label, pred in zip(labels, preds):
+            check_class_labels("Perplexity", label, pred, AssertionError, self.axis)
             assert label.size == pred.size / pred.shape[-1], (
                 f"shape mismatch: {label.shape} vs. {pred.shape}: Perplexity.update needs one "
                 f"label per row of probabilities (classes on the last axis), but the labels "
@@ -75,6 +76,7 @@ class _LogLoss(EvalMetric):
         """Add one batch: preds (n, classes) probabilities, labels (n,) class ids."""
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
+            check_class_labels(type(self).__name__, label, pred, AssertionError)
             label = label.asnumpy().ravel()
             pred = pred.asnumpy()
             num_examples = pred.shape[0]

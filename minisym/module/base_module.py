@@ -154,7 +154,7 @@ class BaseModule:
         learned_total = None  # batches per epoch, counted once when the iterator cannot say
         for epoch in range(begin_epoch, num_epoch):
             total = progress.batches_per_epoch(train_data) or learned_total
-            bar = progress.EpochBar(epoch, total, form, stream)
+            bar = progress.epoch_bar(epoch, total, form, stream)
             try:
                 done = self._fit_epoch(epoch, train_data, eval_metric, batch_end_callback,
                                        monitor, bar, loss)

@@ -6,11 +6,15 @@
 
 - ``True`` (the default): the form ``mx.mod.progress.mode`` names, which is the environment
   variable ``MINISYM_PROGRESS`` when set, else ``'auto'``;
-- ``'auto'``: ``'live'`` on a terminal, ``'stable'`` anywhere else (a Jupyter notebook, a pipe,
-  a file, nbval);
+- ``'auto'``: ``'live'`` on a terminal, ``'notebook'`` in a Jupyter kernel (JupyterLab, nbval),
+  ``'stable'`` anywhere else (a pipe, a file);
 - ``'live'``: the line also shows the seconds spent and the batches per second;
 - ``'stable'``: no times and no rates, redrawn at fixed batches: the same training prints the
-  same text, so a stored notebook output compares under nbval;
+  same text on the same machine (a terminal log, a pipe);
+- ``'notebook'``: in a Jupyter kernel, one live bar per epoch drawn as a widget; its text form,
+  the only part a stored notebook keeps, names the epoch, its batches and what the bar shows,
+  never a number that training computed: those differ in their last digits from one processor,
+  kernel or thread count to another, and a stored output must be the same on every machine;
 - ``'off'`` or ``False``: nothing.
 
 The line goes to ``sys.stderr``, as logging's does, except in a Jupyter kernel, where it goes to
@@ -21,6 +25,7 @@ the regression outputs, the mean output of ``MakeLoss``); the metric is ``fit``'
 warning shown while the line is drawn first clears it, so the record stays a whole line; the bar
 comes back at the next batch.
 """
+import functools
 import logging
 import math
 import os
@@ -28,22 +33,26 @@ import sys
 import time
 import warnings
 from contextlib import contextmanager
+from html import escape
 
 import numpy as np
 
-__all__ = ["mode", "MODES", "resolve", "default_stream", "EpochBar", "HeadLoss",
-           "batches_per_epoch"]
+__all__ = ["mode", "MODES", "resolve", "default_stream", "in_kernel", "epoch_bar", "EpochBar",
+           "NotebookBar", "HeadLoss", "batches_per_epoch"]
 
-MODES = ("auto", "live", "stable", "off")
+MODES = ("auto", "live", "stable", "notebook", "off")
 mode = os.environ.get("MINISYM_PROGRESS", "auto")
+
+
+def in_kernel():
+    """Whether this process is a Jupyter kernel (its stdout is ipykernel's)."""
+    return type(sys.stdout).__module__.startswith("ipykernel")
 
 
 def default_stream():
     """Where the line goes: a Jupyter kernel's stdout (its stderr shows as an error), else
     stderr."""
-    if type(sys.stdout).__module__.startswith("ipykernel"):
-        return sys.stdout
-    return sys.stderr
+    return sys.stdout if in_kernel() else sys.stderr
 
 
 def resolve(progress_bar, stream):
@@ -58,8 +67,27 @@ def resolve(progress_bar, stream):
         raise ValueError(f"fit: {source} is {choice!r}; it is one of {allowed} ('stable' "
                          "shows no times, for stored notebook outputs; 'off' shows nothing)")
     if choice == "auto":
-        return "live" if _is_terminal(stream) else "stable"
+        if _is_terminal(stream):
+            return "live"
+        return "notebook" if in_kernel() and _has_widgets() else "stable"
+    if choice == "notebook" and not (in_kernel() and _has_widgets()):
+        return "stable"  # no notebook to draw the widget in: the same line as text
     return choice
+
+
+def _has_widgets():
+    try:
+        import ipywidgets  # noqa: F401  (optional: only a notebook draws the bar as a widget)
+    except ImportError:
+        return False
+    return True
+
+
+def epoch_bar(epoch, total, form, stream=None):
+    """The progress display of one epoch in ``form`` (see ``resolve``)."""
+    if form == "notebook":
+        return NotebookBar(epoch, total, form, stream)
+    return EpochBar(epoch, total, form, stream)
 
 
 def _is_terminal(stream):
@@ -184,6 +212,78 @@ class EpochBar:
             warnings.showwarning = shown
             for handler in handlers:
                 handler.removeFilter(clear)
+
+
+class NotebookBar(EpochBar):
+    """An epoch's bar drawn as a widget in a notebook: a bar, ``batch k/N`` and the values, live.
+
+    What a stored notebook keeps of it is its text form, fixed when it is shown (``text()``):
+    ``Epoch[0]: 41 batches (live bar: accuracy, cross-entropy)``. The values reach only the
+    live widget, so the stored output is the same on every machine."""
+
+    def __init__(self, epoch, total, form="notebook", stream=None):
+        super().__init__(epoch, total, form, stream)
+        self.widget = None
+
+    def text(self):
+        """The stable text form: the epoch, its batches and the names of what the bar shows."""
+        batches = f"{self.total} batches" if self.total else "batches"
+        names = ", ".join(name for name, _ in self.values)
+        return f"Epoch[{self.epoch}]: {batches}" + (f" (live bar: {names})" if names else "")
+
+    def clear(self):
+        """Nothing to clear: the widget has its own place, log lines go below it."""
+
+    def close(self):
+        """Draw the final state."""
+        if self.done:
+            self._draw()
+
+    def _due(self):
+        return self.done == self.total or \
+            time.perf_counter() - self._last_draw >= self.LIVE_INTERVAL
+
+    def _draw(self):
+        if self.widget is None:
+            self.widget = _bar_widget(self.text())
+            from IPython.display import display  # a kernel is running: IPython is loaded
+            display(self.widget)
+        self.widget.value = self.html()
+        self._shown, self._drawn = "widget", self.done
+        self._last_draw = time.perf_counter()
+
+    def html(self):
+        """The live line: the epoch, a <progress> bar, ``batch k/N`` and the values."""
+        bar = (f' <progress value="{min(self.done, self.total)}" max="{self.total}" '
+               'style="width: 14em; vertical-align: middle"></progress>' if self.total else "")
+        count = f"batch {self.done}/{self.total}" if self.total else f"batch {self.done}"
+        values = "".join(f"  {name}={value:.4f}" for name, value in self.values)
+        return ('<div style="font-family: var(--jp-code-font-family, monospace); font-size: '
+                'var(--jp-code-font-size, 13px); white-space: pre">'
+                f"{escape(f'Epoch[{self.epoch}]')}{bar} {escape(count + values)}</div>")
+
+
+def _bar_widget(text):
+    """An ipywidgets HTML whose text form (what nbval and a static render see) is ``text``."""
+    return _widget_class()(text)
+
+
+@functools.cache
+def _widget_class():
+    import ipywidgets  # optional dependency, present wherever a notebook draws the bar
+
+    class FitProgress(ipywidgets.HTML):
+        """fit's live bar of one epoch; its repr is the stable text a stored notebook keeps."""
+
+        def __init__(self, text):
+            super().__init__()
+            self.text = text
+            self.add_class("msw-fit")  # what the browser tests find it by
+
+        def __repr__(self):
+            return self.text
+
+    return FitProgress
 
 
 class _Clear(logging.Filter):

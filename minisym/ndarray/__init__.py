@@ -71,9 +71,20 @@ def ones(shape, ctx=None, dtype=None, **kwargs):
 
 
 def empty(shape, ctx=None, dtype=None):
-    """A new NDArray (zero-filled here, so results never depend on leftover memory)."""
+    """A new NDArray whose values mean nothing until you write them: ``mx.nd.empty((2, 3))``.
+
+    MXNet does not initialise it (whatever the memory held). minisym fills it with a fixed,
+    visibly wrong sentinel instead, NaN for floats and the dtype's minimum for integers, so
+    that reading it before writing shows, and the same way on every machine."""
     dims = _shape(shape, "mx.nd.empty", dtype, python_errors=True)
-    return NDArray(np.zeros(dims, _dtype(dtype)), ctx)
+    dtype = _dtype(dtype)
+    return NDArray(np.full(dims, empty_sentinel(dtype), dtype), ctx)
+
+
+def empty_sentinel(dtype):
+    """What ``mx.nd.empty`` fills an array of ``dtype`` with: NaN, or the integer minimum."""
+    dtype = np.dtype(dtype)
+    return np.nan if dtype.kind == "f" else np.iinfo(dtype).min if dtype.kind in "iu" else 0
 
 
 def full(shape, val, ctx=None, dtype=None, out=None):

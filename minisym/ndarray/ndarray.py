@@ -84,11 +84,14 @@ class NDArray:
         return np.array(self._data, copy=True)
 
     def asscalar(self):
-        """The one value of a size-1 array as a numpy scalar."""
-        if self.shape != (1,):
+        """The one value of a size-1 array: a numpy scalar for shape (1,); for (1, 1), (1, 1, 1)
+        ... a copy of the array itself (``asnumpy()[()]``), as MXNet returns it."""
+        if self.size != 1:
             raise ValueError(f"The current array is not a scalar: shape {self.shape}; "
                              "index it first, e.g. x[0].asscalar()")
-        return self._data.reshape(-1)[0]
+        if self.ndim == 1:
+            return self._data[0]
+        return self.asnumpy()[()]
 
     def __array__(self, dtype=None, copy=None):
         return self._data if dtype is None else self._data.astype(dtype)

@@ -28,6 +28,7 @@ from ..base import DTYPE_MX_TO_NP, DTYPE_NP_TO_MX, MXNetTypeError, MXNetValueErr
 from ..context import cpu
 from ..fileio import describe, read_bytes, write_atomically
 from ..memory import check_fits, format_bytes
+from .loaded import LoadedDict, LoadedList
 from .ndarray import NDArray
 
 __all__ = ["save", "load", "save_to_bytes", "load_from_bytes"]
@@ -57,7 +58,9 @@ def load(fname):
     if not isinstance(fname, str):
         raise TypeError("fname required to be a string")
     _check_load_memory(fname)
-    return load_from_bytes(read_bytes(fname, "mx.nd.load"), fname)
+    loaded = load_from_bytes(read_bytes(fname, "mx.nd.load"), fname)
+    loaded.where = f"mx.nd.load({fname!r})"
+    return loaded
 
 
 def _check_load_memory(fname):
@@ -181,9 +184,7 @@ def load_from_bytes(payload, where="mx.nd.load"):
     if names and len(names) != len(arrays):
         raise MXNetValueError(f"{where}: Invalid NDArray file format ({len(arrays)} arrays but "
                               f"{len(names)} names)")
-    if not names:
-        return arrays
-    return dict(zip(names, arrays))
+    return LoadedDict(zip(names, arrays)) if names else LoadedList(arrays)
 
 
 def _read_array(reader, index=0):

@@ -12,14 +12,18 @@ import numpy as np
 
 from .. import lifecycle
 from ..base import DTYPE_NP_TO_MX, MXNetError, MXNetTypeError, MXNetValueError
+from ..contract import FAMILIES, family_of
 from ..ndarray.ndarray import NDArray
 from .custom_checks import (
     WHAT_IT_HOLDS,
     ResultChecker,
+    SlotName,
     WatchedNDArray,
     detach_kept,
+    keyword_strings,
     references,
     slot_listing,
+    slot_map_note,
     string_kwargs_note,
 )
 from .registry import Operator, register
@@ -39,8 +43,9 @@ class Custom(Operator):
         self.attrs = dict(attrs or {})
         self.node_name = node_name
         if "op_type" not in self.attrs:
-            raise MXNetValueError(f"Custom {node_name!r}: Required argument `op_type` is "
-                                  "missing; write mx.sym.Custom(..., op_type='your_op')")
+            raise MXNetValueError(f"Custom {node_name!r}: name the registered operator with "
+                                  "mx.sym.Custom(..., op_type='your_op'): Required argument "
+                                  "`op_type` is missing")
         self.op_type = self.attrs["op_type"]
         label = lambda: f"mx.sym.Custom(op_type={self.op_type!r}, name={node_name!r})"
         with lifecycle.action(label):
@@ -58,16 +63,19 @@ class Custom(Operator):
             prop_cls = get_prop_class(self.op_type)
         except KeyError as exc:
             raise MXNetValueError(f"{self.where}: {exc.args[0]}") from None
-        kwargs = {k: v for k, v in self.attrs.items()
-                  if k != "op_type" and not (k.startswith("__") and k.endswith("__"))}
+        kwargs = keyword_strings({k: v for k, v in self.attrs.items() if k != "op_type" and
+                                  not (k.startswith("__") and k.endswith("__"))},
+                                 self.where, prop_cls.__name__)
         self.prop_kwargs, self.prop_class_name = kwargs, prop_cls.__name__
         try:
             inspect.signature(prop_cls).bind(**kwargs)
         except TypeError as exc:
             params = ", ".join(inspect.signature(prop_cls).parameters) or "(none)"
-            raise MXNetTypeError(f"{self.where}: {prop_cls.__name__}.__init__ {exc} (it takes: "
-                                 f"{params}). Every keyword of mx.sym.Custom other than "
-                                 "op_type and name goes to the Prop, as a string.") from None
+            raise MXNetTypeError(f"{self.where}: give {prop_cls.__name__}.__init__ one parameter "
+                                 "per keyword of mx.sym.Custom (other than op_type and name), "
+                                 f"or change the call to match it (it takes: {params}): "
+                                 f"{prop_cls.__name__}.__init__ {exc}. Every such keyword goes "
+                                 "to the Prop, as a string.") from None
         with self.noting_string_kwargs("__init__"):
             return lifecycle.observe(prop_cls, "__init__", kwargs=kwargs, site=self)
 
@@ -120,8 +128,8 @@ class Custom(Operator):
                        "list_auxiliary_states": "[] (or ['moving_mean'])"}[method]
             got = (f"the str {names!r}, which would be read letter by letter"
                    if isinstance(names, str) else f"{names!r} ({type(names).__name__})")
-            raise MXNetTypeError(f"{self.where}: {prop}.{method} must return a list of names "
-                                 f"(strs), e.g. return {example}; it returned {got}")
+            raise MXNetTypeError(f"{self.where}: return a list of names (strs) from "
+                                 f"{prop}.{method}, e.g. return {example}; it returned {got}")
         return list(names)
 
     # --- declarations come from the Prop, asked once ---------------------------------------------
@@ -165,20 +173,20 @@ class Custom(Operator):
             return None
         if not isinstance(shape, (list, tuple, np.ndarray)):
             raise MXNetTypeError(
-                f"{self.where}: {type(self.prop).__name__}.infer_shape returned {shape!r} "
-                f"({type(shape).__name__}) where a shape belongs: each of the lists it returns "
-                "holds one shape, a list of ints, per name (e.g. return in_shape, [[4, 3]], [] "
-                "for one output of shape (4, 3), not [4, 3])")
+                f"{self.where}: return one list of shapes per group from "
+                f"{type(self.prop).__name__}.infer_shape, each shape a list of ints, e.g. "
+                "return in_shape, [[4, 3]], [] for one output of shape (4, 3), not [4, 3]: it "
+                f"returned {shape!r} ({type(shape).__name__}) where a shape belongs")
         if not len(shape):
             return None
         self._check_integer_sizes(shape)
         sizes = tuple(int(d) for d in shape)
         if any(d < -1 for d in sizes):
             raise MXNetValueError(
-                f"{self.where}: {type(self.prop).__name__}.infer_shape returned the shape "
-                f"{list(sizes)}, with a negative size; sizes are positive, or -1 for one that is "
-                f"not known yet (it was called with in_shape={given}: arithmetic on a -1 gives "
-                "such sizes, so leave an unknown size at -1)")
+                f"{self.where}: leave an unknown size at -1 in "
+                f"{type(self.prop).__name__}.infer_shape (arithmetic on a -1 gives negative "
+                f"sizes): it returned the shape {list(sizes)}, with a negative size, when called "
+                f"with in_shape={given}; sizes are positive, or -1 for one not known yet")
         return tuple(0 if d == -1 else d for d in sizes)
 
     def _check_integer_sizes(self, shape):
@@ -188,10 +196,12 @@ class Custom(Operator):
         if bad is None:
             return
         prop = type(self.prop).__name__
+        fix = ("write int(...) where the size is computed" if isinstance(bad, float) else
+               "make every size an int")
         exc = MXNetTypeError(
-            f"{self.where}: {prop}.infer_shape returned the shape {tuple(shape)!r}, with the "
-            f"size {bad!r} ({type(bad).__name__}); every size must be an int"
-            + (" (write int(...) where it is computed)" if isinstance(bad, float) else ""))
+            f"{self.where}: {fix} in {prop}.infer_shape: it returned the shape "
+            f"{tuple(shape)!r}, with the size {bad!r} ({type(bad).__name__}); every size must "
+            "be an int")
         note = string_kwargs_note(self, exc, "infer_shape", self.prop)
         if note:
             exc.add_note(note)
@@ -218,9 +228,10 @@ class Custom(Operator):
             names = {"input": self.list_arguments(), "output": self.list_outputs(),
                      "aux state": self.list_auxiliary_states()}[which]
             raise MXNetTypeError(
-                f"{self.where}: {type(self.prop).__name__}.infer_type returned {value!r} for "
-                f"{which} {index} {names[index]!r}, which is not a data type MXNet has; return "
-                "numpy types such as np.float32 (in_type[0] is the first input's)")
+                f"{self.where}: return numpy types such as np.float32 from "
+                f"{type(self.prop).__name__}.infer_type (in_type[0] is the first input's): it "
+                f"returned {value!r} for {which} {index} {names[index]!r}, which is not a data "
+                "type MXNet has")
         return dtype
 
     def _check_lengths(self, result, method, what):
@@ -228,18 +239,19 @@ class Custom(Operator):
         prop = type(self.prop).__name__
         stage = "InferShape" if method == "infer_shape" else "InferType"  # MXNet's wording
         if not isinstance(result, (list, tuple)) or len(result) not in (2, 3):
-            raise MXNetValueError(f"{self.where}: {prop}.{method} must return 2 or 3 lists "
-                                  f"(inputs, outputs[, aux]); it returned {result!r}")
+            raise MXNetValueError(f"{self.where}: return 2 or 3 lists (inputs, outputs[, aux]) "
+                                  f"from {prop}.{method}; it returned {result!r}")
         ins, outs = result[0], result[1]
         aux = result[2] if len(result) == 3 else []
         for got, names, label in ((outs, self.list_outputs(), "output"),
                                   (ins, self.list_arguments(), "input"),
                                   (aux, self.list_auxiliary_states(), "aux state")):
             if len(got) != len(names):
+                count = f"{len(names)} entr{'y' if len(names) == 1 else 'ies'}"
                 raise MXNetValueError(
-                    f"{self.where}: {stage} Error: expecting {len(names)} entries in "
-                    f"returned {label} {what}, got {len(got)}. {prop}.{method} must return one "
-                    f"{what[:-1]} per name in {names}.")
+                    f"{self.where}: return one {what[:-1]} per name in {names} from "
+                    f"{prop}.{method}: {stage} Error: expecting {count} in returned {label} "
+                    f"{what}, got {len(got)}.")
         return list(ins), list(outs), list(aux)
 
     # --- computing: one CustomOp per executor ------------------------------------------------
@@ -248,13 +260,15 @@ class Custom(Operator):
         codes = [DTYPE_NP_TO_MX[np.dtype(t).type] for t in in_dtypes]
         custom_op = self._ask("create_operator", ctx, [list(s) for s in in_shapes], codes)
         if custom_op is None:
-            raise MXNetError(f"{self.where}: {type(self.prop).__name__}.create_operator returned "
-                             "None; return your CustomOp instance")
+            raise MXNetError(f"{self.where}: return your CustomOp instance from "
+                             f"{type(self.prop).__name__}.create_operator (e.g. return MyOp()); it "
+                             "returned None")
         return CustomRunner(self, custom_op, ctx)
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """Not on the node: an executor runs the CustomOp that ``create_runner`` makes."""
-        raise MXNetError(f"{self.where} runs inside an executor (bind it first)")
+        raise MXNetError(f"{self.where}: bind it first (sym.simple_bind(...)): it runs "
+                         "inside an executor")
 
     backward = forward
 
@@ -270,45 +284,63 @@ class CustomRunner:
         self.needs = op.backward_reads()
         self.checker = ResultChecker(op)
 
-    def _wrap(self, arrays, role, needed=None, writable=True):
+    def _wrap(self, arrays, role, needed=None, writable=True, req=None, phase=None):
         """WatchedNDArrays over the buffers, in a SlotList named after ``role``; MXNet flags
         inputs read-only (``+=`` on them fails, though ``x[:] = ...`` does not: copied on
         purpose); a write into what the call only reads (in_data, out_grad, backward's
-        out_data) goes to a copy, never into your arrays nor another operator's."""
+        out_data) goes to a copy, never into your arrays nor another operator's. ``req`` (for
+        what the call writes) lets each array say how it was written as it happens."""
         names = self._names(role)
+        heard = self.checker.on_write(phase) if req is not None else None
         wrapped = [WatchedNDArray(a, self.ctx, writable, copy_on_write=not writable,
-                                  slot=f"{role}[{i}] ({names[i]!r}) of {self.op.where}")
+                                  slot=SlotName(role, i, names[i], self.op.where),
+                                  req=None if req is None else req[i], on_write=heard)
                    if needed is None or needed[i]
                    else _undeclared(self.op, role, i, names[i], self.ctx)
                    for i, a in enumerate(arrays)]
-        return SlotList(wrapped, role, names)
+        return SlotList(wrapped, role, names, self.op.where)
 
     def _names(self, role):
-        """The Prop's names for the entries of list ``role``."""
-        if role in ("out_data", "out_grad", "req (forward)"):
-            return self.op.list_outputs()
-        if role == "aux":
-            return self.op.list_auxiliary_states()
-        return self.op.list_arguments()
+        """The Prop's names for the entries of list ``role`` ('in_data', 'forward req', ...),
+        from the declaration that role follows (contract.FAMILIES)."""
+        return getattr(self.op, FAMILIES[family_of(role)][0])()
 
-    def _call(self, method, args):
-        """``custom_op.method(*args)`` through the lifecycle recorder; returns what it returned."""
-        with self.op.noting_string_kwargs(method, self.op.prop, self.custom_op):
-            return lifecycle.observe(self.custom_op, method, args, site=self.op)
+    def _call(self, method, args, listing):
+        """``custom_op.method(*args)`` through the lifecycle recorder; returns what it returned.
+        An exception it raises gets the note of what each index held (``listing``, see
+        ``slot_map_note``); the arrays stop reporting writes when it returns."""
+        try:
+            with self.op.noting_string_kwargs(method, self.op.prop, self.custom_op):
+                return lifecycle.observe(self.custom_op, method, args, site=self.op)
+        except Exception as exc:
+            exc.add_note(slot_map_note(self.op, f"{type(self.custom_op).__name__}.{method}",
+                                       listing))
+            raise
+        finally:
+            for _, arrays, _, _ in listing:
+                for array in arrays:
+                    if isinstance(array, WatchedNDArray):
+                        array.on_write = None
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """CustomOp.forward with ``is_train`` as 0 / 1 and read-only ``in_data``. An array it
         keeps after returning gets its own copy of the values (with a warning)."""
         lists = {"in_data": self._wrap(in_data, "in_data", writable=False),
-                 "out_data": self._wrap(out_data, "out_data")}
+                 "out_data": self._wrap(out_data, "out_data", req=req, phase="forward")}
         aux_list = self._wrap(aux, "aux")
         given = list(list.__iter__(lists["out_data"]))
+        aux_given = list(list.__iter__(aux_list))
+        listing = [("in_data", list(list.__iter__(lists["in_data"])), lists["in_data"].names,
+                    None), ("out_data", given, lists["out_data"].names, list(req)),
+                   ("aux", aux_given, aux_list.names, None)]
         before = references(lists)
         returned = self._call("forward", (
-            int(bool(is_train)), SlotList(req, "req", self._names("req (forward)")),
-            lists["in_data"], lists["out_data"], aux_list))
+            int(bool(is_train)), SlotList(req, "req", self._names("forward req"), self.op.where),
+            lists["in_data"], lists["out_data"], aux_list), listing)
         self.checker.after_forward(returned, list(req), lists["out_data"], given,
                                    lists["out_data"].names)
+        self.checker.after_replacing("forward", "out_data", lists["out_data"], given)
+        self.checker.after_replacing("forward", "aux", aux_list, aux_given)
         self.checker.after_reading("forward", {"in_data": lists["in_data"]})
         returned = None
         self.checker.after_keeping("forward", detach_kept(lists, before))
@@ -316,23 +348,30 @@ class CustomRunner:
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """CustomOp.backward; what declare_backward_dependency left out is an EmptyNDArray.
         ``last_backward`` says, per in_grad and aux, whether it wrote there ('yes'), touched
-        the values ('maybe') or not ('no'): what a failed backward already changed."""
+        the values ('maybe', in_grad only: reading an aux state, as backward does to update
+        it, changes nothing) or not ('no'): what a failed backward already changed."""
         lists = {"out_grad": self._wrap(out_grad, "out_grad", self.needs["out_grad"], False),
                  "in_data": self._wrap(in_data, "in_data", self.needs["in_data"], False),
                  "out_data": self._wrap(out_data, "out_data", self.needs["out_data"], False),
-                 "in_grad": self._wrap(in_grad, "in_grad")}
+                 "in_grad": self._wrap(in_grad, "in_grad", req=req, phase="backward")}
         aux_list = self._wrap(aux, "aux")
         given = list(list.__iter__(lists["in_grad"]))
         aux_given = list(list.__iter__(aux_list))  # the entries as handed out (code may replace)
+        listing = [(role, list(list.__iter__(lists[role])), lists[role].names,
+                    list(req) if role == "in_grad" else None) for role in lists]
+        listing.append(("aux", aux_given, aux_list.names, None))
         before = references(lists)
         try:
             returned = self._call("backward", (
-                SlotList(req, "req", self._names("in_grad")), lists["out_grad"],
-                lists["in_data"], lists["out_data"], lists["in_grad"], aux_list))
+                SlotList(req, "req", self._names("backward req"), self.op.where),
+                lists["out_grad"], lists["in_data"], lists["out_data"], lists["in_grad"],
+                aux_list), listing)
         finally:
             self.last_backward = {"in_grad": [_touched(a) for a in given],
-                                  "aux": [_touched(a) for a in aux_given]}
+                                  "aux": ["yes" if a.written else "no" for a in aux_given]}
         self.checker.after_backward(returned, list(req), lists, given, lists["in_grad"].names)
+        self.checker.after_replacing("backward", "in_grad", lists["in_grad"], given)
+        self.checker.after_replacing("backward", "aux", aux_list, aux_given)
         if not any(r != "null" and not a.exposed for r, a in zip(req, given)):
             self.checker.after_reading("backward", {k: v for k, v in lists.items()
                                                     if k != "in_grad"})
@@ -348,38 +387,53 @@ def _touched(array):
 class SlotList(list):
     """The list a custom operator receives; out of range, it says what each index is."""
 
-    def __init__(self, items, role, names):
+    def __init__(self, items, role, names, where):
         super().__init__(items)
         self.role = role
         self.names = list(names)
+        self.where = where
 
     def __getitem__(self, index):
         try:
             return super().__getitem__(index)
         except IndexError:
+            count = len(self)
             listing = ", ".join(f"{self.role}[{i}] is {n!r}" for i, n in enumerate(self.names))
+            fix = (f"use an index from 0 to {count - 1} ({listing})" if count else
+                   f"declare a name first: {self.role} is empty")
             raise IndexError(
-                f"{self.role}[{index}] does not exist: {self.role} has {len(self)} entries, "
-                f"one per name the Prop declares ({listing or 'none'}). in_data / in_grad / "
-                "backward req follow list_arguments(), out_data / out_grad / forward req follow "
-                "list_outputs(), aux follows list_auxiliary_states().") from None
+                f"{self.where}: {fix}; {self.role}[{index}] does not exist: {self.role} has "
+                f"{count} entr{'y' if count == 1 else 'ies'}, one per name the Prop declares. "
+                "in_data / in_grad / backward req follow list_arguments(), out_data / out_grad "
+                "/ forward req follow list_outputs(), aux follows list_auxiliary_states()."
+            ) from None
 
 
 def _undeclared(op, role, index, name, ctx):
     """The empty NDArray backward gets for ``role[index]`` (``name``), which it did not declare
     it needs: reading it and writing into it fail, each with its own message."""
     prop = type(op.prop).__name__
-    why = (" (need_top_grad=False leaves out every out_grad)"
-           if role == "out_grad" and not getattr(op.prop, "need_top_grad_", True) else "")
-    read = (f"{op.where}: {role}[{index}] ({name!r}) is an empty NDArray in "
-            f"backward, because {prop}.declare_backward_dependency did not "
-            f"list it{why}. Declare it there to receive it, or do not read it. (MXNet: Check "
-            "failed: ndim_is_known(this->ndim()): Shape is unknown.)")
+    slot = f"{role}[{index}] ({name!r})"
+    mxnet = " (MXNet: Check failed: ndim_is_known(this->ndim()): Shape is unknown.)"
+    loss = role == "out_grad" and not getattr(op.prop, "need_top_grad_", True)
+    if loss:
+        read = (f"{op.where}: compute backward's gradient without out_grad: {prop} passes "
+                "need_top_grad=False, so it is a loss that makes its own gradient and does not "
+                f"read out_grad (need_top_grad=False leaves out every out_grad; {slot} is an "
+                "empty NDArray in backward). If it needs the gradient arriving from above after "
+                f"all, drop need_top_grad=False from {prop}.__init__ and list {role}[{index}] in "
+                f"{prop}.declare_backward_dependency (lesson 6).{mxnet}")
+    else:
+        read = (f"{op.where}: list {role}[{index}] in {prop}.declare_backward_dependency to "
+                f"read it in backward (lesson 6), or do not read it: {slot} is an empty NDArray "
+                f"in backward, because {prop}.declare_backward_dependency did not list it."
+                f"{mxnet}")
+    why = " (need_top_grad=False leaves out every out_grad)" if loss else ""
     arguments = op.list_arguments()
-    write = (f"{op.where}: backward wrote into {role}[{index}] ({name!r}), but backward only "
-             f"reads {role}: it is {WHAT_IT_HOLDS[role]}. Backward's results go into "
-             f"in_grad[i], one per list_arguments() name ({slot_listing('in_grad', arguments)}):"
-             f" write self.assign(in_grad[0], req[0], grad). (Here {role}[{index}] is an empty "
+    write = (f"{op.where}: write backward's results into in_grad, not into {slot}: "
+             f"self.assign(in_grad[0], req[0], grad), one in_grad[i] per list_arguments() name "
+             f"({slot_listing('in_grad', arguments)}). Backward wrote into {slot}, but backward "
+             f"only reads {role}: it is {WHAT_IT_HOLDS[role]}. (Here {slot} is an empty "
              f"NDArray, because {prop}.declare_backward_dependency did not list it{why}.)")
     return EmptyNDArray(read, write, ctx)
 

@@ -5,18 +5,28 @@ note whether your code reached an array's values or wrote into it. After the cal
 then tell you that ``out_data[j]`` / ``in_grad[i]`` was never written (it is set to zero rather
 than left holding another array's values), that forward / backward *returned* its result
 (the engine ignores it), or that backward wrote into ``out_grad``, which it only reads.
+
+The mistakes MXNet lets pass without a word and that are not in MXNet's contract at all warn
+with ``minisym.MistakeWarning`` as they happen: an ``in_grad`` overwritten where ``req`` is
+'add', a list entry replaced instead of written into (``aux[0] = x``), a keyword such as
+``flag=False`` tested for its truth as the string ``'False'`` (``KeywordString``). An exception
+raised inside forward / backward gets a note of what each index held (``slot_map_note``).
 """
 import ast
 import os
 import sys
 import warnings
+from collections import namedtuple
+from contextlib import contextmanager
 
 import numpy as np
 
-from ..ndarray.ndarray import NDArray
+from ..base import MistakeWarning
+from ..ndarray.ndarray import NDArray, _key_text
+from .assign import assign
 
-__all__ = ["WatchedNDArray", "CustomOpWarning", "ResultChecker", "string_kwargs_note",
-           "slot_listing", "warn"]
+__all__ = ["WatchedNDArray", "SlotName", "CustomOpWarning", "ResultChecker", "KeywordString",
+           "keyword_strings", "string_kwargs_note", "slot_listing", "slot_map_note", "warn"]
 
 # What each list a CustomOp receives holds, in words (the lists backward only reads).
 WHAT_IT_HOLDS = {
@@ -33,23 +43,40 @@ class CustomOpWarning(RuntimeWarning):
 
 class WatchedNDArray(NDArray):
     """An NDArray over an executor buffer that notes whether code reached its values
-    (``exposed``) or wrote into it (``written``); its shape, dtype, size and ndim do not count.
+    (``exposed``) or wrote into it (``written``, once a write has succeeded); its shape, dtype,
+    size and ndim do not count.
 
     With ``copy_on_write`` the first write goes into a private copy, so writing into an
-    ``out_grad`` never changes the head gradient array you passed to ``backward``."""
+    ``out_grad`` never changes the head gradient array you passed to ``backward``. During the
+    call, ``on_write(array, how, read_before)`` hears of each write: ``how`` says how it was
+    written (``'+='`` and ``'-='`` add into it; any other text replaced its values) and
+    ``read_before`` whether the call had read the values first."""
 
-    __slots__ = ("_buffer", "exposed", "written", "_copy_on_write", "slot")
+    __slots__ = ("_buffer", "exposed", "written", "_copy_on_write", "slot", "index", "name",
+                 "req", "on_write")
 
-    def __init__(self, data, ctx, writable=True, copy_on_write=False, slot=None):
+    def __init__(self, data, ctx, writable=True, copy_on_write=False, slot=None, req=None,
+                 on_write=None):
         super().__init__(data, ctx, writable)
         self.exposed = False
         self.written = False
         self._copy_on_write = copy_on_write
-        self.slot = slot  # "out_data[0] ('output') of Custom 'c' (op_type=...)": for messages
+        self.slot = slot  # SlotName("out_data", 0, "output", "Custom 'c' (op_type=...)")
+        self.req = req  # this slot's req, for out_data and in_grad
+        self.on_write = on_write
+
+    @property
+    def label(self):
+        """``out_data[0]``."""
+        return f"{self.slot.role}[{self.slot.index}]"
 
     @property
     def _data(self):
-        self.exposed = True
+        read_before, self.exposed = self.exposed, True
+        caller = sys._getframe(1)
+        if caller.f_code is _COPYTO_CODE and caller.f_locals.get("other") is self:
+            self._prepare_write()  # x.copyto(this) writes into what it returns, next
+            self._wrote(f"x.copyto({self.label})", read_before)
         return self._buffer
 
     @_data.setter
@@ -61,22 +88,60 @@ class WatchedNDArray(NDArray):
     size = property(lambda self: int(self._buffer.size))
     ndim = property(lambda self: self._buffer.ndim)
 
-    def _before_write(self):
-        self.written = True
+    def _prepare_write(self):
         if self._copy_on_write:
             self._buffer = self._buffer.copy()
             self._copy_on_write = False
 
+    def _wrote(self, how, read_before):
+        self.written = True
+        if self.on_write is not None:
+            self.on_write(self, how, read_before)
+
     def __setitem__(self, key, value):
-        self._before_write()
-        super().__setitem__(key, value)
+        read_before = self.exposed
+        self._prepare_write()
+        with self._failing_untouched(read_before):
+            super().__setitem__(key, value)
+        caller = sys._getframe(1)
+        how = (f"self.assign({self.label}, {caller.f_locals.get('req')!r}, ...)"
+               if caller.f_code is _ASSIGN_CODE else f"{self.label}[{_key_text(key)}] = ...")
+        self._wrote(how, read_before)
 
     def _inplace(self, other, *how):
-        if self.writable:
-            self._before_write()
-        else:
-            self.written = True
-        return super()._inplace(other, *how)
+        read_before = self.exposed
+        if not self.writable:
+            self.written = True  # the read-only error names the slot; nothing was written
+            return super()._inplace(other, *how)
+        self._prepare_write()
+        with self._failing_untouched(read_before):
+            result = super()._inplace(other, *how)
+        self._wrote(_INPLACE_TEXT.get(how[0], "an in-place operator"), read_before)
+        return result
+
+    @contextmanager
+    def _failing_untouched(self, read_before):
+        """A write that raises (a shape that does not broadcast, ...) wrote nothing: the array
+        counts as untouched as before, so a failed backward's note does not name it."""
+        try:
+            yield
+        except Exception:
+            self.exposed = read_before
+            raise
+
+
+_COPYTO_CODE = NDArray.copyto.__code__  # x.copyto(y) writes through y._data
+_ASSIGN_CODE = assign.__code__
+_INPLACE_TEXT = {np.add: "+=", np.subtract: "-=", np.multiply: "*=", np.true_divide: "/=",
+                 np.mod: "%=", np.power: "**="}
+ADDS_INTO = ("+=", "-=")  # what a write under req 'add' may be: self.assign adds with +=
+
+
+class SlotName(namedtuple("SlotName", "role index name where")):
+    """Which slot of which operator an array is: ``in_grad[0] ('data') of Custom 'c' ...``."""
+
+    def __str__(self):
+        return f"{self.role}[{self.index}] ({self.name!r}) of {self.where}"
 
 
 def slot_listing(role, names):
@@ -95,6 +160,30 @@ def describe(value):
     return f"a {type(value).__name__}"
 
 
+# --- what a call received, for an exception raised inside it ------------------------------------
+def slot_map_note(op, method, listing):
+    """The note an exception raised in ``method`` (``'MyOp.backward'``) of ``op`` gets: every
+    index of every list the call received, with its name, shape, dtype and req. ``listing``:
+    [(role, [array], names, req or None)] in the order of the call's parameters."""
+    rows, empty = [], []
+    for role, arrays, names, req in listing:
+        if not arrays:
+            empty.append(role)
+        for i, (array, name) in enumerate(zip(arrays, names)):
+            held = ("empty (not listed in declare_backward_dependency)"
+                    if array.dtype is None else
+                    f"{tuple(array.shape)} {np.dtype(array.dtype).name}")
+            rows.append((f"{role}[{i}]", repr(name), held,
+                         f"req[{i}] = {req[i]!r}" if req is not None else ""))
+    widths = [max((len(row[c]) for row in rows if c < 2 or row[3]), default=0)
+              for c in range(3)]
+    lines = ["  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths + [0])).rstrip()
+             for row in rows]
+    lines += [f"  {role}: none" for role in empty]
+    return (f"(Check each index {method} used against what it held in this call of "
+            f"{op.where}:\n" + "\n".join(lines) + ")")
+
+
 # --- warnings that point at your line --------------------------------------------------------
 _ENGINE_DIRS = []
 
@@ -110,15 +199,15 @@ def _engine_dirs():
     return _ENGINE_DIRS
 
 
-def warn(message):
-    """Issue a CustomOpWarning at the first line outside the engine (the line of yours that
-    ran forward / backward), so a notebook shows your cell, not minisym's internals."""
+def warn(message, category=CustomOpWarning):
+    """Issue a warning at the first line outside the engine (the line of yours that wrote the
+    array, or ran forward / backward), so a notebook shows your cell, not minisym's internals."""
     dirs = [d + os.sep for d in _engine_dirs()]
     frame, level = sys._getframe(0), 1
     while frame is not None and any(os.path.abspath(frame.f_code.co_filename).startswith(d)
                                     for d in dirs):
         frame, level = frame.f_back, level + 1
-    warnings.warn(message, CustomOpWarning, stacklevel=level)
+    warnings.warn(message, category, stacklevel=level)
 
 
 # --- after forward / backward ----------------------------------------------------------------
@@ -130,10 +219,10 @@ class ResultChecker:
         self.op = op
         self.warned = set()
 
-    def _warn_once(self, key, message):
+    def _warn_once(self, key, message, category=CustomOpWarning):
         if key not in self.warned:
             self.warned.add(key)
-            warn(message)
+            warn(message, category)
 
     def after_forward(self, returned, req, out_data, given, names):
         """``given``: the WatchedNDArrays forward received in ``out_data`` (a SlotList)."""
@@ -143,18 +232,18 @@ class ResultChecker:
             left = (f" So {_join(f'out_data[{j}] ({names[j]!r})' for j in unwritten)} "
                     "holds zeros, not your result." if unwritten else "")
             self._warn_once(("forward", "returned"), (
-                f"{self.op.where}: forward returned {describe(returned)}, and the engine ignores "
-                f"what forward returns.{left} Write each result into its output instead: "
+                f"{self.op.where}: write each result into its output instead of returning it: "
                 f"self.assign(out_data[0], req[0], result), one out_data per list_outputs() "
-                f"name ({listing})."))
+                f"name ({listing}). forward returned {describe(returned)}, and the engine "
+                f"ignores what forward returns.{left}"))
             return
         for j in unwritten:
             self._warn_once(("forward", j), (
-                f"{self.op.where}: forward did not write out_data[{j}] ({names[j]!r}) although "
-                f"req[{j}] is {req[j]!r}, so minisym set it to zero (MXNet would leave whatever "
-                f"that buffer held).{_replaced(out_data, given, 'out_data', j)} Write it with "
-                f"self.assign(out_data[{j}], req[{j}], result), one out_data per list_outputs() "
-                f"name ({listing})."))
+                f"{self.op.where}: write out_data[{j}] with self.assign(out_data[{j}], "
+                f"req[{j}], result), one out_data per list_outputs() name ({listing}): forward "
+                f"did not write out_data[{j}] ({names[j]!r}) although req[{j}] is {req[j]!r}, "
+                "so minisym set it to zero (MXNet would leave whatever that buffer held)."
+                f"{_replaced(out_data, given, 'out_data', j)}"))
 
     def after_backward(self, returned, req, lists, given, names):
         """``lists``: {role: SlotList} backward received; ``given``: the WatchedNDArrays it was
@@ -166,23 +255,64 @@ class ResultChecker:
                     "of your gradient (zero under req 'write', unchanged under 'add')."
                     if unwritten else "")
             self._warn_once(("backward", "returned"), (
-                f"{self.op.where}: backward returned {describe(returned)}, and the engine "
-                f"ignores what backward returns.{left} Write each gradient into its in_grad "
-                f"instead: self.assign(in_grad[0], req[0], grad), one in_grad per "
-                f"list_arguments() name ({listing})."))
+                f"{self.op.where}: write each gradient into its in_grad instead of returning "
+                f"it: self.assign(in_grad[0], req[0], grad), one in_grad per list_arguments() "
+                f"name ({listing}). backward returned {describe(returned)}, and the engine "
+                f"ignores what backward returns.{left}"))
             return
         clue = _wrote_into_inputs(lists)
         for i in unwritten:
             got = ("nothing added to its gradient" if req[i] == "add" else
                    "a zero gradient (MXNet would leave whatever that buffer held)")
             self._warn_once(("backward", i), (
-                f"{self.op.where}: backward did not write in_grad[{i}] ({names[i]!r}) although "
-                f"req[{i}] is {req[i]!r}, so {names[i]!r} got {got}.{clue}"
-                f"{_replaced(lists['in_grad'], given, 'in_grad', i)} Write its gradient with "
+                f"{self.op.where}: write the gradient of {names[i]!r} with "
                 f"self.assign(in_grad[{i}], req[{i}], grad), one in_grad per list_arguments() "
                 f"name ({listing}); if {names[i]!r} has no gradient, assign 0 there or bind it "
-                "with grad_req='null'."))
+                f"with grad_req='null'. backward did not write in_grad[{i}] ({names[i]!r}) "
+                f"although req[{i}] is {req[i]!r}, so {names[i]!r} got {got}.{clue}"
+                f"{_replaced(lists['in_grad'], given, 'in_grad', i)}"))
 
+
+    def on_write(self, phase):
+        """The ``on_write`` of the arrays ``phase`` writes its results into: under req 'add'
+        a write that replaces the values (anything but ``+=``, which ``self.assign`` uses) warns
+        as it happens, unless the call read those values first (``x[:] = x + g`` adds too)."""
+        def heard(array, how, read_before):
+            if array.req != "add" or how in ADDS_INTO or read_before:
+                return
+            i, name = array.slot.index, array.slot.name
+            kind = "grad" if phase == "backward" else "result"
+            self._warn_once((phase, "overwrote", array.label), (
+                f"{self.op.where}: add into {array.label} ({name!r}) instead of overwriting "
+                f"it: write self.assign({array.label}, req[{i}], {kind}), which adds when "
+                f"req[{i}] is 'add' (or {array.label}[:] += {kind}). {how} replaced the values "
+                f"{array.label} held, but req[{i}] is 'add' ("
+                + ("grad_req='add': gradients accumulate over backward calls, and those of "
+                   "earlier calls are lost)." if phase == "backward" else
+                   "the result is added to what the output holds, which is lost).")),
+                MistakeWarning)
+        return heard
+
+    def after_replacing(self, phase, role, slots, given):
+        """Warn once per slot when ``phase`` replaced an entry of ``slots`` (``aux[0] = x``)
+        and left the engine's array (in ``given``) unwritten; for out_data / in_grad only when
+        it read that array (otherwise the "did not write" warning has already said so)."""
+        for i, array in enumerate(given[:len(slots)]):
+            if list.__getitem__(slots, i) is array or array.written:
+                continue
+            if role != "aux" and (array.req == "null" or not array.exposed):
+                continue
+            label, name = f"{role}[{i}]", slots.names[i]
+            fix = {"aux": f"{label}[:] = new_value",
+                   "in_grad": f"self.assign({label}, req[{i}], grad)",
+                   "out_data": f"self.assign({label}, req[{i}], result)"}[role]
+            kept = ("the auxiliary state keeps its old values" if role == "aux" else
+                    f"the engine's {label} keeps the values it held before this call")
+            self._warn_once((phase, "replaced", role, i), (
+                f"{self.op.where}: write into {label} ({name!r}) instead of replacing it: "
+                f"{fix}. {phase.capitalize()} put a new array into the list it received "
+                f"({label} = ...), which the engine never reads, so {kept} (MXNet ignores the "
+                "new one without a word)."), MistakeWarning)
 
     def after_reading(self, phase, lists):
         """Warn once per slot when ``phase`` (forward / backward) wrote into a list it only
@@ -192,14 +322,15 @@ class ResultChecker:
                 if getattr(array, "written", False):
                     name = slots.names[i]
                     self._warn_once((phase, "wrote", role, i), (
-                        f"{self.op.where}: {phase} wrote into {role}[{i}] ({name!r}), which it "
-                        f"only reads: {role} is {WHAT_IT_HOLDS[role]}. The write went into a "
-                        f"private copy, so {name!r} and every other operator reading it keep "
-                        "their values (in MXNet the write would change them). Compute into a new "
-                        f"array instead (x = {role}[{i}].copy()), and write results into "
-                        + ("out_data with self.assign(out_data[0], req[0], result)."
+                        f"{self.op.where}: compute into a new array instead (x = "
+                        f"{role}[{i}].copy()), and write results into "
+                        + ("out_data with self.assign(out_data[0], req[0], result)"
                            if phase == "forward" else
-                           "in_grad with self.assign(in_grad[0], req[0], grad).")))
+                           "in_grad with self.assign(in_grad[0], req[0], grad)")
+                        + f": {phase} wrote into {role}[{i}] ({name!r}), which it only reads: "
+                        f"{role} is {WHAT_IT_HOLDS[role]}. The write went into a private copy, "
+                        f"so {name!r} and every other operator reading it keep their values (in "
+                        "MXNet the write would change them)."))
 
     def after_keeping(self, phase, kept):
         """Warn once per slot that ``phase`` kept an array it was handed (``kept``: [(role,
@@ -207,15 +338,15 @@ class ResultChecker:
         for role, i, name in kept:
             later = ("backward" if phase == "forward" else "a later call")
             self._warn_once((phase, "kept", role, i), (
-                f"{self.op.where}: {phase} kept {role}[{i}] ({name!r}) after it returned (e.g. "
-                f"self.saved = {role}[{i}]). The arrays a call receives are valid only during "
-                "that call: the executor reuses their memory for other operators' values. So "
-                "the kept NDArray now holds its own copy of the values it had when "
-                f"{phase} returned (reading it in {later} is safe; writing into it changes "
-                f"nothing in the executor). Keep a copy yourself (self.saved = {role}[{i}]"
-                ".copy())" + (", or declare it in declare_backward_dependency and read it from "
-                              f"backward's {role}[{i}]." if phase == "forward" and
-                              role in ("in_data", "out_data") else ".")))
+                f"{self.op.where}: keep a copy yourself (self.saved = {role}[{i}].copy())"
+                + (", or declare it in declare_backward_dependency and read it from "
+                   f"backward's {role}[{i}]" if phase == "forward" and
+                   role in ("in_data", "out_data") else "")
+                + f": {phase} kept {role}[{i}] ({name!r}) after it returned (e.g. self.saved = "
+                f"{role}[{i}]). The arrays a call receives are valid only during that call: the "
+                "executor reuses their memory for other operators' values. So the kept NDArray "
+                f"now holds its own copy of the values it had when {phase} returned (reading it "
+                f"in {later} is safe; writing into it changes nothing in the executor)."))
 
 
 def references(lists):
@@ -286,6 +417,59 @@ def _wrote_into_inputs(lists):
 
 
 # --- keyword arguments that are still strings ------------------------------------------------
+class KeywordString(str):
+    """A keyword argument of ``mx.sym.Custom`` as the Prop receives it: the str MXNet passes
+    ('False' for ``flag=False``), and in every way a str, except that testing its truth
+    (``if flag:``) warns when the text means a false value ('False', '0', 'None', '[]', ...):
+    a non-empty string is true, the opposite of what it says. Converting it stays silent.
+    Its type presents itself as ``str`` in messages; pickled, it is a plain str."""
+
+    def __new__(cls, text, keyword, where, prop):
+        self = super().__new__(cls, text)
+        self.keyword, self.where, self.prop = keyword, where, prop
+        self.means_false = _means_false(text)  # decided once: truth is tested in loops
+        return self
+
+    def __reduce__(self):
+        return (str, (str(self),))  # pickled and deep-copied as the plain str it is
+
+    def __bool__(self):
+        if self.means_false:
+            self.means_false = False  # once per keyword of a node
+            text = str(self)
+            fix = ("super().__init__(need_top_grad=need_top_grad == 'True')"
+                   if self.keyword == "need_top_grad" else  # CustomOpProp's own, tested there
+                   _conversion(self.keyword, self.keyword, text, True))
+            warn(f"{self.where}: convert the keyword {self.keyword} in {self.prop}.__init__ "
+                 f"before testing it, e.g. {fix}. Every keyword of mx.sym.Custom reaches "
+                 f"{self.prop} as a string, and {self.keyword}={text!r} is a non-empty string, "
+                 f"so it counts as true: the opposite of what {text} means.", MistakeWarning)
+        return len(self) > 0
+
+
+# Python's and NumPy's messages name an operand's type ("unsupported operand type(s) for +:
+# 'int' and 'str'"): a keyword is named as the str it is, as in MXNet.
+KeywordString.__name__ = KeywordString.__qualname__ = "str"
+KeywordString.__module__ = "builtins"
+
+
+def _means_false(text):
+    """Whether ``text`` is a non-empty str whose literal is false: '0', 'False', 'None', '[]'."""
+    if not text.strip():
+        return False
+    try:
+        value = ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return not isinstance(value, str) and not value
+
+
+def keyword_strings(kwargs, where, prop):
+    """{keyword: KeywordString} for the str values of ``kwargs`` (the others as they are)."""
+    return {k: KeywordString(v, k, where, prop) if isinstance(v, str) else v
+            for k, v in kwargs.items()}
+
+
 def string_kwargs_note(op, exc, method, *objects):
     """The note for a TypeError inside a custom operator when a keyword argument of
     ``mx.sym.Custom`` that looks like a number reached the Prop as a string (they all do), or

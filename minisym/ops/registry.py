@@ -100,16 +100,21 @@ class Operator:
         slots = {"out_grad": out_grad, "in_data": in_data, "out_data": out_data}
         return [i for slot in self.backward_needs for i in slots[slot]]
 
+    def dependency_ids(self):
+        """{'out_grad': [ids], 'in_data': [ids], 'out_data': [ids]}: the numbers MXNet gives
+        ``declare_backward_dependency``, out_grad first, then in_data, then out_data
+        (two outputs and one input: out_grad 0-1, in_data 2, out_data 3-4)."""
+        n_out, n_in = len(self.list_outputs()), len(self.list_arguments())
+        return {"out_grad": list(range(n_out)), "in_data": list(range(n_out, n_out + n_in)),
+                "out_data": list(range(n_out + n_in, 2 * n_out + n_in))}
+
     def backward_reads(self):
         """{'out_grad': [bool per output], 'in_data': [bool per input], 'out_data': [...]}:
         which arrays backward reads, asked the way MXNet asks (numbered ids)."""
-        n_out, n_in = len(self.list_outputs()), len(self.list_arguments())
-        deps = set(self.declare_backward_dependency(
-            list(range(n_out)), list(range(n_out, n_out + n_in)),
-            list(range(n_out + n_in, 2 * n_out + n_in))))
-        return {"out_grad": [j in deps for j in range(n_out)],
-                "in_data": [n_out + i in deps for i in range(n_in)],
-                "out_data": [n_out + n_in + j in deps for j in range(n_out)]}
+        ids = self.dependency_ids()
+        deps = set(self.declare_backward_dependency(ids["out_grad"], ids["in_data"],
+                                                    ids["out_data"]))
+        return {role: [i in deps for i in numbers] for role, numbers in ids.items()}
 
     # --- what the operator computes (the CustomOp half) ---------------------------------------
     def is_train_note(self, is_train, phase):

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..base import DTYPE_MX_TO_NP, DTYPE_NP_TO_MX, MXNetTypeError, MXNetValueError
+from ..base import DTYPE_MX_TO_NP, DTYPE_NP_TO_MX, MistakeWarning, MXNetTypeError, MXNetValueError
 from ..ops.rules import ShapeConflict, fmt, known, merge_shape, merge_value
 from ..shape_check import check_shape
 from ..trace import slot_names
@@ -255,10 +255,37 @@ def infer_shape(symbol, args, kwargs, partial):
     arg_shapes, _, _ = _results(symbol, table, present)
     lines = _unknown_lines(symbol.list_arguments(), arg_shapes,
                            lambda s: not s or 0 in s, str)
-    warnings.warn("Cannot decide shape for the following arguments (0s in shape means unknown "
-                  "dimensions). Consider providing them as input:\n\t" + "\n\t".join(lines),
-                  stacklevel=3)
+    message = ("Cannot decide shape for the following arguments (0s in shape means unknown "
+               "dimensions). Consider providing them as input:\n\t" + "\n\t".join(lines))
+    minus_one = _given_minus_one(symbol, args, kwargs)
+    if minus_one:
+        warnings.warn(_minus_one_hint(minus_one) + "\n" + message, MistakeWarning, stacklevel=3)
+    else:
+        warnings.warn(message, stacklevel=3)
     return None, None, None
+
+
+def _given_minus_one(symbol, args, kwargs):
+    """{name: shape as given} of the shapes given with a -1 size."""
+    given = (dict(zip(symbol.list_arguments(), args)) if args else kwargs).items()
+    return {name: tuple(value) for name, value in given
+            if isinstance(value, (tuple, list)) and any(
+                isinstance(d, (int, np.integer)) and d == -1 for d in value)}
+
+
+def _minus_one_hint(minus_one):
+    """The teaching line of an infer_shape that failed because a size was given as -1."""
+    name, shape = next(iter(minus_one.items()))
+    typed = ", ".join(f"{n}={s}" for n, s in minus_one.items())
+    if shape[0] == -1:
+        fixed = (32,) + shape[1:]
+        fix = (f"give a real batch size instead of -1, e.g. {name}={fixed}: -1 is not a batch "
+               "size")
+    else:
+        fix = f"give every size of {name!r} instead of -1: -1 is not a size"
+    return (f"infer_shape: {fix}. MXNet writes an unknown dimension as 0 in legacy shapes, so "
+            f"the -1 in {typed} is read as 0, 'unknown' (shown as 0 below), and no shape that "
+            "depends on it can be decided.")
 
 
 def infer_type(symbol, args, kwargs, partial):

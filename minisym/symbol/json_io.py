@@ -6,6 +6,7 @@ indentation is two spaces per level. Reading uses ``json.loads`` and checks ever
 is never evaluated, and a damaged or crafted file is an error naming the node.
 """
 import json
+import os
 import re
 import warnings
 
@@ -317,7 +318,26 @@ def load_json(json_str):
     """``mx.sym.load_json``: a Symbol from MXNet JSON text."""
     if not isinstance(json_str, str):
         raise TypeError("json_str needs to be string")
+    if _looks_like_a_path(json_str):
+        text = json_str.strip()
+        raise MXNetValueError(
+            f"mx.sym.load_json wants the JSON text itself, not a file name: to read the file "
+            f"use mx.sym.load({text!r}) (or mx.sym.load_json(open({text!r}).read())).\n"
+            f"Check failed: ch == '{{' ({ord(text[0])} vs. {{) : Error at Line 0, around "
+            f"^`{text[1:40]}`, Expect '{{' but get '{text[0]}'")
     return graph_from_json(json_str)
+
+
+def _looks_like_a_path(text):
+    """A file name given where JSON text belongs: one line, no JSON bracket, an existing file
+    or a name ending in .json."""
+    text = text.strip()
+    if not text or "\n" in text or text[0] in "{[" or len(text) > 4096:
+        return False
+    try:
+        return text.lower().endswith(".json") or os.path.isfile(text)
+    except ValueError:  # a NUL character: not a path either
+        return False
 
 
 def load(fname):

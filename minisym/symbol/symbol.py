@@ -67,6 +67,12 @@ class Symbol:
         head = self._head_node()
         return None if head is None else head.name
 
+    @property
+    def shape(self):
+        """Not an attribute of a Symbol (as in MXNet): an AttributeError that says how to get
+        the shapes, ``infer_shape``."""
+        raise AttributeError(shape_hint(self))
+
     def list_inputs(self):
         """All variable names (arguments and auxiliary states) in DFS order."""
         return [node.name for node in self.topo_order() if node.is_variable]
@@ -293,3 +299,18 @@ def _install_binding():
 
     Symbol.bind = bind
     Symbol.simple_bind = simple_bind
+
+
+def shape_hint(symbol):
+    """The message of ``symbol.shape``: how to get its shapes from ``infer_shape``."""
+    outputs = symbol.list_outputs()
+    arguments = symbol.list_arguments()
+    data = arguments[0] if arguments else "data"
+    example = f"{data}=(32, 784)" if data.isidentifier() else "data=(32, 784)"
+    who = f"Symbol '{symbol.name}'" if symbol.name is not None else "Symbol"
+    return (f"{who}: use infer_shape to get shapes, a Symbol has no .shape: "
+            f"arg_shapes, out_shapes, aux_shapes = sym.infer_shape({example}) (your input's "
+            f"shape); then out_shapes[0] is the shape of '{outputs[0]}' "
+            "(dict(zip(sym.list_outputs(), out_shapes)) names every output). A Symbol describes "
+            "a computation and has no shape until inference gives it one. ('Symbol' object "
+            "has no attribute 'shape')")

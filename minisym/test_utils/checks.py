@@ -2,8 +2,13 @@
 gradients, and its backward against finite differences of its forward (``check_numeric_gradient``).
 
 A failed check raises AssertionError naming the slot (``in_grad[0] ('data', list_arguments()[0])
-of Custom 'sm'``), the worst elements, and what the wrong values look like.
+of Custom 'sm'``), the worst elements, and what the wrong values look like. The error carries
+what was compared as ``error.mismatch`` (a ``Mismatch``: both arrays, the tolerances, the worst
+index), and each callable in ``mismatch_observers`` is called with it just before the raise
+(a notebook uses this to draw the mismatch; a traceback renders no picture).
 """
+import warnings
+
 import numpy as np
 
 from .. import ndarray as nd
@@ -21,9 +26,26 @@ from .compare import (
 )
 
 __all__ = ["check_numeric_gradient", "numeric_grad", "check_symbolic_forward",
-           "check_symbolic_backward", "simple_forward"]
+           "check_symbolic_backward", "simple_forward", "mismatch_observers"]
+
+mismatch_observers = []  # callables(mismatch), called when a check fails, before it raises
 
 _FLOATS = (np.float16, np.float32, np.float64)
+
+
+def _failed(mismatch, message):
+    """AssertionError(message) carrying ``mismatch``, to raise once every observer saw it."""
+    error = AssertionError(message)
+    error.mismatch = mismatch
+    for observer in list(mismatch_observers):
+        try:
+            observer(mismatch)
+        except Exception as exc:  # noqa: BLE001 -- the check's own error matters more
+            warnings.warn(f"{mismatch.check}: the mismatch observer {observer!r} raised "
+                          f"{type(exc).__name__}: {exc}; remove it from "
+                          "minisym.test_utils.checks.mismatch_observers. The check's own "
+                          "error follows.", RuntimeWarning, stacklevel=3)
+    return error
 
 
 class MissingEntryError(KeyError):
@@ -125,8 +147,10 @@ def check_symbolic_forward(sym, location, expected, rtol=None, atol=None, aux_st
                                           lambda k: f"output '{k}'")]
         fix = "Look at the symbol" if node.is_variable else \
             f"Look at what forward assigns to out_data[{index}]"
-        raise AssertionError(mismatch.report(f"{where}: {slot} differs from expected", 5,
-                                             [h for h in hints if h] + [fix + "."]))
+        hints = [h for h in hints if h] + [fix + "."]
+        mismatch.found_by(where, slot, names[j], hints)
+        raise _failed(mismatch, mismatch.report(f"{where}: {slot} differs from expected", 5,
+                                                hints))
     return exe.outputs
 
 
@@ -185,16 +209,18 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=None, atol=
     exe.backward(_head_grads(out_grads, ctx, dtype))
     computed = {k: g.asnumpy() for k, g in grads.items()}
     for name, want in expected.items():
-        _compare_gradient(sym, name, _lookup(reqs, name, where, "grad_req", "argument",
-                                             sym.list_arguments()),
-                          as_numpy(want), computed, start, rtol, atol, equal_nan,
-                          where, ("expected", "backward"), [])
+        failure = _gradient_failure(sym, name, _lookup(reqs, name, where, "grad_req",
+                                                       "argument", sym.list_arguments()),
+                                    as_numpy(want), computed, start, rtol, atol, equal_nan,
+                                    where, ("expected", "backward"), [])
+        if failure:
+            raise _failed(*failure)
     return grads
 
 
-def _compare_gradient(sym, name, req, want, computed, start, rtol, atol, equal_nan, where,
+def _gradient_failure(sym, name, req, want, computed, start, rtol, atol, equal_nan, where,
                       names, extra_hints):
-    """Raise the teaching AssertionError if ``name``'s gradient is not what it should be.
+    """(mismatch, teaching message) if ``name``'s gradient is not what it should be, else None.
 
     ``computed``: every checked gradient after backward; ``start``: the same arrays before."""
     got = computed[name]
@@ -208,7 +234,7 @@ def _compare_gradient(sym, name, req, want, computed, start, rtol, atol, equal_n
     rt, at = get_tols(want, computed[name], rtol, atol)
     mismatch = Mismatch.find(want, got, rt, at, equal_nan, names)
     if mismatch is None:
-        return
+        return None
     slot = explain.argument_slot(sym, name)
     short = slot.split(" (")[0] if slot.startswith("in_grad") else f"the gradient of '{name}'"
     hints = list(extra_hints)
@@ -226,7 +252,8 @@ def _compare_gradient(sym, name, req, want, computed, start, rtol, atol, equal_n
         hints.append(explain.wrong_index_hint(want, name, others,
                                               lambda k: explain.argument_slot(sym, k)))
     hints = [h for h in hints if h] + [explain.look_at(sym, name) + "."]
-    raise AssertionError(mismatch.report(f"{where}: {slot} differs", 5, hints))
+    mismatch.found_by(where, slot, name, hints)
+    return mismatch, mismatch.report(f"{where}: {slot} differs", 5, hints)
 
 
 # --------------------------------------------------------------------------- numeric gradient
@@ -321,8 +348,8 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=None, rto
     explained = (f"  (numeric: finite differences of forward, eps={fmt(eps)}; symbolic: what "
                  "backward wrote, given a random projection as the gradient from above)")
     for name, req in reqs.items():
-        try:
-            _compare_gradient(sym, name, req, numeric[name], computed, start, rtol, atol,
-                              False, where, ("numeric", "symbolic"), extra)
-        except AssertionError as e:
-            raise AssertionError(f"{e}\n{explained}") from None
+        failure = _gradient_failure(sym, name, req, numeric[name], computed, start, rtol, atol,
+                                    False, where, ("numeric", "symbolic"), extra)
+        if failure:
+            mismatch, message = failure
+            raise _failed(mismatch, f"{message}\n{explained}")

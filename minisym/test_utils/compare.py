@@ -107,8 +107,10 @@ def assert_almost_equal(a, b, rtol=None, atol=None, names=("a", "b"), equal_nan=
         rtol = atol = 0
     mismatch = Mismatch.find(a, b, rtol, atol, equal_nan, names)
     if mismatch is not None:
-        raise AssertionError(mismatch.report(f"{names[0]} and {names[1]} differ",
-                                             rows=min(mismatches[0], 5)))
+        error = AssertionError(mismatch.report(f"{names[0]} and {names[1]} differ",
+                                               rows=min(mismatches[0], 5)))
+        error.mismatch = mismatch.found_by("assert_almost_equal")
+        raise error
 
 
 def assert_allclose(a, b, rtol=1e-07, atol=0, equal_nan=True):
@@ -140,15 +142,43 @@ def fmt(x, other=None):
     return text
 
 
+WORST_KEPT = 100  # indices a Mismatch lists; a message shows five, a picture marks one
+
+
+def _largest_first(score, k):
+    """The flat positions of the ``k`` largest scores, largest first, ties in index order
+    (what a stable sort of the whole array gives, without sorting all of it)."""
+    if k <= 0:
+        return np.zeros(0, dtype=np.int64)
+    threshold = np.partition(score, score.size - k)[score.size - k]
+    candidates = np.flatnonzero(score >= threshold)
+    return candidates[np.argsort(-score[candidates], kind="stable")][:k]
+
+
 class Mismatch:
-    """Where two arrays differ beyond ``atol + rtol*|b|``: counts, worst elements, max errors."""
+    """Where two arrays differ beyond ``atol + rtol*|b|``: counts, worst elements, max errors.
+
+    A failed check attaches it to its AssertionError as ``error.mismatch``; what it holds:
+
+    - ``expected`` / ``got``: the two arrays (float64, the same shape ``shape``); ``names``
+      says what they are, e.g. ``('numeric', 'symbolic')`` or ``('expected', 'backward')``;
+    - ``rtol``, ``atol``: the tolerances; ``bad``: the boolean array of elements outside them;
+    - ``worst``: the indices outside tolerance, largest ``|expected - got|`` first, at most
+      ``WORST_KEPT`` of them (``worst_index`` is the first); ``count`` of ``size`` elements
+      are outside; ``max_abs``, ``max_rel``: the largest errors;
+    - ``check`` (e.g. ``'check_numeric_gradient'``), ``slot`` (e.g. ``"in_grad[0] ('data',
+      list_arguments()[0]) of Custom 'sm'"``), ``argument`` (``'data'``) and ``hints`` (the
+      sentences of the message that say what to change); empty for ``assert_almost_equal``.
+    """
 
     def __init__(self, a, b, bad, absdiff, rtol, atol, names):
         self.a, self.b, self.rtol, self.atol, self.names = a, b, rtol, atol, names
+        self.bad = bad
+        self.check, self.slot, self.argument, self.hints = "", "", None, []
         self.count, self.size, self.shape = int(bad.sum()), a.size, a.shape
-        order = np.argsort(-np.where(bad, absdiff, -1.0), axis=None, kind="stable")
         self.worst = [tuple(int(k) for k in np.unravel_index(i, a.shape))
-                      for i in order[: self.count]]
+                      for i in _largest_first(np.where(bad, absdiff, -1.0).ravel(),
+                                              min(self.count, WORST_KEPT))]
         diff = absdiff[bad]
         self.max_abs = float(np.max(diff))
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -172,6 +202,52 @@ class Mismatch:
         with np.errstate(invalid="ignore"):
             absdiff = np.where(af == bf, 0.0, np.abs(af - bf))
         return cls(af, bf, ~close, np.nan_to_num(absdiff, nan=np.inf), rtol, atol, names)
+
+    @property
+    def expected(self):
+        """What the values should be (the numeric gradient, or the expected array)."""
+        return self.a
+
+    @property
+    def got(self):
+        """What the operator computed (the symbolic gradient, or forward's output)."""
+        return self.b
+
+    @property
+    def worst_index(self):
+        """The index of the element outside tolerance with the largest ``|expected - got|``."""
+        return self.worst[0]
+
+    def found_by(self, check, slot="", argument=None, hints=()):
+        """This mismatch, told which check found it, in which slot, and the message's hints."""
+        self.check, self.slot, self.argument = check, slot, argument
+        self.hints = [h for h in hints if h]
+        return self
+
+    def error_ratio(self):
+        """``|expected - got| / (atol + rtol*|got|)`` per element: above 1 is outside tolerance
+        (0 where the two are equal, inf where the tolerance is 0 and they differ, or a NaN)."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            diff = np.where(self.a == self.b, 0.0, np.abs(self.a - self.b))
+            ratio = diff / (self.atol + self.rtol * np.abs(self.b))
+        ratio = np.where(diff == 0, 0.0, ratio)
+        return np.nan_to_num(ratio, nan=np.inf, posinf=np.inf)
+
+    def relation(self, index):
+        """How ``got`` relates to ``expected`` at one element: ``'sign flipped'``, ``'symbolic
+        is 0'``, ``'symbolic is 2 times numeric'``, ``'numeric is not finite'``, or ``''``."""
+        a, b = float(self.a[index]), float(self.b[index])
+        wanted, gotten = self.names
+        for value, name in ((b, gotten), (a, wanted)):
+            if not np.isfinite(value):
+                return f"{name} is not finite"
+        for value, name in ((b, gotten), (a, wanted)):
+            if value == 0:
+                return f"{name} is 0"
+        factor = b / a
+        if abs(factor + 1) <= 0.02:
+            return "sign flipped"
+        return "" if abs(factor - 1) <= 0.02 else f"{gotten} is {factor:.3g} times {wanted}"
 
     def at(self, index):
         """``'at index (3, 1): numeric 0.0412, symbolic -0.0412'`` for one element."""

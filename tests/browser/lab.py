@@ -46,16 +46,19 @@ def write_notebook(path, cells):
 class Lab:
     """A running JupyterLab server: its URL, token and root folder."""
 
-    def __init__(self, tmp):
+    def __init__(self, tmp, extra_args=(), quiet_news=True):
+        """``extra_args`` go on jupyter lab's command line; ``quiet_news=False`` leaves the
+        news prompt to whatever configuration ``extra_args`` bring (as ``make lab`` does)."""
         self.root, self.home = tmp / "root", tmp / "home"
         self.root.mkdir()
-        for sub in ("config", "data", "runtime", "ipython", "workspaces"):
+        self.extra_args = list(extra_args)
+        for sub in ("config", "data", "runtime", "ipython", "workspaces", "settings"):
             (self.home / sub).mkdir(parents=True)
-        settings = self.home / "settings" / "@jupyterlab" / "apputils-extension"
-        settings.mkdir(parents=True)
-        # Without this a "get notified about Jupyter news?" toast covers the page.
-        (settings / "notification.jupyterlab-settings").write_text(
-            json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+        if quiet_news:  # without this a "get notified about Jupyter news?" toast covers the page
+            settings = self.home / "settings" / "@jupyterlab" / "apputils-extension"
+            settings.mkdir(parents=True)
+            (settings / "notification.jupyterlab-settings").write_text(
+                json.dumps({"fetchNews": "false", "checkForUpdates": False}))
         self.port, self.token = free_port(), secrets.token_hex(16)
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = tmp / "lab.log"
@@ -74,7 +77,8 @@ class Lab:
                f"--LabApp.workspaces_dir={self.home / 'workspaces'}", "--LabApp.news_url=None",
                "--LabApp.check_for_updates_class="
                "jupyterlab.handlers.announcements.NeverCheckForUpdate",
-               "--ServerApp.terminals_enabled=False", "--LabApp.expose_app_in_browser=True"]
+               "--ServerApp.terminals_enabled=False", "--LabApp.expose_app_in_browser=True",
+               *self.extra_args]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             cmd.append("--allow-root")
         self._log = open(self.log_path, "w")
@@ -134,8 +138,10 @@ def watch_page(page):
             if m.type == "error" and m.location.get("url", "").startswith(LOCAL) else None)
     page.on("request", lambda r: None if r.url.startswith((LOCAL, "data:", "blob:"))
             else page.external.append(r.url))
+    # a request the page itself cancelled (JupyterLab swaps a markdown image's relative src
+    # for the file's URL while the first request is on its way) is not an error
     page.on("requestfailed", lambda r: page.errors.append(f"requestfailed: {r.url}")
-            if r.url.startswith(LOCAL) else None)
+            if r.url.startswith(LOCAL) and "ERR_ABORTED" not in (r.failure or "") else None)
 
 
 def open_notebook(page, lab, name):

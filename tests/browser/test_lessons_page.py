@@ -35,6 +35,8 @@ CELLS = """() => {
 @pytest.mark.parametrize("lesson", LESSONS, ids=[p.stem for p in LESSONS])
 def test_lesson_runs_clean_in_jupyterlab(page, lab, lesson, screenshot):
     shutil.copy(lesson, lab.root / lesson.name)
+    # the pictures the lessons' markdown shows, where `make lab` has them (lessons/images)
+    shutil.copytree(lesson.parent / "images", lab.root / "images", dirs_exist_ok=True)
     panel = open_notebook(page, lab, lesson.name)
     run_all(page, panel)
     cells = page.evaluate(CELLS)
@@ -44,7 +46,8 @@ def test_lesson_runs_clean_in_jupyterlab(page, lab, lesson, screenshot):
     silent = [c["source"] for c in cells if "raises-exception" in c["tags"] and not c["errors"]]
     assert not silent, f"cells tagged raises-exception raised nothing: {silent}"
     widgets = sum(c["widgets"] for c in cells)
-    expect(panel.locator(".msw")).to_have_count(widgets, timeout=60_000)
+    # the widgets of minisym_widgets, and fit's live bars (lesson 8)
+    expect(panel.locator(".msw, .msw-fit")).to_have_count(widgets, timeout=60_000)
     expect(panel.locator("text=Error displaying widget")).to_have_count(0)
     assert not page.errors, page.errors
     assert not page.external, f"requests outside 127.0.0.1: {page.external}"

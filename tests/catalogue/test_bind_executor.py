@@ -246,6 +246,107 @@ def test_assigning_a_wrong_shape_into_an_argument(ex):
     assert_unchanged(before, ex)
 
 
+def test_replacing_an_argument_array_instead_of_writing_into_it(ex):
+    before = snapshot(ex)
+    bound = ex.arg_arrays[1]
+    with pytest.warns(mx.MistakeWarning) as caught:
+        ex.arg_dict["fc_weight"] = mx.nd.zeros((4, 3))
+    message = str(caught[0].message)
+    assert message.startswith("ex.arg_dict['fc_weight'] = ...: write into the array instead: "
+                              "ex.arg_dict['fc_weight'][:] = value (or "
+                              "value.copyto(ex.arg_dict['fc_weight'])).")
+    assert "forward and backward ignore the new one" in message
+    assert caught[0].filename == __file__  # the learner's line, not the engine's
+    # as in MXNet the dict keeps the new entry; the executor keeps the array it was bound with
+    assert ex.arg_dict["fc_weight"].asnumpy().sum() == 0
+    assert ex.arg_arrays[1] is bound
+    ex.forward()
+    assert_unchanged(before, ex, ignore=("arg_dict['fc_weight']",))
+
+
+@pytest.mark.parametrize("which, name, role", [
+    ("grad_dict", "fc_bias", "never receives it"),
+    ("aux_dict", "bn_moving_mean", "the new one is ignored")])
+def test_replacing_a_gradient_or_an_aux_array(which, name, role):
+    net = mx.sym.BatchNorm(_fc(), name="bn")
+    ex = net.simple_bind(mx.cpu(), data=(2, 3))
+    before = snapshot(ex)
+    bound = getattr(ex, which)[name]
+    with pytest.warns(mx.MistakeWarning, match=rf"ex\.{which}\['{name}'\] = \.\.\.: write into "
+                                               rf"the array instead.*{role}"):
+        getattr(ex, which)[name] = mx.nd.ones(bound.shape)
+    assert_unchanged(before, ex, ignore=(f"{which}[{name!r}]",))
+    arrays = ex.grad_arrays if which == "grad_dict" else ex.aux_arrays
+    assert any(a is bound for a in arrays)  # what the executor writes is still the bound one
+
+
+def test_replacing_arrays_with_dict_update(ex):
+    before = snapshot(ex)
+    with pytest.warns(mx.MistakeWarning, match=r"ex\.arg_dict\['data'\] = \.\.\.: write"):
+        ex.arg_dict.update(data=mx.nd.zeros((2, 3)))
+    assert_unchanged(before, ex, ignore=("arg_dict['data']",))
+
+
+def test_backward_on_an_executor_bound_without_gradient_arrays():
+    executor = _fc().bind(mx.cpu(), _args())  # no args_grad: every grad_req becomes 'null'
+    executor.forward(is_train=True)
+    before = snapshot(executor.arg_arrays + executor.outputs)
+    with pytest.warns(mx.MistakeWarning) as caught:
+        executor.backward(mx.nd.ones((2, 4)))
+    message = str(caught[0].message)
+    assert message == (
+        "Executor.backward: bind with gradient arrays to get gradients: "
+        "sym.bind(ctx, args, args_grad={name: mx.nd.zeros(shape), ...}) or "
+        "sym.simple_bind(ctx, grad_req='write', data=...). This executor was bound without "
+        "args_grad, so it has no gradient arrays (every argument, 'data', 'fc_weight', "
+        "'fc_bias', has grad_req 'null') and backward computes nothing.")
+    assert caught[0].filename == __file__
+    assert_unchanged(before, executor.arg_arrays + executor.outputs)
+    with pytest.raises(TypeError) as info:  # MXNet: the same TypeError, from zip()
+        _ = executor.grad_dict
+    assert str(info.value) == (
+        "Executor.grad_dict: bind with gradient arrays to get gradients: sym.bind(ctx, args, "
+        "args_grad={name: mx.nd.zeros(shape), ...}) or sym.simple_bind(ctx, grad_req='write', "
+        "data=...); this executor was bound without args_grad, so it has no grad_dict. "
+        "('NoneType' object is not iterable)")
+
+
+def test_two_layers_given_the_same_name():
+    first = mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=3, name="fc")
+    net = mx.sym.FullyConnected(first, num_hidden=2, name="fc")
+    before = snapshot(net)
+    with pytest.raises(RuntimeError) as info:  # MXNet: RuntimeError, "... un-allocated"
+        net.simple_bind(mx.cpu(), data=(2, 4))
+    message = str(info.value)
+    assert ("Two layers are both named 'fc': rename one, e.g. name='fc2' for the FullyConnected "
+            "that reads 'fc_output'. FullyConnected 'fc' (reading 'data') and FullyConnected "
+            "'fc' (reading 'fc_output') each make their weights from their name, so both have "
+            "a 'fc_weight', and the executor finds arrays by name.") in message
+    assert message.endswith("Input argument NDArray cannot be un-allocated")  # MXNet's text
+    assert "Variable('a1')" not in message  # the learner named layers, not Variables
+    assert_unchanged(before, net)
+
+
+def test_two_layers_given_the_same_name_at_bind():
+    first = mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=3, name="fc")
+    net = mx.sym.FullyConnected(first, num_hidden=2, name="fc")
+    arrays = [mx.nd.ones(s) for s in ((2, 4), (3, 4), (3,), (2, 3), (2,))]
+    before = snapshot(arrays)
+    with pytest.raises(mx.base.MXNetError) as info:
+        net.bind(mx.cpu(), arrays)
+    message = str(info.value)
+    assert message.startswith("Two layers are both named 'fc': rename one, e.g. name='fc2'")
+    assert message.endswith("Check failed: arg_names.size() == in_args_map.size() (5 vs. 3) :")
+    assert_unchanged(before, arrays)
+
+
+def test_two_variables_given_the_same_name():
+    net = mx.sym.Variable("x") + mx.sym.Variable("x")
+    with pytest.raises(RuntimeError, match=r"Two different variables are both named 'x': give "
+                                           r"them different names"):
+        net.simple_bind(mx.cpu(), x=(2,))
+
+
 def test_output_dict_by_layer_name(ex):
     with pytest.raises(KeyError, match="'fc'"):  # it is 'fc_output', as in MXNet
         ex.output_dict["fc"]

@@ -4,6 +4,8 @@ Each test is one mistake as a beginner types it; it asserts MXNet's exception ty
 the message that teach (operator, node, argument, expected vs given, the fix), and that the
 symbol is unchanged afterwards.
 """
+import warnings
+
 import numpy as np
 import pytest
 
@@ -45,13 +47,54 @@ def test_non_integer_dimension_is_a_type_error():
     assert_unchanged(before, net)
 
 
+def test_minus_one_as_the_batch_size():
+    net = _fc()
+    before = snapshot(net)
+    with pytest.warns(mx.MistakeWarning) as caught:  # a UserWarning too, as MXNet's is
+        assert net.infer_shape(data=(-1, 5)) == (None, None, None)
+    message = str(caught[0].message)
+    assert message == (
+        "infer_shape: give a real batch size instead of -1, e.g. data=(32, 5): -1 is not a "
+        "batch size. MXNet writes an unknown dimension as 0 in legacy shapes, so the -1 in "
+        "data=(-1, 5) is read as 0, 'unknown' (shown as 0 below), and no shape that depends on "
+        "it can be decided.\n"
+        "Cannot decide shape for the following arguments (0s in shape means unknown "
+        "dimensions). Consider providing them as input:\n\tdata: (0, 5)")  # MXNet's text last
+    assert issubclass(caught[0].category, UserWarning)
+    assert caught[0].filename == __file__
+    assert_unchanged(before, net)
+
+
 def test_minus_one_means_unknown_as_in_mxnet():
     net = _fc()
     before = snapshot(net)
-    with pytest.warns(UserWarning, match=r"Cannot decide shape.*\n\tdata: \(0, 5\)"):
-        assert net.infer_shape(data=(-1, 5)) == (None, None, None)
-    args, outs, _ = net.infer_shape_partial(data=(-1, 5))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", mx.MistakeWarning)  # partial inference: no mistake
+        args, outs, _ = net.infer_shape_partial(data=(-1, 5))
     assert args == [(0, 5), (4, 5), (4,)] and outs == [(0, 4)]  # what MXNet 1.9.1 returns
+    assert_unchanged(before, net)
+
+
+def test_an_unknown_size_without_minus_one_keeps_mxnet_s_warning_alone():
+    net = _fc()
+    with pytest.warns(UserWarning) as caught:
+        net.infer_shape(data=(0, 5))
+    assert caught[0].category is UserWarning
+    assert str(caught[0].message).startswith("Cannot decide shape for the following arguments")
+
+
+def test_asking_a_symbol_for_its_shape():
+    net = _fc()
+    before = snapshot(net)
+    with pytest.raises(AttributeError) as info:  # MXNet: AttributeError, the same last words
+        _ = net.shape
+    assert str(info.value) == (
+        "Symbol 'fc': use infer_shape to get shapes, a Symbol has no .shape: arg_shapes, "
+        "out_shapes, aux_shapes = sym.infer_shape(data=(32, 784)) (your input's shape); then "
+        "out_shapes[0] is the shape of 'fc_output' (dict(zip(sym.list_outputs(), out_shapes)) "
+        "names every output). A Symbol describes a computation and has no shape until "
+        "inference gives it one. ('Symbol' object has no attribute 'shape')")
+    assert not hasattr(net, "shape")  # code that tells arrays from symbols by .shape still can
     assert_unchanged(before, net)
 
 

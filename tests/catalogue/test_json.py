@@ -96,6 +96,26 @@ def test_a_file_that_does_not_exist(tmp_path):
     assert "No such file or directory (the folder" in str(info.value)
 
 
+def test_load_json_given_the_file_name(tmp_path, net):
+    path = str(tmp_path / "net-symbol.json")
+    net.save(path)
+    before = snapshot(net)
+    message = refused(lambda: mx.sym.load_json(path))
+    assert message == (
+        f"mx.sym.load_json wants the JSON text itself, not a file name: to read the file use "
+        f"mx.sym.load({path!r}) (or mx.sym.load_json(open({path!r}).read())).\n"
+        f"Check failed: ch == '{{' (47 vs. {{) : Error at Line 0, around ^`{path[1:40]}`, "
+        "Expect '{' but get '/'")  # MXNet's own text on the second line
+    assert_unchanged(before, net)
+    assert mx.sym.load(path).tojson() == net.tojson()  # the fix it gives works
+
+
+def test_load_json_given_a_file_name_that_does_not_exist_yet():
+    refused(lambda: mx.sym.load_json("model-symbol.json"),
+            "mx.sym.load_json wants the JSON text itself, not a file name: to read the file use "
+            "mx.sym.load('model-symbol.json')")
+
+
 def test_text_given_as_bytes(net):
     with pytest.raises(TypeError, match="json_str needs to be string"):
         mx.sym.load_json(net.tojson().encode())

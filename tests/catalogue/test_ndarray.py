@@ -5,6 +5,8 @@ Each test is one mistake as a beginner types it; it asserts MXNet's exception ty
 MXNetError for some and a Python type for others: minisym's error is both where they differ
 between calls), the parts of the message that teach, and that the arrays involved are unchanged.
 """
+import pickle
+
 import numpy as np
 import pytest
 
@@ -175,3 +177,62 @@ def test_nan_and_inf_values_compute_without_crashing():
         logs = mx.nd.log(mx.nd.array([-1.0, 0.0])).asnumpy()
     assert np.isnan(logs[0]) and np.isneginf(logs[1])  # as MXNet
     assert np.isnan(mx.nd.softmax(values).asnumpy()[:2]).all()
+
+
+# --- what mx.nd.load returns, used as an array ----------------------------------------------------
+@pytest.fixture
+def saved(tmp_path):
+    """(path of a list file, path of a dict file) written by mx.nd.save."""
+    as_list, as_dict = str(tmp_path / "list.params"), str(tmp_path / "dict.params")
+    mx.nd.save(as_list, [mx.nd.ones((2, 3)), mx.nd.zeros((4,))])
+    mx.nd.save(as_dict, {"arg:fc1_weight": mx.nd.ones((2, 3)), "arg:fc1_bias": mx.nd.ones(2)})
+    return as_list, as_dict
+
+
+def test_reading_a_loaded_list_as_an_array(saved):
+    loaded = mx.nd.load(saved[0])
+    before = snapshot(list(loaded))
+    with pytest.raises(AttributeError) as info:  # MXNet: AttributeError from the plain list
+        loaded.asnumpy()
+    assert str(info.value) == (
+        f"index the list mx.nd.load({saved[0]!r}) returned first: loaded[0].asnumpy() (it holds "
+        "2 NDArray(s), loaded[0] to loaded[1]; it is a list, not an NDArray) ('list' object has "
+        "no attribute 'asnumpy')")
+    assert_unchanged(before, list(loaded))
+    assert loaded[0].shape == (2, 3) and type(loaded).__name__ == "list"  # the fix works
+
+
+def test_reading_a_loaded_dict_as_an_array(saved):
+    loaded = mx.nd.load(saved[1])
+    before = snapshot(list(loaded.values()))
+    with pytest.raises(AttributeError) as info:
+        _ = loaded.shape
+    assert str(info.value) == (
+        f"index the dict mx.nd.load({saved[1]!r}) returned by name first: "
+        "loaded['arg:fc1_weight'].shape (it holds 2 NDArray(s) named 'arg:fc1_weight', "
+        "'arg:fc1_bias'; it is a dict, not an NDArray) ('dict' object has no attribute 'shape')")
+    assert_unchanged(before, list(loaded.values()))
+
+
+def test_arithmetic_on_what_mx_nd_load_returned(saved):
+    as_list, as_dict = mx.nd.load(saved[0]), mx.nd.load(saved[1])
+    with pytest.raises(TypeError, match=r"^index the list mx\.nd\.load\(.*\) returned first: "
+                                        r"loaded\[0\] \+ \.\.\. .*\(can only concatenate list "
+                                        r"\(not \"int\"\) to list\)$"):
+        as_list + 1
+    with pytest.raises(TypeError, match=r"^index the dict .* by name first: "
+                                        r"loaded\['arg:fc1_weight'\] \* \.\.\. .*unsupported "
+                                        r"operand type\(s\) for \*: 'dict' and 'float'\)$"):
+        as_dict * 0.5
+    with pytest.raises(TypeError, match=r"loaded\[0\] - \.\.\..*'int' and 'list'"):
+        1 - as_list
+
+
+def test_what_mx_nd_load_returns_stays_a_plain_list_and_dict(saved):
+    as_list, as_dict = mx.nd.load(saved[0]), mx.nd.load(saved[1])
+    assert isinstance(as_list, list) and isinstance(as_dict, dict)
+    assert len(as_list + [mx.nd.ones(1)]) == 3 and len(as_list * 2) == 4  # list behaviour kept
+    assert sorted(as_dict) == ["arg:fc1_bias", "arg:fc1_weight"]
+    with pytest.raises(AttributeError, match=r"^'list' object has no attribute 'weights'$"):
+        _ = as_list.weights  # not an NDArray attribute: Python's own message
+    assert pickle.loads(pickle.dumps(as_list))[0].shape == (2, 3)

@@ -1,5 +1,6 @@
 """One exercise's outcome, and the runner that turns a learner's function into one."""
 import functools
+import re
 from html import escape
 
 MARKS = {"passed": "✓", "failed": "✗", "todo": "…"}
@@ -28,8 +29,41 @@ def unfinished(fn):
     return run
 
 
+def problem(change, *evidence):
+    """A failed check's message: ``change`` (what to do, one line) first, then the evidence
+    (what the check saw: expected vs got), each on lines of its own."""
+    return "\n".join([change, *(e for e in evidence if e)])
+
+
+def engine_warned(said, *evidence):
+    """The message for a check whose run made the engine warn (``said``: its first warning):
+    the warning's own fix first, then the warning. The fix is the warning's sentence that
+    starts with 'Write', else what follows the operator's name when it is an instruction
+    (``Custom 'c' (...): add into ...``, not ``...: backward did not ...``)."""
+    write = re.search(r"\. (?=Write )", said)
+    after_name = re.match(r"Custom '[^']*' \(op_type='[^']*'\): (?!backward |forward )(?=[a-z])",
+                         said)
+    change = (_sentence(said, write.end()) if write else
+              _sentence(said, after_name.end()) if after_name else None)
+    if change:
+        change = change[0].lower() + change[1:]
+    return problem(change or "the engine warned while your code ran: do what its warning, "
+                             "below, says.", "The engine warned: " + said, *evidence)
+
+
+def _sentence(text, start):
+    """The sentence of ``text`` from ``start`` to its first full stop outside parentheses."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if text[i] == "." and depth == 0 and (i + 1 == len(text) or text[i + 1] == " "):
+            return text[start:i + 1]
+    return text[start:]
+
+
 class Check:
-    """The outcome of one exercise check: ``status`` is 'passed', 'failed' or 'todo'."""
+    """The outcome of one exercise check: ``status`` is 'passed', 'failed' or 'todo'. Its
+    first line is the mark and what to change (or what was verified); evidence follows."""
 
     def __init__(self, exercise, status, message):
         self.exercise, self.status, self.message = exercise, status, message
@@ -74,16 +108,18 @@ def check_function(exercise, what):
         @functools.wraps(rule)
         def run(fn, *args):
             try:
-                problem = rule(fn, *args)
+                found = rule(fn, *args)
             except (NotImplementedError, NotDoneYet):
                 return Check(exercise, "todo", f"not done yet: write {fn.__name__}() above, "
                                                "then run this cell again.")
             except Exception as exc:  # the learner's code failed: show why, in the engine's words
                 notes = "".join(f"\n{note}" for note in getattr(exc, "__notes__", ()))
-                return Check(exercise, "failed", f"{fn.__name__}() raised "
-                                                 f"{type(exc).__name__}: {exc}{notes}")
-            if problem is None:
+                return Check(exercise, "failed", problem(
+                    f"{fn.__name__}() raised {type(exc).__name__}: change what the message "
+                    "below names, then run this cell again.",
+                    f"{type(exc).__name__}: {exc}{notes}"))
+            if found is None:
                 return Check(exercise, "passed", what)
-            return Check(exercise, "failed", problem)
+            return Check(exercise, "failed", found)
         return run
     return decorate

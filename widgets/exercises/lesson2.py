@@ -1,5 +1,5 @@
 """Checks for lesson 2, shape and type inference."""
-from ._check import check_function
+from ._check import check_function, problem
 
 CASES = [(28, 3, 1, 1), (28, 3, 1, 0), (28, 5, 2, 2), (32, 2, 2, 0), (7, 7, 1, 0), (15, 3, 2, 1),
          (224, 7, 2, 3), (9, 4, 3, 1)]
@@ -13,62 +13,100 @@ def _inferred_size(size, kernel, stride, pad):
     return conv.infer_shape(data=(1, 1, size, size))[1][0][2]
 
 
-@check_function("2.1 (conv_output_size)", f"matches infer_shape for all {len(CASES)} cases: "
-                "(size + 2·pad − kernel) // stride + 1.")
+@check_function("2.1 (conv_output_size)", f"matches infer_shape in all {len(CASES)} cases "
+                "of size, kernel, stride and pad.")
 def conv_output_size(fn):
     """fn(size, kernel, stride, pad) -> the convolution's output size."""
     for size, kernel, stride, pad in CASES:
         got, want = fn(size, kernel, stride, pad), _inferred_size(size, kernel, stride, pad)
         if got == want:
             continue
-        hint = ("pad is added on both sides: size + 2·pad" if got == (size + pad - kernel)
-                // stride + 1 else "count the positions the kernel fits: "
-                "(size + 2·pad − kernel) // stride + 1, in whole steps (//, not /)")
-        return (f"conv_output_size(size={size}, kernel={kernel}, stride={stride}, pad={pad}) "
-                f"returned {got!r}, but infer_shape gives {want}: {hint}.")
+        change = ("add pad on both sides: the padded input is size + 2·pad." if got == (
+            size + pad - kernel) // stride + 1 else "count the positions the kernel fits, in "
+            "whole steps: (size + 2·pad − kernel) // stride + 1 (//, not /).")
+        return problem(change, f"conv_output_size(size={size}, kernel={kernel}, stride={stride}, "
+                               f"pad={pad}) returned {got!r}, but infer_shape gives {want}.")
     return None
+
+
+# (data shape, whether weight's shape is known yet): weight is an implicit variable, whose
+# shape inference must work out from data's; the engine passes [] for a shape not known yet.
+SCALE_CASES = [((8, 10), False), ((2, 3), True), ((1, 1), False)]
 
 
 @check_function("2.2 (scale_infer_shape)", "arguments (batch, features) and (features,), "
-                "output (batch, features), no auxiliary states, for every batch and width.")
+                "output (batch, features), no auxiliary states, for every batch and width, "
+                "with weight's shape known and not known yet, and through mx.sym.Custom.")
 def scale_infer_shape(fn):
-    """fn(in_shape) -> ([data, weight], [output], [])."""
-    for data in [(8, 10), (2, 3), (1, 1)]:
-        got = fn([list(data), [data[1]]])
+    """fn(in_shape) -> ([data, weight], [output], []); in_shape[1] may be [] (unknown)."""
+    for data, known in SCALE_CASES:
+        in_shape = [list(data), [data[1]] if known else []]
+        got = fn(in_shape)
         want = ([data, (data[1],)], [data], [])
-        problem = _compare(got, want, data)
-        if problem:
-            return problem
-    return None
+        found = _compare(got, want, in_shape)
+        if found:
+            return found
+    return _through_the_engine(fn)
+
+
+def _through_the_engine(fn):
+    """The learner's infer_shape inside a custom operator whose weight is implicit."""
+    import minisym as mx
+
+    class ScaleProp(mx.operator.CustomOpProp):
+        def list_arguments(self):
+            return ["data", "weight"]
+
+        def infer_shape(self, in_shape):
+            return fn(in_shape)
+
+    mx.operator.register("lesson2_scale")(ScaleProp)
+    node = mx.sym.Custom(data=mx.sym.Variable("data"), op_type="lesson2_scale", name="scale")
+    args, outs, aux = node.infer_shape(data=(4, 5))
+    if args == [(4, 5), (5,)] and outs == [(4, 5)] and aux == []:
+        return None
+    return problem("work weight's shape out from data's: (in_shape[0][1],).",
+                   f"mx.sym.Custom(data=data, op_type=..., name='scale') with data (4, 5) "
+                   f"inferred the arguments {args}, outputs {outs}, aux {aux}; expected "
+                   "[(4, 5), (5,)], [(4, 5)], [].")
 
 
 def _tuples(shapes):
     return [tuple(int(d) for d in s) for s in shapes]
 
 
-def _compare(got, want, data):
-    """The first difference between ``got`` and ``want``, in words."""
+def _compare(got, want, in_shape):
+    """The first difference between ``got`` and ``want``, as a message."""
     if not isinstance(got, (list, tuple)) or len(got) != 3:
-        return (f"with in_shape = [{list(data)}, [{data[1]}]] it returned {got!r}; return three "
-                "lists: [argument shapes], [output shapes], [aux shapes] (here []).")
+        return problem("return three lists: [argument shapes], [output shapes], [aux shapes] "
+                       "(here []).", f"With in_shape = {in_shape} it returned {got!r}.")
     names = ("argument", "output", "auxiliary")
     for what, got_list, want_list in zip(names, got, want):
         try:
             got_list = _tuples(got_list)
         except TypeError:
-            return f"the {what} shapes {got_list!r} are not a list of shapes (tuples of ints)."
+            return problem("give every shape as a tuple of ints, such as (in_shape[0][1],).",
+                           f"With in_shape = {in_shape}, the {what} shapes {got_list!r} are not "
+                           "a list of shapes.")
         if got_list != want_list:
-            return (f"with data {data}: the {what} shapes are {got_list}, expected {want_list}"
-                    f"{_why(what, got_list, want_list)}")
+            return problem(_change(what, got_list, want_list),
+                           f"With in_shape = {in_shape}, the {what} shapes are {got_list}, "
+                           f"expected {want_list}.")
     return None
 
 
-def _why(what, got, want):
+def _change(what, got, want):
     if what == "argument" and len(got) != 2:
-        return (": one shape per name of list_arguments() ['data', 'weight'], in that order.")
+        return "give one shape per name of list_arguments() ['data', 'weight'], in that order."
     if what == "argument" and got[1:] == [want[0][:1]]:
-        return (": weight holds one number per feature, (features,) = (in_shape[0][1],); "
-                "in_shape[0][0] is the batch.")
+        return ("weight holds one number per feature: (in_shape[0][1],); in_shape[0][0] is the "
+                "batch.")
+    if what == "argument" and got[1:] == [()]:
+        return ("work weight's shape out from data's: (in_shape[0][1],). weight is an implicit "
+                "variable: in_shape[1] is [] until its shape is known, so it cannot be "
+                "returned as it came.")
     if what == "output":
-        return ": the output has the shape of data, in_shape[0]."
-    return "."
+        return "give the output the shape of data: in_shape[0]."
+    if what == "auxiliary":
+        return "there are no auxiliary states: the third list is []."
+    return "weight is (features,) = (in_shape[0][1],), worked out from data's shape."

@@ -1,7 +1,7 @@
 """Checks for lesson 3, binding and executing."""
 import numpy as np
 
-from ._check import check_function
+from ._check import check_function, problem
 
 
 def _graphs():
@@ -22,11 +22,11 @@ def _numpy(result, fn, what):
     """``result`` as a NumPy array, or the message for what it is instead."""
     import minisym as mx
     if isinstance(result, list):
-        return None, (f"{fn.__name__}() returned a list: forward() returns one NDArray per "
-                      f"output; return {what}[0].asnumpy().")
+        return None, problem(f"return one NumPy array, {what}.asnumpy(): forward() returns a "
+                             "list, one NDArray per output.", f"{fn.__name__}() returned a list.")
     if isinstance(result, mx.nd.NDArray):
-        return None, (f"{fn.__name__}() returned an NDArray; return a NumPy array: "
-                      f"{what}.asnumpy().")
+        return None, problem(f"return a NumPy array: {what}.asnumpy().",
+                             f"{fn.__name__}() returned an NDArray.")
     return np.asarray(result), None
 
 
@@ -34,13 +34,13 @@ def _numpy(result, fn, what):
 def evaluate(fn):
     """fn(symbol, **values) -> the first output as a NumPy array."""
     for name, symbol, values, expected, _, _ in _graphs():
-        got, problem = _numpy(fn(symbol, **values), fn, "executor.outputs")
-        if problem:
-            return problem
+        got, found = _numpy(fn(symbol, **values), fn, "executor.outputs[0]")
+        if found:
+            return found
         if got.shape != expected.shape or not np.allclose(got, expected):
-            return (f"for {name} with {values} it returned {got.tolist()}, expected "
-                    f"{expected.tolist()}: bind every argument (args={{name: "
-                    "mx.nd.array(value)}}), then forward().")
+            return problem("bind every argument (args={name: mx.nd.array(value)}), then run "
+                           "forward().", f"For {name} with {values} it returned {got.tolist()}, "
+                           f"expected {expected.tolist()}.")
     return None
 
 
@@ -52,18 +52,21 @@ def gradients(fn):
     for name, symbol, values, _, head, expected in _graphs():
         got = fn(symbol, mx.nd.array(head), **values)
         if not isinstance(got, dict) or sorted(got) != sorted(expected):
-            return (f"for {name} it returned {type(got).__name__} "
-                    f"{sorted(got) if isinstance(got, dict) else ''}; return a dict with one "
-                    f"NumPy gradient per argument: {sorted(expected)}.")
+            keys = sorted(got) if isinstance(got, dict) else ""
+            return problem(f"return a dict with one NumPy gradient per argument: "
+                           f"{sorted(expected)}.",
+                           f"For {name} it returned {type(got).__name__} {keys}.")
         for arg, want in expected.items():
-            grad, problem = _numpy(got[arg], fn, f"grads['{arg}']")
-            if problem:
-                return problem
+            grad, found = _numpy(got[arg], fn, f"grads['{arg}']")
+            if found:
+                return found
             if np.allclose(grad, want / head) and not np.allclose(head, 1):
-                return (f"for {name}, d/d{arg} is {grad.tolist()}, the gradient for a head "
-                        f"gradient of ones; pass the head: backward(out_grads=head).")
+                return problem("pass the head gradient: backward(out_grads=head).",
+                               f"For {name} with head {head.tolist()}, d/d{arg} is "
+                               f"{grad.tolist()}, the gradient for a head gradient of ones.")
             if grad.shape != want.shape or not np.allclose(grad, want):
-                return (f"for {name} with head {head.tolist()}, d/d{arg} is {grad.tolist()}, "
-                        f"expected {want.tolist()}: give bind args_grad (one zeros array per "
-                        "argument), run forward(is_train=True), then backward(out_grads=head).")
+                return problem("give bind args_grad (one zeros array per argument), run "
+                               "forward(is_train=True), then backward(out_grads=head).",
+                               f"For {name} with head {head.tolist()}, d/d{arg} is "
+                               f"{grad.tolist()}, expected {want.tolist()}.")
     return None

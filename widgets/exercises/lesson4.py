@@ -4,7 +4,8 @@ import warnings
 
 import numpy as np
 
-from ._check import check_function, unfinished
+from ._check import check_function, engine_warned, problem, unfinished
+from ._req import REQ_VERIFIED, backward_req_problem, req_explains
 
 
 def _custom(op_type, forward, backward, need_top_grad, arguments):
@@ -72,11 +73,12 @@ def _warned(caught):
     """The messages of the engine's custom-operator warnings caught while the check ran."""
     import minisym as mx
     return [str(w.message) for w in caught
-            if issubclass(w.category, mx.operator.CustomOpWarning)]
+            if issubclass(w.category, (mx.operator.CustomOpWarning, mx.MistakeWarning))]
 
 
-@check_function("4.1 (square_backward)", "check_numeric_gradient agrees: in_grad[0] = "
-                "out_grad[0] · 6x, the gradient from above times dy/dx.")
+@check_function("4.1 (square_backward)", "check_numeric_gradient agrees (in_grad[0] = "
+                "out_grad[0] · 6x, the gradient from above times dy/dx), and in_grad[0] is right "
+                + REQ_VERIFIED + ".")
 def square_backward(fn):
     """fn is the backward of y = 3x²: it must write out_grad[0] * 6x into in_grad[0]."""
     import minisym as mx
@@ -90,18 +92,45 @@ def square_backward(fn):
         except AssertionError as error:
             said = _warned(caught)
             if said:
-                return _summary(error) + "\nThe engine also warned: " + said[0]
+                return engine_warned(said[0], _summary(error))
             if _ignores_head(sym, fn, x):
-                return (_summary(error) + "\nYour backward writes dy/dx = 6x whatever "
-                        "out_grad[0] holds: the chain rule multiplies it by the gradient "
-                        "arriving from above, in_grad[0] = out_grad[0] · 6x.")
-            return _summary(error)
+                return problem("multiply by the gradient arriving from above (the chain rule): "
+                               "in_grad[0] = out_grad[0] · 6x.", _summary(error),
+                               "Your backward writes dy/dx = 6x whatever out_grad[0] holds.")
+            explained = req_explains(fn, mx.operator.CustomOp(), _square_inputs(x),
+                                     {0: _square_gradient(x)}, _square_fix)
+            if explained:
+                return explained
+            flipped = "the sign is flipped" in str(error)
+            return problem(("flip the sign of" if flipped else "change") + " what backward "
+                           "assigns to in_grad[0]: it is out_grad[0] · 6x.", _summary(error))
     said = _warned(caught)
-    return said[0] if said else None
+    if said:
+        return engine_warned(said[0])
+    return backward_req_problem(fn, mx.operator.CustomOp(), _square_inputs(x),
+                                {0: _square_gradient(x)}, _square_fix)
+
+
+def _square_head(x):
+    return np.random.RandomState(41).uniform(-1, 1, x.shape)
+
+
+def _square_inputs(x):
+    """What backward receives in a run of the check's own (the head gradient not all ones)."""
+    return {"names": ["data"], "out_grad": [_square_head(x)], "in_data": [x],
+            "out_data": [3 * x * x], "aux": []}
+
+
+def _square_gradient(x):
+    return _square_head(x) * 6 * x
+
+
+def _square_fix(i):
+    return "self.assign(in_grad[0], req[0], grad)"
 
 
 @check_function("4.2 (softmax_backward)", "in_grad[0] = softmax(data) − onehot(label) and "
-                "in_grad[1] = 0, written with self.assign.")
+                "in_grad[1] = 0, each " + REQ_VERIFIED + ".")
 def softmax_backward(fn):
     """fn is the softmax loss's backward: probs - onehot into in_grad[0], 0 into in_grad[1]."""
     import minisym as mx
@@ -117,15 +146,28 @@ def softmax_backward(fn):
             mx.test_utils.check_symbolic_backward(sym, {"data": x, "label": y}, None,
                                                   {"data": expected, "label": np.zeros(5)})
         except AssertionError as error:
-            return _summary(error) + _softmax_hint(error)
+            said = _warned(caught)
+            if said:
+                return engine_warned(said[0], _summary(error))
+            return problem(_softmax_change(error), _summary(error))
     said = _warned(caught)
-    return said[0] if said else None
+    if said:
+        return engine_warned(said[0])
+    inputs = {"names": ["data", "label"], "out_grad": [np.ones_like(p)], "in_data": [x, y],
+              "out_data": [p], "aux": []}
+    return backward_req_problem(fn, mx.operator.CustomOp(), inputs, {0: expected, 1: 0.0},
+                                _softmax_fix)
 
 
-def _softmax_hint(error):
-    """A likely cause, from what the wrong gradient looks like."""
-    text = str(error)
-    if "'label'" in text.splitlines()[0]:
-        return "\nThe label gets no gradient: self.assign(in_grad[1], req[1], 0)."
-    return ("\nThe gradient of the scores is the probabilities forward wrote (out_data[0], not "
-            "in_data[0], the scores) minus 1 at each example's label (in_data[1]).")
+def _softmax_fix(i):
+    return ("self.assign(in_grad[0], req[0], grad)" if i == 0 else
+            "self.assign(in_grad[1], req[1], 0)")
+
+
+def _softmax_change(error):
+    """What to change, from what the wrong gradient looks like."""
+    if "'label'" in str(error).splitlines()[0]:
+        return "give the label a zero gradient: self.assign(in_grad[1], req[1], 0)."
+    return ("compute the gradient of the scores from the probabilities forward wrote "
+            "(out_data[0], not in_data[0], the scores), minus 1 at each example's label "
+            "(in_data[1]).")

@@ -5,7 +5,8 @@ import warnings
 
 import numpy as np
 
-from ._check import check_function, unfinished
+from ._check import check_function, engine_warned, problem, unfinished
+from ._req import REQ_VERIFIED, backward_req_problem, req_explains
 
 ARGUMENTS, AUX = ["data", "label"], ["center"]
 
@@ -71,54 +72,58 @@ def _prop_of(symbol):
 def center_loss_init(fn):
     """fn is the Prop's __init__(self, num_class, alpha)."""
     for num_class, alpha in ((4, 0.25), (7, 0.5)):
+        made = f"mx.sym.Custom(..., num_class={num_class}, alpha={alpha})"
         try:
             symbol = _center_loss("lesson5_init", init=fn, num_class=num_class, alpha=alpha)
         except RuntimeError as exc:
             if "super()" not in str(exc):
                 raise
-            return ("center_loss_init() raised RuntimeError: " + str(exc) + ". Outside a "
-                    "class, super() has no class to start from: call the base class by name, "
-                    "mx.operator.CustomOpProp.__init__(self, need_top_grad=False).")
+            return problem("call the base class by name: mx.operator.CustomOpProp.__init__(self, "
+                           "need_top_grad=False); outside a class, super() has no class to "
+                           "start from.", f"center_loss_init() raised RuntimeError: {exc}.")
         except ValueError as exc:
             if "invalid literal for int()" not in str(exc):
                 raise
-            return (f"center_loss_init() raised ValueError: {exc}. alpha is a fraction "
-                    f"('{alpha}'): convert it with float(alpha); int() is for num_class.")
+            return problem("convert alpha with float(alpha): it is a fraction; int() is for "
+                           "num_class.", f"{made}: center_loss_init() raised ValueError: {exc}.")
         except AttributeError as exc:
             if "need_top_grad_" not in str(exc):
                 raise
-            return (f"mx.sym.Custom raised AttributeError: {exc}. Your __init__ never ran the "
-                    "base class's, which sets need_top_grad_: start with "
-                    "mx.operator.CustomOpProp.__init__(self, need_top_grad=False).")
-        problem = _stored(_prop_of(symbol), num_class, alpha)
-        if problem:
-            return f"After mx.sym.Custom(..., num_class={num_class}, alpha={alpha}): {problem}"
+            return problem("start with mx.operator.CustomOpProp.__init__(self, "
+                           "need_top_grad=False): it sets need_top_grad_.",
+                           f"{made} raised AttributeError: {exc}. Your __init__ never ran the "
+                           "base class's.")
+        found = _stored(_prop_of(symbol), num_class, alpha)
+        if found:
+            return problem(found[0], f"After {made}: {found[1]}")
     return None
 
 
 def _stored(prop, num_class, alpha):
-    """What is wrong with what __init__ stored on the Prop, or None."""
+    """(what to change, what __init__ stored) when that is wrong, or None."""
     kept = {k: v for k, v in vars(prop).items() if k != "need_top_grad_"}
     if getattr(prop, "need_top_grad_", True) is not False:
-        return ("need_top_grad is True, so backward would wait for a gradient from above. A "
-                "loss makes its own: mx.operator.CustomOpProp.__init__(self, "
-                "need_top_grad=False).")
+        return ("mark it a loss, which makes its own gradient: "
+                "mx.operator.CustomOpProp.__init__(self, need_top_grad=False).",
+                "need_top_grad is True, so backward would wait for a gradient from above.")
     for name, want, convert in (("num_class", num_class, "int"), ("alpha", alpha, "float")):
         if name not in kept:
-            return (f"your __init__ did not set self.{name} (it stored {kept or 'nothing'}); "
-                    f"keep it for the other methods: self.{name} = {convert}({name}).")
+            return (f"keep {name} for the other methods: self.{name} = {convert}({name}).",
+                    f"your __init__ did not set self.{name} (it stored {kept or 'nothing'}).")
         got = kept[name]
         if isinstance(got, str):
-            return (f"self.{name} is the string {got!r}: every keyword of mx.sym.Custom arrives "
-                    f"as a str. Convert it: self.{name} = {convert}({name}).")
+            return (f"convert {name}: self.{name} = {convert}({name}); every keyword of "
+                    "mx.sym.Custom arrives as a str.", f"self.{name} is the string {got!r}.")
         if name == "num_class" and not isinstance(got, (int, np.integer)):
-            return (f"self.num_class is {got!r}, a {type(got).__name__}: it is a size (center "
-                    "is (num_class, features)), and sizes are ints: int(num_class).")
+            return ("make num_class an int, int(num_class): it is a size (center is "
+                    "(num_class, features)), and sizes are ints.",
+                    f"self.num_class is {got!r}, a {type(got).__name__}.")
         if name == "alpha" and not isinstance(got, float):
-            return (f"self.alpha is {got!r}, a {type(got).__name__}: alpha is a fraction, "
-                    "float(alpha).")
+            return ("make alpha a float, float(alpha): it is a fraction.",
+                    f"self.alpha is {got!r}, a {type(got).__name__}.")
         if got != want:
-            return f"self.{name} is {got!r}, but the keyword was {name}={want}."
+            return (f"store the keyword as it came: self.{name} = {convert}({name}).",
+                    f"self.{name} is {got!r}, but the keyword was {name}={want}.")
     return None
 
 
@@ -136,41 +141,45 @@ def center_loss_infer_shape(fn):
         except ValueError as exc:
             if "aux state shapes" not in str(exc):
                 raise
-            return (f"{exc} The third list holds the aux shapes, one per "
-                    f"list_auxiliary_states() name: [(self.num_class, features)].")
+            return problem("return a third list, the aux shapes, one per "
+                           "list_auxiliary_states() name: [(self.num_class, features)].",
+                           f"With num_class={num_class} and data {data}: {exc}")
         if args is None:  # it raised while the label was unknown, and the engine moved on
             fn(_prop_of(symbol), [list(data), []])
-            return (f"with data {data} and the label's shape not known yet (in_shape = "
-                    f"[{list(data)}, []]), infer_shape gave no label shape. Everything "
-                    "follows from in_shape[0]: the label is (batch,).")
-        problem = _shape_problem(args, outs, aux, num_class, data)
-        if problem:
-            return (f"with num_class={num_class} and data {data}, infer_shape gave arguments "
-                    f"{args}, outputs {outs}, aux {aux}: {problem}")
+            return problem("work every shape out from in_shape[0]: the label is (batch,).",
+                           f"With data {data} and the label's shape not known yet (in_shape = "
+                           f"[{list(data)}, []]), infer_shape gave no label shape.")
+        found = _shape_problem(args, outs, aux, num_class, data)
+        if found:
+            return problem(found[0], f"With num_class={num_class} and data {data}, infer_shape "
+                                     f"gave arguments {args}, outputs {outs}, aux {aux}."
+                                     + (f" {found[1]}" if found[1] else ""))
     return None
 
 
 def _shape_problem(args, outs, aux, num_class, data):
+    """(what to change, what else the shapes show) or None."""
     batch, features = data
     if args[0] != data:
-        return "data keeps its shape: return in_shape[0] unchanged as the first argument shape."
+        return "return in_shape[0] unchanged as the first argument shape: data keeps it.", ""
     if args[1] != (batch,):
-        return f"label holds one class index per example: (batch,) = ({batch},)."
+        return f"give label one class index per example: (batch,) = ({batch},).", ""
     if outs != [(1,)]:
-        return ("the output is the loss, one number for the whole batch: (1,)."
-                + (" (The loss is the mean over the batch, not one per example.)"
-                   if outs == [(batch,)] else ""))
+        return ("give the output the shape (1,): it is the loss, one number per batch.",
+                "The loss is the mean over the batch, not one number per example."
+                if outs == [(batch,)] else "")
     center = aux[0]
     if center == (num_class, features):
         return None
+    want = f"(num_class, features) = ({num_class}, {features})"
     if center == data:
-        return (f"center came out {center}, the shape of the batch. It holds one center per "
-                f"class, whatever the batch: (num_class, features) = ({num_class}, {features}).")
+        return (f"make center {want}: one center per class, whatever the batch.",
+                f"center came out {center}, the shape of the batch.")
     if center == (features, num_class):
-        return (f"center came out {center}: swapped. Row c is the center of class c, so the "
-                f"shape is (num_class, features) = ({num_class}, {features}).")
-    return (f"center must be (num_class, features) = ({num_class}, {features}): one row per "
-            "class, each as wide as an embedding (in_shape[0][1]).")
+        return (f"make center {want}: row c is the center of class c.",
+                f"center came out {center}: swapped.")
+    return (f"make center {want}: one row per class, each as wide as an embedding "
+            "(in_shape[0][1]).", "")
 
 
 # --- 5.3 ------------------------------------------------------------------------------------
@@ -191,7 +200,7 @@ def _step(center, x=X, labels=LABELS, alpha=ALPHA):
 
 @check_function("5.3 (center_loss_backward)", "after each of two steps, in_grad[0] = (x − "
                 "center[label]) / batch, and every center moved a fraction alpha toward its "
-                "examples, written in place into aux[0].")
+                "examples, in aux[0]; and in_grad[0] is right " + REQ_VERIFIED + ".")
 def center_loss_backward(fn):
     """fn is the Op's backward; it must write in_grad[0] and update aux[0] in place."""
     import minisym as mx
@@ -209,13 +218,31 @@ def center_loss_backward(fn):
             want_grad, want_center = _step(center)
             grad = executor.grad_dict["data"].asnumpy()
             got_center = executor.aux_dict["closs_center"].asnumpy()
-            problem = (_grad_problem(grad, want_grad, center, step, caught)
-                       or _center_problem(got_center, want_center, center, step))
-            if problem:
-                return f"Step {step}: {problem}"
+            found = _grad_problem(grad, want_grad, center, step, caught)
+            if found and not _warned(caught):
+                found = _req_problem(fn, req_explains) or found
+            found = found or _center_problem(got_center, want_center, center, step)
+            if found:
+                return found
             center = want_center
     said = _warned(caught)
-    return said[0] if said else None
+    if said:
+        return engine_warned(said[0])
+    return _req_problem(fn, backward_req_problem)
+
+
+def _req_problem(fn, judge):
+    """``judge`` (backward_req_problem or req_explains) of in_grad[0] under every req, with
+    centers that are not zero; label's gradient is not judged (the lesson binds it 'null')."""
+    import minisym as mx
+    op = mx.operator.CustomOp()
+    op.alpha = ALPHA
+    x = X[::-1].copy()
+    center = _step(np.zeros((4, 2)))[1]
+    inputs = {"names": ARGUMENTS, "out_grad": [np.ones(1)], "in_data": [x, LABELS],
+              "out_data": [np.zeros(1)], "aux": [center]}
+    return judge(fn, op, inputs, {0: (x - center[LABELS]) / len(x)},
+                 lambda i: "self.assign(in_grad[0], req[0], grad)")
 
 
 def _warned(caught):
@@ -233,43 +260,48 @@ def _grad_problem(grad, want, center, step, caught):
         return None
     said = _warned(caught)
     if said:
-        return said[0]
-    got = f"in_grad[0] ('data') is\n{_show(grad)}\nexpected\n{_show(want)}\nIt is "
-    if np.allclose(grad, want * len(X), atol=1e-5):
-        return got + (f"{len(X)} times too large. The loss is a mean over the batch, so its "
-                      "gradient is (x − center[label]) / batch.")
-    if np.allclose(grad, -want, atol=1e-5):
-        return got + ("the wrong sign: the loss grows as x moves away from its center, "
-                      "so the gradient is +(x − center[label]) / batch.")
-    if np.allclose(grad, X / len(X), atol=1e-5):
-        return got + ("x / batch, as if every center were 0 (true only at the start). "
-                      "Subtract each example's center: (x − center[label]) / batch, with "
-                      "center = aux[0].asnumpy() and label = in_data[1].")
+        return engine_warned(said[0])
+    shown = (f"Step {step}: in_grad[0] ('data') is\n{_show(grad)}\nexpected\n{_show(want)}")
     _, moved = _step(center)
-    if np.allclose(grad, (X - moved[LABELS]) / len(X), atol=1e-5):
-        return got + ("computed from the centers after your update. Compute the "
-                      "gradient first, from the centers forward used, then update aux[0].")
-    return got + "not (x − center[label]) / batch, with center = aux[0].asnumpy()."
+    if np.allclose(grad, want * len(X), atol=1e-5):
+        change, why = ("divide by the batch size: the gradient is (x − center[label]) / batch.",
+                       f"It is {len(X)} times too large: the loss is a mean over the batch.")
+    elif np.allclose(grad, -want, atol=1e-5):
+        change, why = ("flip the sign: the gradient is +(x − center[label]) / batch.",
+                       "It has the wrong sign: the loss grows as x moves away from its center.")
+    elif np.allclose(grad, X / len(X), atol=1e-5):
+        change, why = ("subtract each example's center: (x − center[label]) / batch, with "
+                       "center = aux[0].asnumpy() and label = in_data[1].",
+                       "It is x / batch, as if every center were 0 (true only at the start).")
+    elif np.allclose(grad, (X - moved[LABELS]) / len(X), atol=1e-5):
+        change, why = ("compute the gradient first, from the centers forward used, then update "
+                       "aux[0].", "It is computed from the centers after your update.")
+    else:
+        change, why = ("write (x − center[label]) / batch into in_grad[0], with center = "
+                       "aux[0].asnumpy().", "")
+    return problem(change, shown, why)
 
 
 def _center_problem(got, want, before, step):
     if np.allclose(got, want, atol=1e-5):
         return None
-    shown = f"aux[0] ('center') is\n{_show(got)}\nexpected\n{_show(want)}\n"
-    if np.allclose(got, before, atol=1e-7):
-        return shown + ("It did not change. aux[0].asnumpy() is a copy, and aux[0] = ... only "
-                        "replaces an entry of a Python list: write the new centers into the "
-                        "array itself, aux[0][:] = center.")
-    if np.allclose(got, 2 * before - want, atol=1e-5):
-        return shown + ("The centers moved away from their examples: center[c] += alpha · "
-                        "Σ (x_i − center[c]) / (1 + n_c).")
+    shown = f"Step {step}: aux[0] ('center') is\n{_show(got)}\nexpected\n{_show(want)}"
     if step == 2 and np.allclose(got, _step(np.zeros_like(before))[1], atol=1e-5):
-        return shown + ("Right after one step, wrong after two: start from the centers in "
-                        "aux[0] every time; the executor keeps them between calls.")
+        return problem("start from the centers in aux[0] every time: the executor keeps them "
+                       "between calls.", shown, "Right after one step, wrong after two: the "
+                       "centers moved as if they had started from 0 again.")
+    if np.allclose(got, before, atol=1e-7):
+        return problem("write the new centers into the array itself: aux[0][:] = center.", shown,
+                       "It did not change. aux[0].asnumpy() is a copy, and aux[0] = ... only "
+                       "replaces an entry of a Python list.")
+    if np.allclose(got, 2 * before - want, atol=1e-5):
+        return problem("move each center toward its examples: center[c] += alpha · "
+                       "Σ (x_i − center[c]) / (1 + n_c).", shown,
+                       "The centers moved away from their examples.")
     wrong = next(c for c in range(len(want)) if not np.allclose(got[c], want[c], atol=1e-5))
     count = int((LABELS == wrong).sum())
     if count == 0:
-        return shown + (f"Class {wrong} has no example in this batch: its center must not "
-                        "move.")
-    return shown + (f"Class {wrong} has {count} examples here: its center moves by alpha · "
-                    f"Σ (x_i − center[{wrong}]) / (1 + {count}), with alpha = self.alpha.")
+        return problem(f"leave the center of class {wrong} where it is: no example of it is in "
+                       "this batch.", shown, f"Class {wrong} has no example in this batch.")
+    return problem(f"move center[{wrong}] by alpha · Σ (x_i − center[{wrong}]) / (1 + {count}), "
+                   "with alpha = self.alpha.", shown, f"Class {wrong} has {count} examples here.")

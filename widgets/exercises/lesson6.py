@@ -5,7 +5,8 @@ import warnings
 
 import numpy as np
 
-from ._check import check_function, unfinished
+from ._check import check_function, engine_warned, problem, unfinished
+from ._req import REQ_VERIFIED, backward_req_problem
 
 
 def _warned(caught):
@@ -57,40 +58,46 @@ def _top_rois_symbol(fn):
 
 def _top_rois_problem(result, n, k):
     """What is wrong with what infer_shape returned for N = n, top_k = k, or None."""
-    given = f"in_shape=[[{n}, 5], [{n}]] and self.top_k={k}"
+    given = f"With in_shape=[[{n}, 5], [{n}]] and self.top_k={k}"
     if not isinstance(result, (list, tuple)) or len(result) not in (2, 3):
-        return (f"with {given} your infer_shape returned {result!r}. It returns two or three "
-                "lists: the input shapes (one per list_arguments() name), the output shapes "
-                "(one per list_outputs() name) and, optionally, the aux shapes ([]).")
+        return problem("return two or three lists: the input shapes (one per list_arguments() "
+                       "name), the output shapes (one per list_outputs() name) and, "
+                       "optionally, the aux shapes ([]).",
+                       f"{given} your infer_shape returned {result!r}.")
     ins, outs = result[0], result[1]
     if not isinstance(outs, (list, tuple)):
-        return (f"with {given} the second list, the output shapes, is {outs!r}: give one shape "
-                f"per list_outputs() name, [(top_k, 5), (top_k,)].")
+        return problem("give one output shape per list_outputs() name: [(top_k, 5), (top_k,)].",
+                       f"{given} the second list, the output shapes, is {outs!r}.")
     for j, shape in enumerate(outs):
         if isinstance(shape, (int, np.integer)):
-            return (f"with {given} output {j} ({TOP_ROIS_OUTPUTS[j] if j < 2 else '?'!r}) is "
-                    f"the number {shape}, not a shape: (x) is just x in Python; a "
-                    f"one-dimensional shape is written ({shape},).")
+            return problem(f"write a one-dimensional shape with a comma: ({shape},); (x) is "
+                           "just x in Python.",
+                           f"{given} output {j} ({TOP_ROIS_OUTPUTS[j] if j < 2 else '?'!r}) "
+                           f"is the number {shape}, not a shape.")
     if len(outs) != 2:
-        return (f"with {given} you returned {len(outs)} output "
-                f"shape{'' if len(outs) == 1 else 's'}, {list(outs)}: "
-                "list_outputs() has two names, ['rois_output', 'score'], so give two, "
-                "out_data[0] then out_data[1].")
+        return problem("give two output shapes, out_data[0] then out_data[1]: list_outputs() "
+                       "has two names, ['rois_output', 'score'].",
+                       f"{given} you returned {len(outs)} output "
+                       f"shape{'' if len(outs) == 1 else 's'}, {list(outs)}.")
     got = [_shape(s) for s in outs]
     want = [(k, 5), (k,)]
     if got == want[::-1]:
-        return (f"with {given} you returned the output shapes {got}: swapped. They go in the "
-                "order of list_outputs(), ['rois_output', 'score']: out_data[0] is the rois, "
-                f"({k}, 5), and out_data[1] the scores, ({k},).")
+        return problem("give the output shapes in the order of list_outputs(), ['rois_output', "
+                       f"'score']: out_data[0] is the rois, ({k}, 5), and out_data[1] the "
+                       f"scores, ({k},).", f"{given} you returned the output shapes {got}: "
+                                           "swapped.")
     if got in ([(n, 5), (n,)], [(n,), (n, 5)]):
-        return (f"with {given} your outputs have {n} rows, as many as the inputs: the operator "
-                f"keeps only the best top_k rois, so each output has self.top_k = {k} rows.")
+        return problem(f"give each output self.top_k = {k} rows: the operator keeps only the "
+                       "best top_k rois.", f"{given} your outputs have {n} rows, as many as "
+                                           "the inputs.")
     if got != want:
-        return (f"with {given} you returned the output shapes {got}; expected {want}: "
-                "'rois_output' keeps top_k rows of 5 numbers, 'score' one score per kept roi.")
+        return problem("give 'rois_output' top_k rows of 5 numbers and 'score' one score per "
+                       f"kept roi: {want}.", f"{given} you returned the output shapes {got}; "
+                                             f"expected {want}.")
     if [_shape(s) for s in ins] != [(n, 5), (n,)]:
-        return (f"with {given} the first list, the input shapes, is {list(ins)}: it must say "
-                f"the shapes the inputs have, [[{n}, 5], [{n}]]; return in_shape itself.")
+        return problem("return in_shape itself as the first list: the inputs keep their "
+                       "shapes.", f"{given} the first list, the input shapes, is {list(ins)}; "
+                              f"expected [[{n}, 5], [{n}]].")
     return None
 
 
@@ -100,16 +107,18 @@ def top_rois_infer_shape(fn):
     """fn is the Prop's infer_shape; it must return [in_shape, [(k, 5), (k,)], []]."""
     prop_class, sym = _top_rois_symbol(fn)
     for n, k in ((10, 3), (20, 6)):
-        problem = _top_rois_problem(unfinished(fn)(prop_class(top_k=str(k)),
-                                                   [[n, 5], [n]]), n, k)
-        if problem:
-            return problem
+        found = _top_rois_problem(unfinished(fn)(prop_class(top_k=str(k)), [[n, 5], [n]]),
+                                  n, k)
+        if found:
+            return found
         node = sym.Custom(rois=sym.Variable("rois"), scores=sym.Variable("scores"),
                           op_type="lesson6_top_rois", top_k=k, name="top")
         ins, outs, _ = node.infer_shape(rois=(n, 5), scores=(n,))
         if outs != [(k, 5), (k,)]:
-            return (f"through the engine, infer_shape(rois=({n}, 5), scores=({n},)) with "
-                    f"top_k={k} gave the outputs {outs}; expected [({k}, 5), ({k},)].")
+            return problem(f"give the outputs ({k}, 5) and ({k},) from self.top_k.",
+                           f"Through the engine, infer_shape(rois=({n}, 5), scores=({n},)) "
+                           f"with top_k={k} gave the outputs {outs}; expected "
+                           f"[({k}, 5), ({k},)].")
     return None
 
 
@@ -157,32 +166,35 @@ def _names(ids):
 
 
 def _declared_problem(returned):
-    """What is wrong with the ids declared for out_grad=[0, 1], in_data=[2], out_data=[3, 4]."""
+    """(what to change, what the declaration shows) for the ids declared for out_grad=[0, 1],
+    in_data=[2], out_data=[3, 4], or None."""
     if not isinstance(returned, (list, tuple)):
-        return (f"declare_backward_dependency returned {returned!r}; it returns a list of ids "
-                "taken from its three arguments, e.g. [out_grad[0], in_data[0]].")
+        return ("return a list of ids taken from the three arguments, such as "
+                "[out_grad[0], in_data[0]].",
+                f"declare_backward_dependency returned {returned!r}.")
     if any(isinstance(i, (list, tuple)) for i in returned):
-        return (f"declare_backward_dependency returned {list(returned)}, a list of lists; return "
-                "one flat list of ids: pick single entries (out_grad[0]) or join lists "
-                "(out_grad + [out_data[0]]).")
+        return ("return one flat list of ids: pick single entries (out_grad[0]) or join lists "
+                "(out_grad + [out_data[0]]).",
+                f"declare_backward_dependency returned {list(returned)}, a list of lists.")
     ids = {int(i) for i in returned}
     missing, extra = EXP_DOUBLE_READS - ids, ids - EXP_DOUBLE_READS
     hint = ""
     if 2 in extra and 3 in missing:
         hint = (" The derivative of eˣ is eˣ itself, which forward already wrote into "
                 "out_data[0]: this backward reads that, not the input x (in_data[0]).")
+    given = (f"With out_grad=[0, 1], in_data=[2], out_data=[3, 4] your declaration returned "
+             f"{sorted(ids)}")
     if missing:
-        return (f"with out_grad=[0, 1], in_data=[2], out_data=[3, 4] your declaration returned "
-                f"{sorted(ids)}: it leaves out {_names(missing)}, which backward reads, so "
-                f"backward would receive "
+        return (f"declare {_names(missing)} too: backward reads "
+                f"{'it' if len(missing) == 1 else 'them'}.",
+                f"{given}: it leaves out {_names(missing)}, so backward would receive "
                 f"{'it as an empty array' if len(missing) == 1 else 'them as empty arrays'} "
                 f"and fail.{hint}")
     if extra:
-        return (f"with out_grad=[0, 1], in_data=[2], out_data=[3, 4] your declaration returned "
-                f"{sorted(ids)}: backward never reads {_names(extra)}. Declaring "
+        return (f"declare exactly what backward reads: leave out {_names(extra)}.",
+                f"{given}: backward never reads {_names(extra)}. Declaring "
                 f"{'it keeps it' if len(extra) == 1 else 'them keeps them'} in memory until "
-                "backward for nothing: declare exactly what backward reads."
-                f"{hint}")
+                f"backward for nothing.{hint}")
     return None
 
 
@@ -195,9 +207,9 @@ def exp_double_dependency(fn):
     import minisym as mx
     prop_class = _exp_double_symbol(fn)
     returned = unfinished(fn)(prop_class(), [0, 1], [2], [3, 4])
-    problem = _declared_problem(returned)
-    if problem and "leaves out" not in problem:
-        return problem
+    declared = _declared_problem(returned)
+    if declared and "leaves out" not in declared[1]:
+        return problem(*declared)
     x = np.random.RandomState(6).uniform(-1, 1, (2, 3))
     heads = [np.full(x.shape, 0.5), np.full(x.shape, -1.5)]
     node = mx.sym.Custom(mx.sym.Variable("data"), op_type="lesson6_exp_double", name="ed")
@@ -207,14 +219,16 @@ def exp_double_dependency(fn):
     try:
         executor.backward([mx.nd.array(h) for h in heads])
     except mx.base.MXNetError as error:
-        return f"{problem}\nWhen it ran, the engine said: {error}"
-    if problem:
-        return problem
+        return problem(*declared, f"When it ran, the engine said: {error}")
+    if declared:
+        return problem(*declared)
     expected = heads[0] * np.exp(x) + 2 * heads[1]
     got = executor.grad_dict["data"].asnumpy()
     if not np.allclose(got, expected, rtol=1e-4, atol=1e-5):
-        return (f"the declaration is right, but the gradient of 'data' came out {got[0]} "
-                f"(first row) instead of {expected[0].astype(np.float32)}.")
+        return problem("declare [out_grad[0], out_grad[1], out_data[0]], as lists of the ids "
+                       "given.", f"The declaration looks right, but the gradient of 'data' "
+                       f"came out {got[0]} (first row) instead of "
+                       f"{expected[0].astype(np.float32)}.")
     return None
 
 
@@ -250,44 +264,43 @@ def _zeros_symbol(fn, names):
     return mx.sym.Custom(*[mx.sym.Variable(n) for n in names], op_type=op_type, name="zeros")
 
 
-@check_function("6.3 (zero_backward)", "every in_grad[i] gets a zero gradient through "
-                "self.assign(in_grad[i], req[i], 0): zeros under 'write', unchanged under "
-                "'add', untouched under 'null', for any number of inputs.")
+ZERO_RUNS = (["rois", "gt_boxes"], ["a", "b", "c"])
+
+
+@check_function("6.3 (zero_backward)", "every in_grad[i] gets a zero gradient " + REQ_VERIFIED
+                + ", on operators of two and three inputs.")
 def zero_backward(fn):
     """fn is a backward that must assign 0 into every in_grad[i] under req[i]."""
     import minisym as mx
-    runs = [(["rois", "gt_boxes"], "write"), (["rois", "gt_boxes"], "add"),
-            (["a", "b", "c"], "write"), (["a", "b", "c"], {"a": "null", "b": "add", "c": "write"})]
-    for names, grad_req in runs:
+    for names in ZERO_RUNS:
         node = _zeros_symbol(fn, names)
-        executor = node.simple_bind(mx.cpu(), grad_req=grad_req, **{names[0]: (2, 3)})
-        reqs = {n: grad_req if isinstance(grad_req, str) else grad_req[n] for n in names}
+        executor = node.simple_bind(mx.cpu(), grad_req="write", **{names[0]: (2, 3)})
         for grad in executor.grad_dict.values():
-            if grad is not None:
-                grad[:] = 7
+            grad[:] = 7
         executor.forward(is_train=True)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             executor.backward()
         said = _warned(caught)
+        if said and len(names) > 2 and "did not write in_grad[" in said[0]:
+            return problem("loop over every input, for i in range(len(in_grad)), rather than "
+                           f"naming in_grad[0] and in_grad[1]: this operator has {len(names)} "
+                           "inputs.", "The engine warned: " + said[0])
         if said:
-            hint = (" Loop over every input, for i in range(len(in_grad)), rather than naming "
-                    "in_grad[0] and in_grad[1]: this operator has "
-                    f"{len(names)} inputs." if len(names) > 2 else "")
-            return said[0] + hint
+            return engine_warned(said[0])
         for i, name in enumerate(names):
-            grad = executor.grad_dict[name]
-            if grad is None:
-                continue
-            values = np.unique(grad.asnumpy()).tolist()
-            want = 7.0 if reqs[name] == "add" else 0.0
-            if values != [want]:
-                how = {"add": "Under req 'add', in_grad[{i}] already holds the gradient "
-                              "accumulated so far (here 7); adding a zero must leave it at 7.",
-                       "write": "Under req 'write', in_grad[{i}] must be overwritten with 0."}
-                return (f"with grad_req={grad_req!r} on an operator with inputs {names}, "
-                        f"in_grad[{i}] ({name!r}) holds {values} after backward, not {want}. "
-                        + how[reqs[name]].format(i=i) +
-                        " Write it with self.assign(in_grad[i], req[i], 0), which follows "
-                        "req[i]; in_grad[i][:] = 0 overwrites whatever req says.")
+            values = np.unique(executor.grad_dict[name].asnumpy()).tolist()
+            if values != [0.0]:
+                return problem("write a zero gradient into every in_grad[i]: "
+                               "self.assign(in_grad[i], req[i], 0).",
+                               f"With grad_req='write' on an operator with inputs {names}, "
+                               f"in_grad[{i}] ({name!r}) holds {values} after backward, not 0.")
+        zeros = [np.zeros((2, 3))] * len(names)
+        inputs = {"names": names, "out_grad": [np.zeros((2, 3))], "in_data": zeros,
+                  "out_data": [np.zeros((2, 3))], "aux": []}
+        found = backward_req_problem(fn, mx.operator.CustomOp(), inputs,
+                                     dict.fromkeys(range(len(names)), 0.0),
+                                     lambda i: "self.assign(in_grad[i], req[i], 0) for every i")
+        if found:
+            return found
     return None

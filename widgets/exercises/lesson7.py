@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 
-from ._check import check_function
+from ._check import check_function, problem
 
 EPS = 2e-5
 
@@ -20,8 +20,9 @@ def _nodes(symbol):
 def _not_a_symbol(answer, fn):
     import minisym as mx
     if not isinstance(answer, mx.sym.Symbol):
-        return (f"{fn.__name__}() returned {type(answer).__name__} {answer!r:.60}; return the "
-                "Symbol of the unit's last node (the add of body and shortcut).")
+        return problem("return the Symbol of the unit's last node (the add of body and "
+                       "shortcut).", f"{fn.__name__}() returned {type(answer).__name__} "
+                                     f"{answer!r:.60}.")
     return None
 
 
@@ -78,15 +79,15 @@ def bottleneck_unit(fn):
                 f"name='{name}') with data {shape}")
         with mx.name.NameManager():
             got = fn(mx.sym.Variable("data"), num_filter, stride, dim_match, name)
-            problem = _not_a_symbol(got, fn)
-            if problem:
-                return problem
+            found = _not_a_symbol(got, fn)
+            if found:
+                return found
             want = _bottleneck(mx.sym.Variable("data"), num_filter, stride, dim_match, name)
-        problem = (_compare_arguments(got, want, name, dim_match, call)
-                   or _compare_layers(got, want, name, call)
-                   or _compare_shapes(got, want, shape, call))
-        if problem:
-            return problem
+        found = (_compare_arguments(got, want, name, dim_match, call)
+                 or _compare_layers(got, want, name, call)
+                 or _compare_shapes(got, want, shape, call))
+        if found:
+            return found
     return None
 
 
@@ -94,28 +95,35 @@ def _compare_arguments(got, want, name, dim_match, call):
     have, need = got.list_arguments(), want.list_arguments()
     if have == need:
         if got.list_auxiliary_states() != want.list_auxiliary_states():
-            return (f"for {call}, list_auxiliary_states() is {got.list_auxiliary_states()}, "
-                    f"expected {want.list_auxiliary_states()}.")
+            return problem("give every step BatchNorm (with its moving mean and variance), "
+                           "named name + '_bn1', '_bn2', '_bn3'.",
+                           f"For {call}, list_auxiliary_states() is "
+                           f"{got.list_auxiliary_states()}, expected "
+                           f"{want.list_auxiliary_states()}.")
         return None
     missing = [n for n in need if n not in have]
     extra = [n for n in have if n not in need]
     if sorted(have) == sorted(need):
-        return (f"for {call}, the names are right but list_arguments() lists them in another "
-                f"order: {have}. Each step is BatchNorm, then ReLU, then the convolution: "
-                "bn1 → relu1 → conv1 → bn2 → relu2 → conv2 → bn3 → relu3 → conv3.")
+        return problem("make each step BatchNorm, then ReLU, then the convolution: bn1 → relu1 "
+                       "→ conv1 → bn2 → relu2 → conv2 → bn3 → relu3 → conv3.",
+                       f"For {call}, the names are right but list_arguments() lists them in "
+                       f"another order: {have}.")
     if any(n.endswith("_bias") for n in extra):
-        return (f"for {call}, there are biases {[n for n in extra if n.endswith('_bias')]}: "
-                "give every Convolution no_bias=True (the BatchNorm after it shifts anyway).")
+        return problem("give every Convolution no_bias=True (the BatchNorm after it shifts "
+                       "anyway).", f"For {call}, there are biases "
+                                   f"{[n for n in extra if n.endswith('_bias')]}.")
     if not dim_match and f"{name}_sc_weight" in missing:
-        return (f"for {call}, there is no '{name}_sc_weight': with dim_match=False the shortcut "
-                "is a projection, mx.sym.Convolution(act1, num_filter=num_filter, "
-                f"kernel=(1, 1), stride=stride, no_bias=True, name=name + '_sc').")
+        return problem("with dim_match=False, make the shortcut a projection: "
+                       "mx.sym.Convolution(act1, num_filter=num_filter, kernel=(1, 1), "
+                       "stride=stride, no_bias=True, name=name + '_sc').",
+                       f"For {call}, there is no '{name}_sc_weight'.")
     if dim_match and f"{name}_sc_weight" in extra:
-        return (f"for {call}, there is a '{name}_sc_weight': with dim_match=True the input and "
-                "the output have the same shape, so the shortcut is data itself.")
-    return (f"for {call}, list_arguments() is {have}; expected {need} (missing {missing}, not "
-            f"expected {extra}). Name every layer name + '_bn1', '_relu1', '_conv1', ... so its "
-            "variables are named after it.")
+        return problem("with dim_match=True, make the shortcut data itself: the input and the "
+                       "output have the same shape.", f"For {call}, there is a "
+                                                      f"'{name}_sc_weight'.")
+    return problem("name every layer name + '_bn1', '_relu1', '_conv1', ... so its variables "
+                   "are named after it.", f"For {call}, list_arguments() is {have};",
+                   f"expected {need} (missing {missing}, not expected {extra}).")
 
 
 def _compare_layers(got, want, name, call):
@@ -123,34 +131,36 @@ def _compare_layers(got, want, name, call):
     for i in (1, 2, 3):
         bn = have.get(f"{name}_bn{i}")
         if bn and bn[0] == "BatchNorm" and bn[1].get("fix_gamma", "True") == "True":
-            return (f"for {call}, '{name}_bn{i}' keeps gamma fixed at 1: BatchNorm's default "
-                    "is fix_gamma=True. A residual unit learns gamma: give fix_gamma=False.")
+            return problem("give every BatchNorm fix_gamma=False: a residual unit learns gamma.",
+                           f"For {call}, '{name}_bn{i}' keeps gamma fixed at 1: BatchNorm's "
+                           "default is fix_gamma=True.")
     for i in (1, 2, 3):
         conv = f"{name}_conv{i}"
         if conv not in have:
-            return (f"for {call}, there is no node named '{conv}': name the convolutions "
-                    "name + '_conv1', '_conv2', '_conv3'.")
+            return problem("name the convolutions name + '_conv1', '_conv2', '_conv3'.",
+                           f"For {call}, there is no node named '{conv}'.")
         op, attrs, inputs = have[conv]
         _, wanted, sources = need[conv]
         if op != "Convolution":
-            return f"for {call}, '{conv}' is a {op}, expected a Convolution."
+            return problem(f"make '{conv}' a Convolution.",
+                           f"For {call}, '{conv}' is a {op}, expected a Convolution.")
         for key in ("kernel", "stride"):
             value, expected = _tuple(attrs.get(key, "(1, 1)")), _tuple(wanted.get(key))
             if value != expected:
-                where = "the 3×3 conv2" if key == "stride" else f"'{conv}'"
-                return (f"for {call}, '{conv}' has {key}={value}, expected {expected}: the "
-                        f"stride goes on {where}, as in MXNet's ResNet; conv1 and conv3 are "
-                        "1×1 with stride 1." if key == "stride" else
-                        f"for {call}, '{conv}' has kernel={value}, expected {expected}: the "
-                        "bottleneck is 1×1, then 3×3, then 1×1.")
+                return problem(
+                    "put the stride on the 3×3 conv2, as in MXNet's ResNet; conv1 and conv3 "
+                    "are 1×1 with stride 1." if key == "stride" else
+                    "make the kernels 1×1, then 3×3, then 1×1.",
+                    f"For {call}, '{conv}' has {key}={value}, expected {expected}.")
         if inputs[:1] != sources[:1]:
-            return (f"for {call}, '{conv}' reads '{inputs[0]}', expected '{sources[0]}': each "
-                    "convolution reads the ReLU just before it.")
+            return problem("give each convolution the ReLU just before it.",
+                           f"For {call}, '{conv}' reads '{inputs[0]}', expected "
+                           f"'{sources[0]}'.")
     sc = f"{name}_sc"
     if sc in need and sc in have and have[sc][2][:1] != need[sc][2][:1]:
-        return (f"for {call}, the projection '{sc}' reads '{have[sc][2][0]}'; in the "
-                f"pre-activation unit it reads act1 ('{name}_relu1'), the normalized input, "
-                "like conv1 does.")
+        return problem(f"give the projection act1 ('{name}_relu1'), the normalized input, as "
+                       "conv1 has: this is the pre-activation unit.",
+                       f"For {call}, the projection '{sc}' reads '{have[sc][2][0]}'.")
     return None
 
 
@@ -164,13 +174,15 @@ def _compare_shapes(got, want, shape, call):
     names = want.list_arguments()
     for name, have, need in zip(names, got_args, want_args):
         if tuple(have) != tuple(need):
-            hint = ("conv1 and conv2 have num_filter // 4 filters, conv3 has num_filter"
+            hint = ("conv1 and conv2 num_filter // 4 filters, and conv3 num_filter"
                     if "conv" in name else "")
-            return (f"for {call}, {name} has shape {tuple(have)}, expected {tuple(need)}"
-                    + (f": {hint}." if hint else "."))
+            return problem(f"give {hint}." if hint else f"make {name} {tuple(need)}.",
+                           f"For {call}, {name} has shape {tuple(have)}, expected "
+                           f"{tuple(need)}.")
     if tuple(got_out[0]) != tuple(want_out[0]):
-        return (f"for {call}, the output is {tuple(got_out[0])}, expected {tuple(want_out[0])}: "
-                "the 3×3 convolution needs pad=(1, 1).")
+        return problem("give the 3×3 convolution pad=(1, 1).",
+                       f"For {call}, the output is {tuple(got_out[0])}, expected "
+                       f"{tuple(want_out[0])}.")
     return None
 
 
@@ -211,14 +223,15 @@ def count_parameters(fn):
     """fn(symbol, **shapes) -> the number of learned values."""
     for what, symbol, shapes in _count_cases():
         got = fn(symbol, **shapes)
-        call = f"for {what}, count_parameters(symbol, {_kwargs(shapes)})"
+        call = f"For {what}, count_parameters(symbol, {_kwargs(shapes)})"
         if isinstance(got, (list, tuple, dict, np.ndarray)) or got is None:
-            return (f"{call} returned {type(got).__name__}; return one number, the sum over "
-                    "the parameters of the product of each shape.")
+            return problem("return one number: the sum over the parameters of the product of "
+                           "each shape.", f"{call} returned {type(got).__name__}.")
         want, parts = _expected_count(symbol, shapes)
         if got == want:
             continue
-        return f"{call} returned {got}, expected {want}: " + _count_hint(got, want, parts)
+        change, why = _count_hint(got, want, parts)
+        return problem(change, f"{call} returned {got}, expected {want}.", why)
     return None
 
 
@@ -227,27 +240,31 @@ def _kwargs(shapes):
 
 
 def _count_hint(got, want, parts):
+    """(what to change, why the count is off)."""
     extra = got - want
-    added = {"inputs": "the inputs you gave shapes for (they are data, not parameters)",
-             "labels": "the label (softmax_label is an input too: skip names ending in "
-                       "'label')",
-             "aux": "the auxiliary states (moving_mean / moving_var are not learned; "
-                    "infer_shape returns them apart, in its third list)"}
+    added = {"inputs": ("leave out the inputs you gave shapes for: they are data, not "
+                        "parameters.", "the inputs you gave shapes for"),
+             "labels": ("leave out the label: softmax_label is an input too; skip names ending "
+                        "in 'label'.", "the label"),
+             "aux": ("leave out the auxiliary states: moving_mean / moving_var are not learned "
+                     "(infer_shape returns them apart, in its third list).",
+                     "the auxiliary states")}
     for key in ("inputs", "labels", "aux"):
         if parts[key] and extra == parts[key]:
-            return f"the difference, {extra}, is the size of {added[key]}."
+            return added[key][0], f"The difference, {extra}, is the size of {added[key][1]}."
     if parts["inputs"] and parts["labels"] and extra == parts["inputs"] + parts["labels"]:
-        return (f"the difference, {extra}, is the size of the data and the label: count only "
-                "the arguments that are neither.")
+        return ("count only the arguments that are neither the data nor the label.",
+                f"The difference, {extra}, is the size of the data and the label.")
     if got == parts["arrays"]:
-        return ("that is how many parameter arrays there are; count their values: the product "
-                "of each shape (np.prod(shape)), summed.")
+        return ("count the values of each parameter array: the product of its shape "
+                "(np.prod(shape)), summed.", "That is how many parameter arrays there are.")
     if got == parts["dims"]:
-        return ("that adds up the dimensions; a (128, 64, 3, 3) weight holds 128 · 64 · 3 · 3 "
-                "= 73,728 values: multiply each shape's dimensions (np.prod), then sum.")
+        return ("multiply each shape's dimensions (np.prod), then sum.",
+                "That adds up the dimensions; a (128, 64, 3, 3) weight holds 128 · 64 · 3 · 3 "
+                "= 73,728 values.")
     return ("take arg_shapes from symbol.infer_shape(**shapes), pair them with "
             "symbol.list_arguments(), and sum np.prod(shape) over the names that are not "
-            "inputs and not labels.")
+            "inputs and not labels.", "")
 
 
 # --- 7.3 ---------------------------------------------------------------------------------------
@@ -310,45 +327,52 @@ def _recorded(net, module, batch):
                 "BatchNorm.")
 def input_gradient(fn):
     """fn(module, batch, node) -> in_grad[0] of node, as a NumPy array."""
-    import minisym as mx
     net, module, batch = _small_module()
     recorded = _recorded(net, module, batch)
     for node in GRADIENT_NODES:
-        want, others, output, feature = recorded[node]
         got = fn(module, batch, node)
-        call = f"input_gradient(module, batch, '{node}')"
-        if got is None:
-            return (f"{call} returned None. The monitor collects only between monitor.tic() "
-                    "and monitor.toc(), and toc() empties monitor.queue: call tic() before "
-                    "forward, then read the queue after backward and before toc().")
-        if isinstance(got, mx.nd.NDArray):
-            return f"{call} returned an NDArray; return a NumPy array: .asnumpy()."
-        if isinstance(got, str):
-            return (f"{call} returned the text {got[:40]!r}: that is what toc() makes of an "
-                    "array; read the array itself from monitor.queue before toc().")
-        got = np.asarray(got)
-        if got.size == 1 and want.size > 1:
-            return (f"{call} returned one number, {got.ravel()[0]:.4g}: the Monitor's default "
-                    "stat_func is a norm. Keep the array itself: stat_func=lambda g: g.copy().")
-        if got.shape == output.shape and np.allclose(got, output):
-            return (f"{call} returned '{node}_output', the feature map {node} makes in forward, "
-                    f"not a gradient; its in_grad[0] is '{node}_backward_output0'.")
-        if got.shape == feature.shape and np.allclose(got, feature) and not np.allclose(
-                got, want):
-            return (f"{call} returned the feature map {node} reads (its in_data[0]), not its "
-                    f"gradient; the gradient is '{node}_backward_output0'.")
-        for i, (slot, other) in enumerate(others, start=1):
-            if got.shape == other.shape and np.allclose(got, other, rtol=1e-4, atol=1e-7):
-                return (f"{call} returned in_grad[{i}] ('{node}_backward_output{i}', the "
-                        f"gradient of {node}'s {slot}); the feature map's is in_grad[0]: "
-                        f"'{node}_backward_output0'.")
-        if got.shape != want.shape:
-            return (f"{call} returned an array of shape {got.shape}; in_grad[0] of {node} has "
-                    f"the shape of its data input, {want.shape}: pick the name "
-                    f"'{node}_backward_output0' (pattern= is a regular expression matched at "
-                    "the start of each name).")
-        if not np.allclose(got, want, rtol=1e-4, atol=1e-7):
-            return (f"{call} returned an array of the right shape, {want.shape}, but other "
-                    "values: run forward(batch, is_train=True) then backward() between tic() "
-                    f"and reading the queue, and take '{node}_backward_output0'.")
+        found = _gradient_problem(got, node, recorded[node])
+        if found:
+            return problem(found[0], f"input_gradient(module, batch, '{node}') {found[1]}")
+    return None
+
+
+def _gradient_problem(got, node, recorded):
+    """(what to change, what ``got`` is instead of in_grad[0] of ``node``), or None."""
+    import minisym as mx
+    want, others, output, feature = recorded
+    name = f"'{node}_backward_output0'"
+    if got is None:
+        return ("call monitor.tic() before forward, then read monitor.queue after backward and "
+                "before monitor.toc().", "returned None. The monitor collects only between "
+                "tic() and toc(), and toc() empties monitor.queue.")
+    if isinstance(got, mx.nd.NDArray):
+        return "return a NumPy array: .asnumpy().", "returned an NDArray."
+    if isinstance(got, str):
+        return ("read the array itself from monitor.queue before toc().",
+                f"returned the text {got[:40]!r}: that is what toc() makes of an array.")
+    got = np.asarray(got)
+    if got.size == 1 and want.size > 1:
+        return ("keep the array itself: stat_func=lambda g: g.copy().",
+                f"returned one number, {got.ravel()[0]:.4g}: the Monitor's default stat_func "
+                "is a norm.")
+    if got.shape == output.shape and np.allclose(got, output):
+        return (f"take in_grad[0], {name}.", f"returned '{node}_output', the feature map "
+                                             f"{node} makes in forward, not a gradient.")
+    if got.shape == feature.shape and np.allclose(got, feature) and not np.allclose(got, want):
+        return (f"take the gradient, {name}.", f"returned the feature map {node} reads (its "
+                                               "in_data[0]), not its gradient.")
+    for i, (slot, other) in enumerate(others, start=1):
+        if got.shape == other.shape and np.allclose(got, other, rtol=1e-4, atol=1e-7):
+            return (f"take the feature map's gradient, in_grad[0]: {name}.",
+                    f"returned in_grad[{i}] ('{node}_backward_output{i}', the gradient of "
+                    f"{node}'s {slot}).")
+    if got.shape != want.shape:
+        return (f"pick the name {name} (pattern= is a regular expression matched at the start "
+                "of each name).", f"returned an array of shape {got.shape}; in_grad[0] of "
+                                  f"{node} has the shape of its data input, {want.shape}.")
+    if not np.allclose(got, want, rtol=1e-4, atol=1e-7):
+        return ("run forward(batch, is_train=True) then backward() between tic() and reading "
+                f"the queue, and take {name}.", f"returned an array of the right shape, "
+                                                f"{want.shape}, but other values.")
     return None

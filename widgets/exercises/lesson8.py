@@ -6,7 +6,7 @@ same gradient as the lesson's custom softmax loss, and the same name, ``softmax`
 label, ``softmax_label``), started from the lesson's seeded weights."""
 import numpy as np
 
-from ._check import check_function
+from ._check import check_function, problem
 
 BATCH = 32
 
@@ -79,18 +79,22 @@ def _module(net):
 # --- 8.1 -----------------------------------------------------------------------------------
 def _shape_problem(name, shape, batch_size):
     if shape[0] != batch_size:
-        return (f"its batches hold {shape[0]} examples, but the check asked for "
-                f"batch_size={batch_size}: pass batch_size=batch_size to NDArrayIter.")
+        return problem("pass batch_size=batch_size to NDArrayIter.",
+                       f"Its batches hold {shape[0]} examples, but the check asked for "
+                       f"batch_size={batch_size}.")
     if shape[1:] == (64,):
-        return (f"its {name} batches are {shape}: flat rows of 64 pixels. The network starts "
-                "with a Convolution, which needs (batch, channels, height, width) = "
-                f"{(batch_size, 1, 8, 8)}: reshape the pixels with pixels.reshape(-1, 1, 8, 8).")
+        return problem("reshape the pixels with pixels.reshape(-1, 1, 8, 8).",
+                       f"Its {name} batches are {shape}: flat rows of 64 pixels. The network "
+                       "starts with a Convolution, which needs (batch, channels, height, width) "
+                       f"= {(batch_size, 1, 8, 8)}.")
     if shape[1:] == (8, 8):
-        return (f"its {name} batches are {shape}: the channel axis is missing. A Convolution "
-                "needs (batch, channels, height, width): pixels.reshape(-1, 1, 8, 8).")
+        return problem("add the channel axis: pixels.reshape(-1, 1, 8, 8).",
+                       f"Its {name} batches are {shape}: the channel axis is missing. A "
+                       "Convolution needs (batch, channels, height, width).")
     if shape[1:] != (1, 8, 8):
-        return (f"its {name} batches are {shape}; the network needs "
-                f"{(batch_size, 1, 8, 8)}: pixels.reshape(-1, 1, 8, 8).")
+        return problem("reshape the pixels with pixels.reshape(-1, 1, 8, 8).",
+                       f"Its {name} batches are {shape}; the network needs "
+                       f"{(batch_size, 1, 8, 8)}.")
     return None
 
 
@@ -106,11 +110,12 @@ def _pairing_problem(batches, pixels, targets):
     """What is wrong with the examples the batches hold, compared with ``pixels``."""
     largest = max(float(data.max()) for data, _, _ in batches)
     if largest > 1.0 + 1e-6:
-        return (f"its pixels go up to {largest:g}: scale them to 0-1 (pixels / 16), as the lesson "
-                "did; the starting weights suit inputs of that size.")
+        return problem("scale the pixels to 0-1 (pixels / 16), as the lesson did: the starting "
+                       "weights suit inputs of that size.",
+                       f"Its pixels go up to {largest:g}.")
     if largest < 0.5:
-        return (f"its pixels only go up to {largest:.3g}: the grey levels go from 0 to 16, so "
-                "divide by 16 (not 255) to scale them to 0-1.")
+        return problem("divide by 16 (not 255) to scale the pixels to 0-1: the grey levels go "
+                       "from 0 to 16.", f"Its pixels only go up to {largest:.3g}.")
     expected = (pixels / 16).astype(np.float32).reshape(-1, 64)
     where = {}
     for i, row in enumerate(expected):
@@ -121,22 +126,24 @@ def _pairing_problem(batches, pixels, targets):
         for row, y in zip(rows, label[:len(rows)]):
             found = where.get(row.round(4).tobytes())
             if found is None:
-                return ("its batches hold images that are not the pixels reshaped row by row: "
-                        "pixels.reshape(-1, 1, 8, 8) keeps each image's 64 pixels in order "
-                        "(no transpose).")
+                return problem("reshape with pixels.reshape(-1, 1, 8, 8), which keeps each "
+                               "image's 64 pixels in order (no transpose).",
+                               "Its batches hold images that are not the pixels reshaped row "
+                               "by row.")
             if int(y) not in found:
-                return (f"an image of a {sorted(found)[0]} comes with the label {int(y)}: the "
-                        "labels no longer belong to their images. Give NDArrayIter pixels and "
-                        "targets together, in the same order (shuffle=True shuffles both).")
+                return problem("give NDArrayIter pixels and targets together, in the same "
+                               "order (shuffle=True shuffles both).",
+                               f"An image of a {sorted(found)[0]} comes with the label "
+                               f"{int(y)}: the labels no longer belong to their images.")
             seen += 1
     if seen != len(pixels):
-        return (f"one epoch gives {seen} examples, but {len(pixels)} were given: use all of "
-                "pixels and targets.")
+        return problem("use all of pixels and targets.",
+                       f"One epoch gives {seen} examples, but {len(pixels)} were given.")
     return None
 
 
 @check_function("8.1 (digits_iter)", "batches of data (32, 1, 8, 8) in 0-1 with their labels as "
-                "softmax_label: the network trains on them.")
+                "softmax_label, and one training step of the network runs on them.")
 def digits_iter(fn):
     """fn(pixels (N, 64) in 0-16, targets (N,), batch_size) -> an NDArrayIter for the network."""
     from sklearn.datasets import load_digits
@@ -146,31 +153,35 @@ def digits_iter(fn):
     pixels, targets = digits.data[:100].copy(), digits.target[:100].copy()
     it = fn(pixels, targets, BATCH)
     if not isinstance(it, mx.io.DataIter):
-        return (f"digits_iter() returned {type(it).__name__}: return the iterator itself, "
-                "mx.io.NDArrayIter(data, label, batch_size=batch_size).")
+        return problem("return the iterator itself: mx.io.NDArrayIter(data, label, "
+                       "batch_size=batch_size).", f"digits_iter() returned "
+                                                  f"{type(it).__name__}.")
     data_names = [d.name for d in it.provide_data]
     if data_names != ['data']:
-        return (f"its data is named {data_names}, but the network's input is the Variable "
-                "'data': give NDArrayIter one array (it is then named 'data'), not a dict or "
-                "a list.")
+        return problem("give NDArrayIter one array (it is then named 'data'), not a dict or a "
+                       "list.", f"Its data is named {data_names}, but the network's input is "
+                                "the Variable 'data'.")
     label_names = [d.name for d in it.provide_label]
     if not label_names:
-        return ("it provides no labels (provide_label is []): pass targets as NDArrayIter's "
-                "second argument, NDArrayIter(images, targets, batch_size=batch_size).")
+        return problem("pass targets as NDArrayIter's second argument: NDArrayIter(images, "
+                       "targets, batch_size=batch_size).",
+                       "It provides no labels (provide_label is []).")
     if label_names != ['softmax_label']:
-        return (f"its labels are named {label_names}, but the network's label argument is "
-                "'softmax_label' (mx.sym.Custom named 'softmax' made it from its Prop's "
-                "'label'). Module finds arrays by name: keep NDArrayIter's default label name, "
-                "or pass label_name='softmax_label'.")
-    problem = _shape_problem("data", tuple(it.provide_data[0].shape), BATCH)
-    if problem:
-        return problem
+        return problem("keep NDArrayIter's default label name, or pass "
+                       "label_name='softmax_label': Module finds arrays by name.",
+                       f"Its labels are named {label_names}, but the network's label argument "
+                       "is 'softmax_label' (mx.sym.Custom named 'softmax' made it from its "
+                       "Prop's 'label').")
+    found = _shape_problem("data", tuple(it.provide_data[0].shape), BATCH)
+    if found:
+        return found
     if tuple(it.provide_label[0].shape) != (BATCH,):
-        return (f"its label batches are {tuple(it.provide_label[0].shape)}; the loss wants one "
-                f"class per example, {(BATCH,)}: pass targets as they are, one number each.")
-    problem = _pairing_problem(_batches(it), pixels, targets)
-    if problem:
-        return problem
+        return problem("pass targets as they are, one number each.",
+                       f"Its label batches are {tuple(it.provide_label[0].shape)}; the loss "
+                       f"wants one class per example, {(BATCH,)}.")
+    found = _pairing_problem(_batches(it), pixels, targets)
+    if found:
+        return found
     mod = _module(small_resnet())
     mod.bind(data_shapes=it.provide_data, label_shapes=it.provide_label)
     arg_params, aux_params = initial_params(mod.symbol)
@@ -206,8 +217,9 @@ def loss_recorder(fn):
     losses = []
     callback = fn(losses)
     if not callable(callback):
-        return (f"loss_recorder(losses) returned {type(callback).__name__}: return the function "
-                "fit calls after each batch (def record(param): ..., then return record).")
+        return problem("return the function fit calls after each batch (def record(param): "
+                       "..., then return record).", f"loss_recorder(losses) returned "
+                                                    f"{type(callback).__name__}.")
     truth = {"ce": [], "acc": [], "running": [], "global": []}
 
     def before(param):  # the batch's own values, from the module's outputs
@@ -232,31 +244,35 @@ def loss_recorder(fn):
 def _judge_losses(losses, truth):
     batches = len(truth["ce"])
     if len(losses) != batches:
-        return (f"losses holds {len(losses)} values after 2 epochs of 5 batches: the callback "
-                f"must append one value per call, {batches} in all.")
+        return problem("append one value per call of the callback.",
+                       f"losses holds {len(losses)} values after 2 epochs of 5 batches; "
+                       f"expected {batches}.")
     first = losses[0]
     if not _is_number(first):
-        return (f"losses[0] is {first!r}: append only the cross-entropy's value, a number: "
-                "dict(param.eval_metric.get_name_value())['cross-entropy'].")
+        return problem("append only the cross-entropy's value, a number: "
+                       "dict(param.eval_metric.get_name_value())['cross-entropy'].",
+                       f"losses[0] is {first!r}.")
     got = np.array(losses, dtype=float)
     if np.allclose(got, truth["ce"], rtol=1e-4, atol=1e-6):
         if not np.allclose(truth["global"], truth["running"], rtol=1e-4, atol=1e-6):
-            return ("each value is right, but the callback also cleared the metric's totals for "
-                    "the epoch, which fit's progress line and log show: call "
-                    "param.eval_metric.reset_local(), not reset().")
+            return problem("call param.eval_metric.reset_local(), not reset().",
+                           "Each value is right, but the callback also cleared the metric's "
+                           "totals for the epoch, which fit's progress line and log show.")
         return None
     if np.allclose(got, truth["running"], rtol=1e-4, atol=1e-6):
-        return (f"losses[1] is {got[1]:.4f}, the mean over batches 0 and 1 of the epoch, not "
-                f"batch 1 alone ({truth['ce'][1]:.4f}): get_name_value() gives the metric since "
-                "its last reset. After reading it, call param.eval_metric.reset_local(), as "
-                "mx.callback.Speedometer(auto_reset=True) does.")
+        return problem("after reading the value, call param.eval_metric.reset_local(), as "
+                       "mx.callback.Speedometer(auto_reset=True) does.",
+                       f"losses[1] is {got[1]:.4f}, the mean over batches 0 and 1 of the "
+                       f"epoch, not batch 1 alone ({truth['ce'][1]:.4f}): get_name_value() "
+                       "gives the metric since its last reset.")
     if np.allclose(got, truth["acc"], rtol=1e-4, atol=1e-6):
-        return ("those are the batches' accuracies: the metric is accuracy and cross-entropy "
-                "together; take the value named 'cross-entropy'.")
+        return problem("take the value named 'cross-entropy'.",
+                       "Those are the batches' accuracies: the metric is accuracy and "
+                       "cross-entropy together.")
     k = int(np.argmax(~np.isclose(got, truth["ce"], rtol=1e-4, atol=1e-6)))
-    return (f"losses[{k}] is {got[k]:.4f}, but batch {k}'s cross-entropy was "
-            f"{truth['ce'][k]:.4f}: read dict(param.eval_metric.get_name_value())"
-            "['cross-entropy'], then param.eval_metric.reset_local().")
+    return problem("read dict(param.eval_metric.get_name_value())['cross-entropy'], then call "
+                   "param.eval_metric.reset_local().", f"losses[{k}] is {got[k]:.4f}, but "
+                   f"batch {k}'s cross-entropy was {truth['ce'][k]:.4f}.")
 
 
 # --- 8.3 -----------------------------------------------------------------------------------
@@ -269,11 +285,11 @@ def optimizer_params(fn):
                                                  for p in params):
         params = dict(params)
     if not isinstance(params, dict):
-        return (f"optimizer_params() returned {type(params).__name__}: return a dict, such as "
-                "{'learning_rate': 0.1}.")
+        return problem("return a dict, such as {'learning_rate': 0.1}.",
+                       f"optimizer_params() returned {type(params).__name__}.")
     if 'lr' in params:
-        return ("the key is 'learning_rate', not 'lr' (SGD has no parameter named lr): "
-                f"{{'learning_rate': {params['lr']!r}}}.")
+        return problem(f"name the key 'learning_rate', not 'lr': {{'learning_rate': "
+                       f"{params['lr']!r}}}.", "SGD has no parameter named lr.")
     images, labels, train, held_out = _digits()
     train_iter = mx.io.NDArrayIter(images[train], labels[train], batch_size=BATCH)
     test_iter = mx.io.NDArrayIter(images[held_out], labels[held_out], batch_size=BATCH)
@@ -288,9 +304,9 @@ def optimizer_params(fn):
     accuracy, losses = curve[-1]['accuracy'], [c['cross-entropy'] for c in curve]
     weights = mod.get_params()[0]
     if not all(np.isfinite(w.asnumpy()).all() for w in weights.values()):
-        return (f"with {params} the weights became nan: the steps were so large that training "
-                "blew up. Use a smaller learning rate (0.1 to 1 suits this network) or less "
-                "momentum.")
+        return problem("use a smaller learning rate (0.1 to 1 suits this network) or less "
+                       "momentum.", f"With {params} the weights became nan: the steps were so "
+                                    "large that training blew up.")
     if accuracy > 0.9:
         return None
     return _too_slow_or_too_far(params, accuracy, losses)
@@ -301,21 +317,22 @@ CHANCE = float(np.log(10))  # the cross-entropy of guessing: probability 1/10 fo
 
 def _too_slow_or_too_far(params, accuracy, losses):
     """Why two epochs with ``params`` stayed below 90%, from the held-out loss after each."""
-    seen = (f"with {params} held-out accuracy is {accuracy:.1%} after two epochs, and the loss "
+    seen = (f"With {params} held-out accuracy is {accuracy:.1%} after two epochs, and the loss "
             f"was {losses[0]:.3f} after the first, {losses[-1]:.3f} after the second")
     stuck = losses[-1] > CHANCE - 0.3 and losses[0] - losses[-1] < 0.05
     if losses[-1] > losses[0] or losses[-1] > CHANCE + 0.2 or stuck:
         how = ("worse than guessing" if losses[-1] > CHANCE else
                "going up" if losses[-1] > losses[0] else "stuck near guessing")
-        return (f"{seen}: {how} (guessing gives {CHANCE:.3f}). The steps overshoot: try a "
-                "smaller learning rate (0.1 to 1 suits this network) or less momentum.")
+        return problem("try a smaller learning rate (0.1 to 1 suits this network) or less "
+                       "momentum: the steps overshoot.",
+                       f"{seen}: {how} (guessing gives {CHANCE:.3f}).")
     if losses[-1] > CHANCE - 0.3:
-        return (f"{seen}: hardly better than guessing ({CHANCE:.3f}). The steps are far too "
-                "small: try a learning rate ten times larger.")
+        return problem("try a learning rate ten times larger: the steps are far too small.",
+                       f"{seen}: hardly better than guessing ({CHANCE:.3f}).")
     if losses[-1] > 0.95 * losses[0]:
-        return (f"{seen}: it stopped falling, the steps swing to and fro around a minimum "
-                "instead of going down into it. Try a smaller learning rate or less momentum "
-                "(momentum 0.9 carries 90% of each step into the next).")
+        return problem("try a smaller learning rate or less momentum (momentum 0.9 carries 90% "
+                       "of each step into the next).", f"{seen}: it stopped falling, the steps "
+                       "swing to and fro around a minimum instead of going down into it.")
     more = " or add 'momentum': 0.5" if not params.get('momentum') else ""
-    return (f"{seen}: still falling, so the steps are too small. Try a larger learning rate "
-            f"(a few times larger){more}.")
+    return problem(f"try a larger learning rate (a few times larger){more}: the steps are too "
+                   "small.", f"{seen}: still falling.")
