@@ -20,8 +20,11 @@ NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize
           --nbval-cell-timeout 300 -p no:cacheprovider
 # JupyterLab refuses to start as root unless told it may.
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
+# The Chinese edition's kernels: minisym_widgets.i18n reads the language from these, so the
+# widgets and the exercise checks speak Chinese (the engine's own messages stay English).
+ZH_ENV := LANG=zh_CN.UTF-8 LANGUAGE=zh_CN
 
-.PHONY: venv lab instructor test lessons test-any-machine
+.PHONY: venv lab lab-zh instructor test lessons lessons-zh test-any-machine
 
 venv: $(STAMP)
 
@@ -42,6 +45,13 @@ lab: venv
 	$(VENV)/bin/python -m minisym.kernels.warmup
 	$(KERNEL_ENV) $(VENV)/bin/jupyter lab $(LAB_FLAGS) --config=binder/learner_lab_config.py lessons/
 
+# The same JupyterLab for the Chinese edition: it opens lessons/zh-CN/README.md, with
+# JupyterLab's menus in Chinese (binder/learner_lab_config_zh.py) and kernels in Chinese. The
+# root stays lessons/: the Chinese pages show ../images/ and link to the English edition.
+lab-zh: venv
+	$(VENV)/bin/python -m minisym.kernels.warmup
+	$(KERNEL_ENV) $(ZH_ENV) $(VENV)/bin/jupyter lab $(LAB_FLAGS) --config=binder/learner_lab_config_zh.py lessons/
+
 # The instructor's JupyterLab: nbgrader's Formgrader and assignment menus, over the whole
 # project (the nbgrader course is generated into course/, see docs/classroom.md).
 instructor: venv
@@ -59,13 +69,25 @@ test-any-machine: venv
 lessons: venv
 	$(VENV)/bin/python tests/notebooks.py lessons/[0-9][0-9]_*.ipynb
 
-# First pass: everything, slow and browser tests included, with numba on; then the lessons;
-# then the lessons again in every configuration that stands in for another machine.
+# Re-run every Chinese lesson and store its outputs (after editing a lesson or a translation).
+lessons-zh: venv
+	$(VENV)/bin/python tests/editions.py execute
+
+# First pass: everything, slow and browser tests included, with numba on; then the lessons,
+# English and Chinese (once lessons/zh-CN/ has notebooks; their kernels get ZH_ENV, as in
+# `make lab-zh`); then the English lessons again in every configuration that stands in for
+# another machine.
 # Last pass: the pure-Python reference path (NUMBA_DISABLE_JIT=1), without
 # slow and browser tests; pytest exit code 5 ("no tests collected") is fine there.
 test: venv
 	$(PYTEST) $(XDIST) -m "not any_machine" tests
-	$(LESSON_ENV) $(PYTEST) -n 2 --dist loadscope $(NBVAL) lessons/
+	$(LESSON_ENV) $(PYTEST) -n 2 --dist loadscope $(NBVAL) --ignore=lessons/zh-CN lessons/
+	@if ls lessons/zh-CN/*.ipynb >/dev/null 2>&1; then \
+		echo '$(LESSON_ENV) $(ZH_ENV) $(PYTEST) -n 2 --dist loadscope $(NBVAL) lessons/zh-CN/'; \
+		$(LESSON_ENV) $(ZH_ENV) $(PYTEST) -n 2 --dist loadscope $(NBVAL) lessons/zh-CN/; \
+	else \
+		echo "lessons/zh-CN/ has no notebooks yet: the Chinese lessons' nbval run is skipped"; \
+	fi
 	$(MAKE) test-any-machine
 	@echo 'NUMBA_DISABLE_JIT=1 $(PYTEST) $(XDIST) -m "not slow and not browser" tests'
 	@NUMBA_DISABLE_JIT=1 $(PYTEST) $(XDIST) -m "not slow and not browser" tests; \

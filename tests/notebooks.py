@@ -25,13 +25,14 @@ CELL_TIMEOUT = 300  # seconds; a cold numba cache compiles kernels inside the fi
 
 
 @contextlib.contextmanager
-def clean_jupyter_env(one_blas_thread=True):
+def clean_jupyter_env(one_blas_thread=True, env=None):
     """Point JUPYTER_* / IPYTHONDIR at empty temporary folders, with one BLAS thread unless
-    told otherwise, while the block runs."""
+    told otherwise and the variables of ``env`` set (e.g. the language), while the block runs."""
     keys = ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")
     fixed = {"JUPYTER_PLATFORM_DIRS": "1"}
     if one_blas_thread:
         fixed.update(OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    fixed.update(env or {})
     saved = {key: os.environ.get(key) for key in keys + tuple(fixed)}
     with tempfile.TemporaryDirectory(prefix="lesson-env-") as home:
         for key in keys:
@@ -48,8 +49,9 @@ def clean_jupyter_env(one_blas_thread=True):
                     os.environ[key] = value
 
 
-def execute(path, store=True, one_blas_thread=True):
-    """Run the notebook at ``path`` in a fresh kernel; return (notebook, seconds)."""
+def execute(path, store=True, one_blas_thread=True, env=None):
+    """Run the notebook at ``path`` in a fresh kernel whose environment also has the variables
+    of ``env``; return (notebook, seconds)."""
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
@@ -58,7 +60,7 @@ def execute(path, store=True, one_blas_thread=True):
                             resources={"metadata": {"path": str(path.parent)}},
                             store_widget_state=False, allow_error_names=[], record_timing=False)
     start = time.perf_counter()
-    with clean_jupyter_env(one_blas_thread):
+    with clean_jupyter_env(one_blas_thread, env):
         client.execute()
     seconds = time.perf_counter() - start
     nb.metadata.pop("widgets", None)

@@ -38,10 +38,11 @@ CONDA_TO_PIP = {
 #   the Python package is `python-graphviz`, mapped above.
 CONDA_ONLY = {"python", "pip", "graphviz"}
 
-# PyPI name -> import name, where they differ (none today; listed explicitly
+# PyPI name -> import name (the same but for the language pack; listed explicitly
 # so that adding a dependency with a different import name is a conscious act).
 IMPORT_NAMES = {
     "jupyterlab": "jupyterlab",
+    "jupyterlab-language-pack-zh-cn": "jupyterlab_language_pack_zh_CN",
     "ipywidgets": "ipywidgets",
     "anywidget": "anywidget",
     "numpy": "numpy",
@@ -53,6 +54,7 @@ IMPORT_NAMES = {
     "nbval": "nbval",
     "scikit-learn": "sklearn",
     "nbgitpuller": "nbgitpuller",
+    "babel": "babel",
 }
 
 _NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(.*)$")

@@ -4,6 +4,8 @@ Each widget is a view of what the engine records: ``IndexMap`` (which argument s
 each index of in_data / out_data / req / in_grad / out_grad / aux), ``GradReqPlayground``
 (backward run again and again under 'write', 'add' and 'null'), ``ShapeExplorer``,
 ``Stepper``, ``GraphView`` and ``Lifecycle``. They are imported on first use.
+``set_language('zh_CN')`` shows the widgets made afterwards in Chinese (default: the kernel's
+``LANGUAGE`` / ``LC_ALL`` / ``LC_MESSAGES`` / ``LANG``).
 """
 import importlib
 import sys
@@ -20,10 +22,15 @@ _WHERE = {
     "MemoryPlanView": "memory_plan_view",
 }
 
-__all__ = sorted(_WHERE)
+__all__ = sorted(_WHERE) + ["set_language"]
 
 
 def __getattr__(name):
+    if name == "set_language":  # the language of every widget made afterwards
+        from .i18n import set_language
+
+        globals()[name] = set_language
+        return set_language
     if name not in _WHERE:
         raise AttributeError(f"module 'minisym_widgets' has no attribute {name!r}; the widgets "
                              f"are {', '.join(__all__)}")

@@ -36,3 +36,9 @@ function redrawOn(model, el, traits, draw) {
   redraw();
   return redraw;
 }
+
+// fillLabel("run {n}", {n: 2}) -> "run 2": a label from Python (already in the learner's
+// language) with its {name} fields filled in.
+function fillLabel(text, values) {
+  return String(text).replace(/\{(\w+)\}/g, (all, key) => (key in values ? values[key] : all));
+}

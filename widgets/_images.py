@@ -11,6 +11,9 @@ import zlib
 
 import numpy as np
 
+from .i18n import gettext as _
+from .i18n import ngettext
+
 __all__ = ["picture", "legend", "png_indexed", "ramp", "SEQUENTIAL", "DIVERGING"]
 
 MAX_TILES = 16     # channels of sample 0 a feature-map grid shows
@@ -78,10 +81,11 @@ def picture(array, gradient):
         return _feature_grid(values, gradient)
     if values.ndim == 4 and values.size and squeezed.ndim == 2:  # (N, C, 1, 1) or 1x1 kernels
         return _heatmap(values.reshape(values.shape[0], values.shape[1]), gradient,
-                        f"{values.shape[0]} × {values.shape[1]} (the 1 × 1 maps)")
+                        _("{rows} × {columns} (the 1 × 1 maps)").format(
+                            rows=values.shape[0], columns=values.shape[1]))
     if values.ndim == 3 and squeezed.ndim >= 2 and values.size:
-        return _heatmap(values[0], gradient, f"sample 0 of {values.shape[0]}: "
-                        f"{values.shape[1]} × {values.shape[2]}")
+        return _heatmap(values[0], gradient, _("sample 0 of {n}: {rows} × {columns}").format(
+            n=values.shape[0], rows=values.shape[1], columns=values.shape[2]))
     if values.ndim == 2 and squeezed.ndim == 2:
         return _heatmap(values, gradient, f"{values.shape[0]} × {values.shape[1]}")
     return _bars(values, gradient)
@@ -135,8 +139,9 @@ def _feature_grid(values, gradient):
         r, c = divmod(k, cols)
         grid[r * (th + GAP): r * (th + GAP) + th, c * (tw + GAP): c * (tw + GAP) + tw] = \
             _indices(cell, low, high)
-    caption = (f"channels 0–{shown - 1} of {channels}, sample 0 of {n}; each map "
-               f"{height} × {width}" + _drawn(height, width, cells[0].shape))
+    caption = (_("channels 0–{last} of {channels}, sample 0 of {n}; each map {height} × "
+                 "{width}").format(last=shown - 1, channels=channels, n=n, height=height,
+                                   width=width) + _drawn(height, width, cells[0].shape))
     return _image(grid, gradient, low, high, caption)
 
 
@@ -152,13 +157,14 @@ def _drawn(height, width, shape):
     """', averaged to 56 × 56' when a map was averaged down (enlarging is not mentioned)."""
     if shape[0] >= height and shape[1] >= width:
         return ""
-    return f", averaged to {shape[0]} × {shape[1]}"
+    return _(", averaged to {rows} × {columns}").format(rows=shape[0], columns=shape[1])
 
 
 def _image(indices, gradient, low, high, caption):
     palette = "diverging" if gradient else "sequential"
     if gradient:
-        caption += f"; colours up to the {GRADIENT_PERCENTILE}th percentile of |value|"
+        caption += _("; colours up to the {percentile}th percentile of |value|").format(
+            percentile=GRADIENT_PERCENTILE)
     data = base64.b64encode(png_indexed(indices, _PALETTES[palette])).decode("ascii")
     return {"kind": "image", "src": "data:image/png;base64," + data, "palette": palette,
             "width": int(indices.shape[1]), "height": int(indices.shape[0]),
@@ -169,14 +175,16 @@ def _bars(values, gradient):
     flat = values.reshape(-1)
     if flat.size <= FEW_VALUES:
         return {"kind": "values", "values": [_number(v) for v in flat.tolist()],
-                "caption": f"all {flat.size} value" + ("" if flat.size == 1 else "s")}
+                "caption": ngettext("all {n} value", "all {n} values", flat.size).format(
+                    n=flat.size)}
     finite = flat[np.isfinite(flat)].astype(np.float64)
     if not finite.size:
-        return {"kind": "values", "values": [], "caption": "no finite values"}
+        return {"kind": "values", "values": [], "caption": _("no finite values")}
     counts, edges = np.histogram(finite, bins=BINS)
     return {"kind": "bars", "counts": counts.tolist(), "low": _number(edges[0]),
             "high": _number(edges[-1]), "palette": "diverging" if gradient else "sequential",
-            "caption": f"histogram of {flat.size:,} values in {BINS} bins"}
+            "caption": _("histogram of {n} values in {bins} bins").format(
+                n=f"{flat.size:,}", bins=BINS)}
 
 
 def _number(value):

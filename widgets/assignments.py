@@ -1,8 +1,10 @@
 """The lessons' exercises as nbgrader assignments, generated from the lessons and their solutions.
 
     python -m minisym_widgets.assignments lessons/ course/     # writes course/source/lessonN/...
+    python -m minisym_widgets.assignments lessons/zh-CN/ course-zh/     # the Chinese edition
 
-One source of truth: each lesson notebook and ``lessons/solutions/lessonN.py``. An exercise cell
+One source of truth: each lesson notebook and ``lessons/solutions/lessonN.py``, which an edition
+in another language (``lessons/zh-CN/``, the same code cells) shares. An exercise cell
 of a lesson (a function whose body is ``raise NotImplementedError()``, then ``check.name(name,
 ...)``) becomes two cells: the learner's function with the solution between nbgrader's
 ``### BEGIN SOLUTION`` / ``### END SOLUTION`` (the release shows the stub instead), and a locked
@@ -18,6 +20,8 @@ from pathlib import Path
 
 import nbformat
 
+from .i18n import LANGUAGES
+
 POINTS = 1
 SCHEMA = 3
 STUB = "raise NotImplementedError()"
@@ -28,6 +32,12 @@ c.CourseDirectory.course_id = "minisym"
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}
 # numba compiles kernels inside the first cells of a fresh kernel: more than nbgrader's 30 s.
 c.ExecutePreprocessor.timeout = 300
+'''
+EDITION_CONFIG = '''\
+# The {folder} edition: autograde's kernels, and so the checks' words in the feedback, speak
+# its language (minisym_widgets.i18n reads LANGUAGE first).
+import os
+os.environ["LANGUAGE"] = "{language}"
 '''
 
 
@@ -109,14 +119,41 @@ def assignment(lesson_path, solutions_path):
     return nb
 
 
+def solutions_folder(lessons_dir):
+    """``lessons_dir/solutions``, or for an edition in another language (lessons/zh-CN/) the
+    English lessons' (lessons/solutions/)."""
+    for folder in (lessons_dir / "solutions", lessons_dir.parent / "solutions"):
+        if folder.is_dir():
+            return folder
+    raise FileNotFoundError(f"put the solutions (lessonN.py) in {lessons_dir / 'solutions'}, "
+                            f"or in {lessons_dir.parent / 'solutions'} for an edition of the "
+                            "lessons in another language: neither folder exists")
+
+
+def edition_language(lessons_dir):
+    """'zh_CN' for lessons/zh-CN/, None for the English lessons."""
+    language = Path(lessons_dir).name.replace("-", "_")
+    return language if language in LANGUAGES and language != "en" else None
+
+
+def nbgrader_config(lessons_dir):
+    """The course's nbgrader_config.py; an edition's runs autograde's kernels in its language."""
+    language = edition_language(lessons_dir)
+    if language is None:
+        return NBGRADER_CONFIG
+    return NBGRADER_CONFIG + EDITION_CONFIG.format(folder=Path(lessons_dir).name,
+                                                   language=language)
+
+
 def build(lessons_dir, course_dir):
     """Write ``course_dir/source/lessonN/lessonN.ipynb`` for every lesson with exercises, and
     the course's nbgrader_config.py; return the assignment names."""
     lessons_dir, course_dir = Path(lessons_dir), Path(course_dir)
+    solutions_dir = solutions_folder(lessons_dir)
     names = []
     for lesson_path in sorted(lessons_dir.glob("[0-9][0-9]_*.ipynb")):
         name = f"lesson{int(lesson_path.name[:2])}"
-        solutions = lessons_dir / "solutions" / f"{name}.py"
+        solutions = solutions_dir / f"{name}.py"
         nb = assignment(lesson_path, solutions) if solutions.exists() else None
         if nb is None:
             continue
@@ -124,17 +161,18 @@ def build(lessons_dir, course_dir):
         folder.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, folder / f"{name}.ipynb")
         names.append(name)
-    (course_dir / "nbgrader_config.py").write_text(NBGRADER_CONFIG)
+    (course_dir / "nbgrader_config.py").write_text(nbgrader_config(lessons_dir))
     return names
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("lessons", help="the lessons folder (with solutions/ inside)")
+    parser.add_argument("lessons", help="the lessons folder (with solutions/ inside), or an "
+                        "edition's (lessons/zh-CN/, sharing lessons/solutions/)")
     parser.add_argument("course", help="the nbgrader course folder to write")
     args = parser.parse_args(argv)
     for name in build(args.lessons, args.course):
-        print(f"{args.course}/source/{name}/{name}.ipynb")
+        print(Path(args.course) / "source" / name / f"{name}.ipynb")
 
 
 if __name__ == "__main__":

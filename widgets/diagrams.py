@@ -12,12 +12,17 @@ both. ``python -m minisym_widgets.diagrams FOLDER`` writes the pictures the less
 """
 import io
 import sys
+from functools import lru_cache
 from pathlib import Path
 
+from matplotlib import font_manager, rc_context, rcParams
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from minisym.contract import node_contract
+
+from .i18n import N_, language
+from .i18n import gettext as _
 
 __all__ = ["slot_diagram", "dependency_diagram", "Picture", "COLOURS", "write_course_pictures"]
 
@@ -25,19 +30,23 @@ __all__ = ["slot_diagram", "dependency_diagram", "Picture", "COLOURS", "write_co
 COLOURS = {"in": "#0072B2", "out": "#D55E00", "aux": "#CC79A7", "grad": "#009E73",
            "req": "#B07800", "op": "#444444", "muted": "#999999"}
 TEXT = {
-    "declares": "the Prop declares three lists; infer_shape returns three lists in the same order",
-    "forward": "forward(is_train, req, in_data, out_data, aux)",
+    "declares": N_("the Prop declares three lists; infer_shape returns three lists in the same "
+                   "order"),
+    "forward": "forward(is_train, req, in_data, out_data, aux)",  # code: never translated
     "backward": "backward(req, out_grad, in_data, out_data, in_grad, aux)",
-    "no_out_grad": "no out_grad: need_top_grad=False (a loss makes its own gradient)",
-    "aux_note": "aux: state, read and written in place;\nno gradient; kept between calls",
-    "no_aux": "no auxiliary states",
-    "forward_req": "forward's req[j]: how to write out_data[j]",
-    "backward_req": "backward's req[i]: how to write in_grad[i]",
-    "reads_again": "backward also gets in_data and out_data again\n(those "
-                   "declare_backward_dependency lists)",
-    "shapes": ("infer_shape's 1st list: their shapes\n(in_shape[i] is list_arguments()[i]'s)",
-               "infer_shape's 2nd list: their shapes", "infer_shape's 3rd list: their shapes"),
+    "no_out_grad": N_("no out_grad: need_top_grad=False (a loss makes its own gradient)"),
+    "aux_note": N_("aux: state, read and written in place;\nno gradient; kept between calls"),
+    "no_aux": N_("no auxiliary states"),
+    "forward_req": N_("forward's req[j]: how to write out_data[j]"),
+    "backward_req": N_("backward's req[i]: how to write in_grad[i]"),
+    "reads_again": N_("backward also gets in_data and out_data again\n(those "
+                      "declare_backward_dependency lists)"),
+    "shapes": (N_("infer_shape's 1st list: their shapes\n(in_shape[i] is list_arguments()[i]'s)"),
+               N_("infer_shape's 2nd list: their shapes"),
+               N_("infer_shape's 3rd list: their shapes")),
 }
+CHINESE_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "SimHei",
+                 "Microsoft YaHei", "PingFang SC")
 OP_WIDTH = 4.8  # the forward / backward boxes, centred at x = 6
 OP_LEFT, OP_RIGHT = 6 - OP_WIDTH / 2, 6 + OP_WIDTH / 2
 
@@ -51,7 +60,7 @@ class Picture:
 
     def _repr_png_(self):
         buffer = io.BytesIO()
-        self.figure.savefig(buffer, format="png", dpi=100, metadata={"Software": None})
+        self.savefig(buffer, format="png", dpi=100, metadata={"Software": None})
         return buffer.getvalue()
 
     def savefig(self, *args, **kwargs):
@@ -62,12 +71,41 @@ class Picture:
         return self.text
 
 
+def _fonts():
+    """matplotlib settings for the language in use: in Chinese, a font with Chinese glyphs
+    after the default one (matplotlib falls back along the list); in English, none."""
+    if language() != "zh_CN":
+        return {}
+    return {"font.family": rcParams["font.sans-serif"][:1] + _chinese_fonts()}
+
+
+def _mono():
+    """The family of code text: monospace, with Chinese glyphs after it in Chinese."""
+    if language() != "zh_CN":
+        return "monospace"
+    return rcParams["font.monospace"][:1] + _chinese_fonts()
+
+
+@lru_cache(maxsize=1)
+def _chinese_fonts():
+    """The CHINESE_FONTS matplotlib can use; fonts installed after its font cache was built are
+    added from the system's font folders first."""
+    def installed():
+        return {font.name for font in font_manager.fontManager.ttflist}
+
+    if not installed() & set(CHINESE_FONTS):
+        for path in font_manager.findSystemFonts():
+            if any(mark in Path(path).name.lower() for mark in ("cjk", "wqy", "sourcehan")):
+                font_manager.fontManager.addfont(path)
+    return [name for name in CHINESE_FONTS if name in installed()]
+
+
 def _box(ax, x, y, text, colour, width=2.6, height=0.52, filled=False, fontsize=9.5):
     patch = FancyBboxPatch((x - width / 2, y - height / 2), width, height,
                            boxstyle="round,pad=0.04,rounding_size=0.12", linewidth=1.6,
                            edgecolor=colour, facecolor=colour if filled else "white")
     ax.add_patch(patch)
-    ax.text(x, y, text, ha="center", va="center", fontsize=fontsize, family="monospace",
+    ax.text(x, y, text, ha="center", va="center", fontsize=fontsize, family=_mono(),
             color="white" if filled else colour)
 
 
@@ -78,7 +116,7 @@ def _arrow(ax, start, end, colour, label=None, dashed=False):
     if label:
         x, y = (start[0] + end[0]) / 2, (start[1] + end[1]) / 2
         ax.text(x, y + 0.16, label, ha="center", va="bottom", fontsize=8.5,
-                family="monospace", color=COLOURS["req"])
+                family=_mono(), color=COLOURS["req"])
 
 
 def _column(count, centre, gap=0.72):
@@ -92,11 +130,11 @@ def _names(contract, role):
 
 def _declarations(ax, y, contract):
     args, outs, auxs = (_names(contract, r) for r in ("in_data", "out_data", "aux"))
-    ax.text(6, y + 0.62, TEXT["declares"], ha="center", fontsize=9.5, color=COLOURS["op"])
+    ax.text(6, y + 0.62, _(TEXT["declares"]), ha="center", fontsize=9.5, color=COLOURS["op"])
     for x, method, names, colour, shapes in (
-            (1.9, "list_arguments()", args, COLOURS["in"], TEXT["shapes"][0]),
-            (6.0, "list_outputs()", outs, COLOURS["out"], TEXT["shapes"][1]),
-            (10.1, "list_auxiliary_states()", auxs, COLOURS["aux"], TEXT["shapes"][2])):
+            (1.9, "list_arguments()", args, COLOURS["in"], _(TEXT["shapes"][0])),
+            (6.0, "list_outputs()", outs, COLOURS["out"], _(TEXT["shapes"][1])),
+            (10.1, "list_auxiliary_states()", auxs, COLOURS["aux"], _(TEXT["shapes"][2]))):
         _box(ax, x, y, f"{method}\n-> {names!r}", colour, width=3.8, height=0.72)
         ax.text(x, y - 0.47, shapes, ha="center", va="top", fontsize=8.5,
                 color=COLOURS["muted"])
@@ -112,7 +150,7 @@ def _forward(ax, y, contract):
     for j, (name, yo) in enumerate(zip(outs, _column(len(outs), y))):
         _box(ax, 10.7, yo, f"out_data[{j}] {name}", COLOURS["out"])
         _arrow(ax, (OP_RIGHT, y), (9.35, yo), COLOURS["out"], f"req[{j}]")
-    ax.text(10.7, max(_column(len(outs), y)) + 0.45, TEXT["forward_req"], ha="center",
+    ax.text(10.7, max(_column(len(outs), y)) + 0.45, _(TEXT["forward_req"]), ha="center",
             fontsize=8, color=COLOURS["req"])
 
 
@@ -124,17 +162,20 @@ def _backward(ax, y, contract):
     given = [doc for doc in outs if doc.in_backward]
     if given:
         for doc, yo in zip(given, _column(len(given), y)):
-            _box(ax, 10.7, yo, f"out_grad[{doc.index}] grad of {doc.name}", COLOURS["grad"])
+            label = _("{slot} grad of {name}").format(slot=f"out_grad[{doc.index}]",
+                                                      name=doc.name)
+            _box(ax, 10.7, yo, label, COLOURS["grad"])
             _arrow(ax, (9.35, yo), (OP_RIGHT, y), COLOURS["grad"])
     else:
-        ax.text(10.7, y, TEXT["no_out_grad"].replace(": ", ":\n", 1), ha="center",
+        ax.text(10.7, y, _(TEXT["no_out_grad"]).replace(": ", ":\n", 1), ha="center",
                 va="center", fontsize=8.5, color=COLOURS["muted"], style="italic")
     for i, (name, ya) in enumerate(zip(args, _column(len(args), y))):
-        _box(ax, 1.5, ya, f"in_grad[{i}] grad of {name}", COLOURS["grad"])
+        _box(ax, 1.5, ya, _("{slot} grad of {name}").format(slot=f"in_grad[{i}]", name=name),
+             COLOURS["grad"])
         _arrow(ax, (OP_LEFT, y), (2.85, ya), COLOURS["grad"], f"req[{i}]")
-    ax.text(1.5, min(_column(len(args), y)) - 0.5, TEXT["backward_req"], ha="center",
+    ax.text(1.5, min(_column(len(args), y)) - 0.5, _(TEXT["backward_req"]), ha="center",
             va="top", fontsize=8, color=COLOURS["req"])
-    ax.text(6, y - 0.42, TEXT["reads_again"], ha="center", va="top", fontsize=8,
+    ax.text(6, y - 0.42, _(TEXT["reads_again"]), ha="center", va="top", fontsize=8,
             color=COLOURS["muted"])
 
 
@@ -142,13 +183,13 @@ def _aux(ax, y_forward, y_backward, contract):
     auxs = _names(contract, "aux")
     y = (y_forward + y_backward) / 2
     if not auxs:
-        ax.text(6, y, TEXT["no_aux"], ha="center", va="center", fontsize=8.5,
+        ax.text(6, y, _(TEXT["no_aux"]), ha="center", va="center", fontsize=8.5,
                 color=COLOURS["muted"], style="italic")
         return
     label = "  ".join(f"aux[{k}] {name}" for k, name in enumerate(auxs))
     width = max(2.6, 0.13 * len(label) + 0.6)
     _box(ax, 6, y, label, COLOURS["aux"], width=width)
-    ax.text(6 + width / 2 + 0.2, y, TEXT["aux_note"], ha="left", va="center",
+    ax.text(6 + width / 2 + 0.2, y, _(TEXT["aux_note"]), ha="left", va="center",
             fontsize=8, color=COLOURS["aux"])
     for end in (y_forward - 0.34, y_backward + 0.34):
         _arrow(ax, (6, y + (0.27 if end > y else -0.27)), (6, end), COLOURS["aux"],
@@ -157,6 +198,11 @@ def _aux(ax, y_forward, y_backward, contract):
 
 def slot_diagram(symbol, title=None):
     """A Picture of the three lists and six arrays of ``symbol``'s head operator."""
+    with rc_context(_fonts()):
+        return _slot_diagram(symbol, title)
+
+
+def _slot_diagram(symbol, title):
     node = _head_node(symbol, "slot_diagram")
     contract = node_contract(node)
     rows = max(len(_names(contract, "in_data")), len(_names(contract, "out_data")), 1)
@@ -171,7 +217,8 @@ def slot_diagram(symbol, title=None):
     _backward(ax, y_bwd, contract)
     ax.set(xlim=(-0.1, 12.1), ylim=(y_bwd - spread / 2 - 1.2, y_top + 1.0))
     ax.axis("off")
-    title = title or f"{node.op.op_name} '{node.name}': every index and the name behind it"
+    title = title or _("{op} '{node}': every index and the name behind it").format(
+        op=node.op.op_name, node=node.name)
     ax.set_title(title, fontsize=11, loc="left")
     fig.tight_layout()
     return Picture(fig, title)
@@ -180,8 +227,9 @@ def slot_diagram(symbol, title=None):
 def _head_node(symbol, who):
     node = symbol.outputs[0][0]
     if node.is_variable:
-        raise ValueError(f"{who}: '{node.name}' is a Variable, not an operator; give the "
-                         "symbol an operator makes, e.g. mx.sym.Custom(..., op_type=...)")
+        raise ValueError(_("{who}: '{node}' is a Variable, not an operator; give the symbol an "
+                           "operator makes, e.g. mx.sym.Custom(..., op_type=...)").format(
+                               who=who, node=node.name))
     return node
 
 
@@ -189,6 +237,11 @@ def dependency_diagram(symbol):
     """A Picture of the ids ``declare_backward_dependency`` receives for ``symbol``'s head
     operator (out_grad, then in_data, then out_data, as MXNet numbers them), those it
     returned filled, the rest marked as arriving empty."""
+    with rc_context(_fonts()):
+        return _dependency_diagram(symbol)
+
+
+def _dependency_diagram(symbol):
     node = _head_node(symbol, "dependency_diagram")
     names = {"out_grad": node.op.list_outputs(), "in_data": node.op.list_arguments(),
              "out_data": node.op.list_outputs()}
@@ -213,19 +266,19 @@ def dependency_diagram(symbol):
             ax.text(x + 0.56, 0.88, str(number), ha="center", va="center", fontsize=15,
                     weight="bold", color=ink)
             ax.text(x + 0.56, 0.5, f"{role}[{index}]\n{name}", ha="center", va="center",
-                    fontsize=7.5, family="monospace", color=ink)
+                    fontsize=7.5, family=_mono(), color=ink)
             if not read:
-                ax.text(x + 0.56, -0.12, "empty", ha="center", va="center", fontsize=7.5,
+                ax.text(x + 0.56, -0.12, _("empty"), ha="center", va="center", fontsize=7.5,
                         color=COLOURS["muted"], style="italic")
             x += 1.12
         if x > start:
             ax.text((start + x) / 2 + 0.03, 1.42, role, ha="center", fontsize=10,
-                    family="monospace", color=colours[role])
+                    family=_mono(), color=colours[role])
         x += 0.35
     call = ", ".join(f"{role}={ids[role]}" for role in ("out_grad", "in_data", "out_data"))
-    title = f"declare_backward_dependency({call})\nreturned {returned}"
-    ax.set_title(title + ": backward gets those arrays; the others arrive empty", fontsize=9,
-                 family="monospace", loc="left")
+    title = f"declare_backward_dependency({call})\n" + _("returned {ids}").format(ids=returned)
+    ax.set_title(title + _(": backward gets those arrays; the others arrive empty"), fontsize=9,
+                 family=_mono(), loc="left")
     ax.set(xlim=(-0.1, x - 0.25), ylim=(-0.35, 1.7))
     ax.axis("off")
     fig.tight_layout()

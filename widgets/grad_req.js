@@ -4,12 +4,12 @@ function runsControl(model) {
   const input = h("input", {type: "range", min: 1, max: 10, value: model.get("runs"),
                             class: "msw-gr-runs",
                             onchange: (e) => send(model, "runs", parseInt(e.target.value))});
-  return h("label", {class: "msw-gr-control"}, "runs ", input,
+  return h("label", {class: "msw-gr-control"}, `${model.get("labels").runs} `, input,
            h("span", {class: "msw-mono msw-gr-runs-value"}, model.get("runs")));
 }
 
 function argumentControl(model) {
-  return h("label", {class: "msw-gr-control"}, "gradient of ",
+  return h("label", {class: "msw-gr-control"}, `${model.get("labels").gradient_of} `,
     h("select", {class: "msw-gr-argument",
                  onchange: (e) => send(model, "argument", e.target.value)},
       model.get("arguments").map((n) =>
@@ -23,7 +23,7 @@ function grid(model) {
     columns.map((c) => h("th", {class: `msw-gr-head msw-gr-head-${c.req}`},
                          `grad_req='${c.req}'`)));
   const rows = columns[0].cells.map((_, i) => h("tr", {},
-    h("th", {class: "msw-gr-run"}, `run ${i + 1}`),
+    h("th", {class: "msw-gr-run"}, fillLabel(model.get("labels").run, {n: i + 1})),
     columns.map((c) => {
       const cell = c.cells[i];
       return h("td", {class: `msw-gr-cell msw-gr-${c.req}`},

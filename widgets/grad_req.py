@@ -8,11 +8,14 @@ import minisym as mx
 
 from ._base import View, css, escape, esm
 from ._target import resolve_target
+from .i18n import N_
+from .i18n import gettext as _
 
 __all__ = ["GradReqPlayground"]
 
 MODES = ("write", "add", "null")
 MAX_RUNS = 10
+LABELS = {"runs": N_("runs"), "gradient_of": N_("gradient of"), "run": N_("run {n}")}
 
 
 class GradReqPlayground(View):
@@ -27,15 +30,17 @@ class GradReqPlayground(View):
     runs = traitlets.Int(3).tag(sync=True)
     columns = traitlets.List(traitlets.Dict()).tag(sync=True)
     summary = traitlets.Unicode("").tag(sync=True)
+    labels = traitlets.Dict().tag(sync=True)
 
     def __init__(self, target, argument=None, runs=3, shapes=None, **prop_kwargs):
         super().__init__()
+        self.labels = {key: _(value) for key, value in LABELS.items()}
         self._target = None
         with self.reporting():
             self._target = resolve_target(target, shapes, prop_kwargs)
             if self._target.executor is None:
-                raise ValueError("the playground runs backward, so it needs a bound executor: "
-                                 "give shapes=... or pass an executor / Module"
+                raise ValueError(_("the playground runs backward, so it needs a bound "
+                                   "executor: give shapes=... or pass an executor / Module")
                                  + (f"\n{self._target.bind_error}" if self._target.bind_error
                                     else ""))
         if self._target is None or self._target.executor is None:
@@ -58,10 +63,11 @@ class GradReqPlayground(View):
 
     def _play(self):
         if self.argument not in self.arguments:
-            raise KeyError(f"{self.argument!r} is not an argument; the arguments are "
-                           f"{self.arguments}")
+            raise KeyError(_("{argument} is not an argument; the arguments are {arguments}")
+                           .format(argument=repr(self.argument), arguments=self.arguments))
         if not 1 <= self.runs <= MAX_RUNS:
-            raise ValueError(f"runs must be between 1 and {MAX_RUNS}, got {self.runs}")
+            raise ValueError(_("runs must be between 1 and {most}, got {runs}").format(
+                most=MAX_RUNS, runs=self.runs))
         self.columns = [self._column(mode) for mode in MODES]
         self.summary = _summary(self.argument, self.columns)
 
@@ -87,11 +93,13 @@ class GradReqPlayground(View):
         return reqs
 
     def text(self):
-        lines = [f"GradReqPlayground: gradient of {self.argument!r} after each backward"]
+        lines = [_("GradReqPlayground: gradient of {argument} after each backward").format(
+            argument=repr(self.argument))]
         if self.error:
-            lines.append("error: " + self.error.splitlines()[0])
+            lines.append(_("error: {message}").format(message=self.error.splitlines()[0]))
         for column in self.columns:
-            shown = "; ".join(f"run {c['run']}: {c['values']}" for c in column["cells"])
+            shown = "; ".join(_("run {n}: {values}").format(n=c["run"], values=c["values"])
+                              for c in column["cells"])
             lines.append(f"  grad_req={column['req']:<5} {shown}")
         if self.summary:
             lines.append(self.summary)
@@ -103,9 +111,10 @@ class GradReqPlayground(View):
         for i in range(self.runs if self.columns else 0):
             cells = "".join(f"<td><code>{escape(c['cells'][i]['values'])}</code><br>"
                             f"{escape(c['cells'][i]['note'])}</td>" for c in self.columns)
-            rows.append(f"<tr><th>run {i + 1}</th>{cells}</tr>")
+            rows.append(f"<tr><th>{escape(_('run {n}').format(n=i + 1))}</th>{cells}</tr>")
         error = f"<pre>{escape(self.error)}</pre>" if self.error else ""
-        return (f"<div class='msw msw-gradreq'><p><b>gradient of {escape(self.argument)}</b>"
+        title = _("gradient of {argument}").format(argument=self.argument)
+        return (f"<div class='msw msw-gradreq'><p><b>{escape(title)}</b>"
                 f"</p>{error}<table><tr><th></th>{head}</tr>{''.join(rows)}</table>"
                 f"<p>{escape(self.summary)}</p></div>")
 
@@ -113,14 +122,14 @@ class GradReqPlayground(View):
 def _cell(run, values, first):
     """One run's gradient: its first values, its sum, and how it compares to run 1."""
     if values is None:
-        return {"run": run, "values": "no gradient array", "total": "",
-                "note": "grad_req='null': backward never writes it"}
+        return {"run": run, "values": _("no gradient array"), "total": "",
+                "note": _("grad_req='null': backward never writes it")}
     total = float(np.abs(values).sum())
     note = ""
     if run > 1 and first is not None:
         scale = _scale(values, first)
-        note = "same as run 1" if scale == 1 else f"= {scale:g} × run 1" if scale else \
-            "differs from run 1"
+        note = (_("same as run 1") if scale == 1 else
+                _("= {k} × run 1").format(k=f"{scale:g}") if scale else _("differs from run 1"))
     return {"run": run, "values": _first_values(values), "total": f"Σ|g| = {total:.4g}",
             "note": note}
 
@@ -145,6 +154,7 @@ def _summary(argument, columns):
     by_req = {c["req"]: c["cells"] for c in columns}
     runs = len(by_req["write"])
     add_last = by_req["add"][-1]["note"]
-    return (f"'write' gives the same gradient of {argument!r} after every backward; 'add' "
-            f"accumulates it (after {runs} runs: {add_last or 'as run 1'}), so reset it "
-            "yourself between batches; 'null' gives it no gradient array at all.")
+    return _("'write' gives the same gradient of {argument} after every backward; 'add' "
+             "accumulates it (after {runs} runs: {last}), so reset it yourself between "
+             "batches; 'null' gives it no gradient array at all.").format(
+                 argument=repr(argument), runs=runs, last=add_last or _("as run 1"))

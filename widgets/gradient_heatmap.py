@@ -19,6 +19,8 @@ from minisym.test_utils import checks
 from minisym.test_utils.compare import Mismatch, fmt
 
 from ._base import View, css, escape, esm
+from .i18n import N_
+from .i18n import gettext as _
 
 __all__ = ["GradientHeatmap", "install"]
 
@@ -30,25 +32,25 @@ STATIC_ROWS, STATIC_COLUMNS = 20, 30  # the static HTML fallback draws a coarser
 # 'symbolic'); the page fills {index}, {a}, {b}, {ratio}, {block}, {slice}.
 LABELS = {
     "title": "GradientHeatmap",
-    "expected_panel": "{expected}",
+    "expected_panel": "{expected}",  # a name only: nothing to translate
     "got_panel": "{got}",
-    "error_panel": "|{expected} − {got}| ÷ tolerance",
-    "values_legend": "values of both, same scale",
-    "error_legend": "error ÷ (atol + rtol·|{got}|): above 1 fails",
-    "within": "≤ 1 passes",
-    "not_finite": "not finite",
-    "worst": "worst",
-    "worst_line": "worst at {index}: {expected} {a}, {got} {b}{relation}, error {ratio} × "
-                  "tolerance",
-    "worst_elsewhere": " (in slice {slice})",
-    "hover": "at {index}: {expected} {a}, {got} {b}, error {ratio} × tolerance",
-    "hover_block": "rows {r0}–{r1}, columns {c0}–{c1}: its worst at {index}: {expected} {a}, "
-                   "{got} {b}, error {ratio} × tolerance",
-    "pooled": "each cell shows the worst of a block of {rows} × {columns} elements",
-    "slice": "slice",
-    "slices_title": "worst error of each slice (click one to show it)",
-    "show_worst": "show the worst slice",
-    "hints": "what the check says",
+    "error_panel": N_("|{expected} − {got}| ÷ tolerance"),
+    "values_legend": N_("values of both, same scale"),
+    "error_legend": N_("error ÷ (atol + rtol·|{got}|): above 1 fails"),
+    "within": N_("≤ 1 passes"),
+    "not_finite": N_("not finite"),
+    "worst": N_("worst"),
+    "worst_line": N_("worst at {index}: {expected} {a}, {got} {b}{relation}, error {ratio} × "
+                     "tolerance"),
+    "worst_elsewhere": N_(" (in slice {slice})"),
+    "hover": N_("at {index}: {expected} {a}, {got} {b}, error {ratio} × tolerance"),
+    "hover_block": N_("rows {r0}–{r1}, columns {c0}–{c1}: its worst at {index}: {expected} {a}, "
+                      "{got} {b}, error {ratio} × tolerance"),
+    "pooled": N_("each cell shows the worst of a block of {rows} × {columns} elements"),
+    "slice": N_("slice"),
+    "slices_title": N_("worst error of each slice (click one to show it)"),
+    "show_worst": N_("show the worst slice"),
+    "hints": N_("what the check says"),
 }
 
 # Colours (Okabe-Ito based): values blue (negative) · light · vermillion (positive); the error
@@ -164,7 +166,7 @@ class GradientHeatmap(View):
     def text(self):
         lines = [f"{LABELS['title']}: {self.caption}", self.summary]
         if self.error:
-            lines.append("error: " + self.error.splitlines()[0])
+            lines.append(_("error: {message}").format(message=self.error.splitlines()[0]))
         if len(self.shape) > 2:
             lines.append(self.fold)
         return "\n".join(lines + [f"  {h}" for h in self.hints])
@@ -220,22 +222,23 @@ def _as_mismatch(source):
     mismatch = getattr(source, "mismatch", None)
     if isinstance(mismatch, Mismatch):
         return mismatch
-    raise TypeError(f"GradientHeatmap needs the mismatch of a failed check: pass error.mismatch "
-                    f"(or the AssertionError of mx.test_utils.check_numeric_gradient, ...), "
-                    f"or use GradientHeatmap.show_difference(expected, got); got "
-                    f"{type(source).__name__}")
+    raise TypeError(_("GradientHeatmap needs the mismatch of a failed check: pass "
+                      "error.mismatch (or the AssertionError of "
+                      "mx.test_utils.check_numeric_gradient, ...), or use "
+                      "GradientHeatmap.show_difference(expected, got); got {type}").format(
+                          type=type(source).__name__))
 
 
 def _labels(names):
     expected, got = names
-    return {k: v.replace("{expected}", expected).replace("{got}", got)
+    return {k: (v if k == "title" else _(v)).replace("{expected}", expected).replace("{got}", got)
             for k, v in LABELS.items()}
 
 
 def _caption(m):
     """``"check_numeric_gradient failed on in_grad[0] ('data', ...) of Custom 'sm'"``."""
-    what = m.slot or f"{m.names[0]} and {m.names[1]}"
-    return f"{m.check} failed on {what}" if m.check else what
+    what = m.slot or _("{a} and {b}").format(a=m.names[0], b=m.names[1])
+    return _("{check} failed on {what}").format(check=m.check, what=what) if m.check else what
 
 
 def _summary(m):
@@ -243,9 +246,11 @@ def _summary(m):
     numeric 0.1234, symbolic -0.1234 (sign flipped)"``."""
     a, b = m.expected[m.worst_index], m.got[m.worst_index]
     relation = m.relation(m.worst_index)
-    return (f"shape {tuple(m.shape)}: {m.count} of {m.size} elements outside rtol={m.rtol}, "
-            f"atol={m.atol}; worst at {_index_text(m.worst_index)}: {m.names[0]} "
-            f"{fmt(a, b)}, {m.names[1]} {fmt(b, a)}" + (f" ({relation})" if relation else ""))
+    return _("shape {shape}: {count} of {size} elements outside rtol={rtol}, atol={atol}; "
+             "worst at {index}: {expected} {a}, {got} {b}").format(
+                 shape=tuple(m.shape), count=m.count, size=m.size, rtol=m.rtol, atol=m.atol,
+                 index=_index_text(m.worst_index), expected=m.names[0], a=fmt(a, b),
+                 got=m.names[1], b=fmt(b, a)) + (f" ({relation})" if relation else "")
 
 
 def _index_text(index):
@@ -274,14 +279,16 @@ def _grid_position(index, shape):
 
 def _fold_text(shape, lead, slices):
     if len(shape) == 0:
-        return "one value"
+        return _("one value")
     if len(shape) == 1:
-        return f"one row: axis 0 ({shape[0]} elements) across"
-    where = f"rows: axis {len(shape) - 2}, columns: axis {len(shape) - 1}"
+        return _("one row: axis 0 ({n} elements) across").format(n=shape[0])
+    where = _("rows: axis {rows}, columns: axis {columns}").format(rows=len(shape) - 2,
+                                                                   columns=len(shape) - 1)
     if len(shape) == 2:
         return where
-    return (f"slice {_index_text(lead + (slice(None),) * 2)} of {slices} slices over axes "
-            f"0–{len(shape) - 3} ({where})")
+    return _("slice {index} of {slices} slices over axes 0–{last} ({where})").format(
+        index=_index_text(lead + (slice(None),) * 2), slices=slices, last=len(shape) - 3,
+        where=where)
 
 
 def _pooled_grid(ratio, expected, got, lead, shape, worst_cell, legend, max_rows, max_columns):

@@ -17,14 +17,14 @@ function svg(tag, attrs, ...children) {
   return el;
 }
 
-function nodeBox(row, selected) {
+function nodeBox(row, selected, labels) {
   const [name, label, detail, kind, x, y, w, h, flags] = row;
   const classes = ["msw-graph-view-node", `msw-graph-view-kind-${kind < 0 ? "group" : kind}`];
   if (flags & GROUP) classes.push("msw-graph-view-group");
   if (flags & FAILED) classes.push("msw-graph-view-failed");
   if (flags & VARIABLE) classes.push("msw-graph-view-variable");
   if (name === selected) classes.push("msw-graph-view-selected");
-  const tip = flags & GROUP ? `${name}: click to expand` : `${name} (${detail}): click for its index map`;
+  const tip = flags & GROUP ? fillLabel(labels.expand, {name}) : fillLabel(labels.open, {name, detail});
   return svg("g", {class: classes.join(" "), "data-name": name,
                    transform: `translate(${x - w / 2},${y - h / 2})`},
     svg("title", {}, tip),
@@ -49,23 +49,24 @@ function edgeLine(points, label) {
                          y: (y0 + y1) / 2 + 4}, label) : null);
 }
 
-function frameBox(row) {
+function frameBox(row, labels) {
   const [group, x, y, w, h] = row;
   return svg("g", {class: "msw-graph-view-frame", "data-group": group},
     svg("rect", {x, y, width: w, height: h, rx: 6}),
     svg("text", {class: "msw-graph-view-frame-label", x: x + 6, y: y + 13},
-        svg("title", {}, `collapse ${group} into one box`), `${group}  ▴ collapse`));
+        svg("title", {}, fillLabel(labels.collapse_tip, {group})), fillLabel(labels.collapse, {group})));
 }
 
 function drawing(model) {
   const [width, height] = model.get("size");
   const zoom = model.get("zoom");
   const selected = model.get("selected");
+  const labels = model.get("labels");
   return svg("svg", {class: "msw-graph-view-svg", width: width * zoom, height: height * zoom,
                      viewBox: `0 0 ${width} ${height}`},
-    svg("g", {}, ...model.get("frames").map(frameBox)),
+    svg("g", {}, ...model.get("frames").map((row) => frameBox(row, labels))),
     svg("g", {}, ...model.get("edges").map(([points, label]) => edgeLine(points, label))),
-    svg("g", {}, ...model.get("nodes").map((row) => nodeBox(row, selected))));
+    svg("g", {}, ...model.get("nodes").map((row) => nodeBox(row, selected, labels))));
 }
 
 function onClick(model, event) {
@@ -98,16 +99,17 @@ function toolbar(model, scroll) {
   model.on("change:show_weights", () => { weights.checked = model.get("show_weights"); });
   const button = (cls, text, title, action) =>
     h("button", {class: `msw-btn ${cls}`, title, onclick: action}, text);
+  const labels = model.get("labels");
   return h("div", {class: "msw-graph-view-toolbar"},
-    button("msw-graph-view-zoom-out", "−", "zoom out", () => zoomBy(1 / 1.25)),
-    button("msw-graph-view-zoom-in", "+", "zoom in", () => zoomBy(1.25)),
-    button("msw-graph-view-fit", "fit", "zoom to fit the whole graph", fit),
-    button("msw-graph-view-actual", "1:1", "actual size", () => send(model, "zoom", 1)),
-    button("msw-graph-view-expand-all", "expand all", "draw every node",
+    button("msw-graph-view-zoom-out", "−", labels.zoom_out, () => zoomBy(1 / 1.25)),
+    button("msw-graph-view-zoom-in", "+", labels.zoom_in, () => zoomBy(1.25)),
+    button("msw-graph-view-fit", labels.fit, labels.fit_tip, fit),
+    button("msw-graph-view-actual", "1:1", labels.actual, () => send(model, "zoom", 1)),
+    button("msw-graph-view-expand-all", labels.expand_all, labels.expand_all_tip,
            () => send(model, "expanded", [...model.get("groups")])),
-    button("msw-graph-view-collapse-all", "collapse all", "one box per group",
+    button("msw-graph-view-collapse-all", labels.collapse_all, labels.collapse_all_tip,
            () => send(model, "expanded", [])),
-    h("label", {class: "msw-graph-view-weights-label"}, weights, " show weights, biases, BN statistics"));
+    h("label", {class: "msw-graph-view-weights-label"}, weights, ` ${labels.weights}`));
 }
 
 function rezoom(model, scroll) {

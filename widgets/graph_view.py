@@ -21,8 +21,28 @@ from ._base import View, css, error_text, escape, esm
 from ._graph import GROUP_KIND, entry_shapes, graph_boxes, residual_unit, shape_label
 from ._graph_svg import static_svg
 from ._layout import layered_layout
+from .i18n import N_
+from .i18n import gettext as _
 
 __all__ = ["GraphView", "residual_unit"]
+
+# The page's own words (sent through the ``labels`` trait).
+LABELS = {
+    "expand": N_("{name}: click to expand"),
+    "open": N_("{name} ({detail}): click for its index map"),
+    "collapse_tip": N_("collapse {group} into one box"),
+    "collapse": N_("{group}  ▴ collapse"),
+    "zoom_out": N_("zoom out"),
+    "zoom_in": N_("zoom in"),
+    "fit": N_("fit"),
+    "fit_tip": N_("zoom to fit the whole graph"),
+    "actual": N_("actual size"),
+    "expand_all": N_("expand all"),
+    "expand_all_tip": N_("draw every node"),
+    "collapse_all": N_("collapse all"),
+    "collapse_all_tip": N_("one box per group"),
+    "weights": N_("show weights, biases, BN statistics"),
+}
 
 GROUP, FAILED, VARIABLE = 1, 2, 4  # bits of a node row's flags
 MIN_ZOOM, MAX_ZOOM = 0.05, 4.0
@@ -54,10 +74,12 @@ class GraphView(View):
     zoom = traitlets.Float(1.0).tag(sync=True)
     shapes = traitlets.Dict().tag(sync=True)   # {argument: [dims]}
     failed_node = traitlets.Unicode("").tag(sync=True)
+    labels = traitlets.Dict().tag(sync=True)
 
     def __init__(self, target, *, expanded=(), show_weights=False, group_by=residual_unit,
                  **shapes):
         super().__init__()
+        self.labels = {key: _(value) for key, value in LABELS.items()}
         self._ready = False
         self._target, self._symbol, self._group_by = target, None, group_by
         self._table, self._standing_error = {}, ""
@@ -105,9 +127,10 @@ class GraphView(View):
         if unknown:
             self.expanded = [g for g in change["new"] if g in groups]
             with self._step():
-                raise KeyError(f"GraphView: no group named {unknown[0]!r}"
-                               f"{_close(unknown[0], groups)}; the groups are "
-                               f"{', '.join(self.groups) or 'none'}")
+                raise KeyError(_("GraphView: no group named {name}{close}; the groups are "
+                                 "{groups}").format(name=repr(unknown[0]),
+                                                    close=_close(unknown[0], groups),
+                                                    groups=", ".join(self.groups) or _("none")))
             return
         self._draw()
 
@@ -178,7 +201,7 @@ class GraphView(View):
                 (VARIABLE if box.kind == 0 else 0)
             detail = box.detail
             if flags & FAILED and flags & GROUP:
-                detail = f"fails at {self.failed_node}"
+                detail = _("fails at {node}").format(node=self.failed_node)
             elif flags & VARIABLE:
                 node = self._symbol.topo_order()[box.key]
                 detail = shape_label(self._table.get((id(node), 0)), drop_batch=False)
@@ -210,11 +233,12 @@ class GraphView(View):
     def _caption(self, drawing):
         ops = sum(1 for n in self._symbol.topo_order() if not n.is_variable)
         folded = sum(1 for b in drawing.boxes if b.kind == GROUP_KIND)
-        what = f"{ops} operators in {len(drawing.boxes)} boxes"
+        what = _("{ops} operators in {boxes} boxes").format(ops=ops, boxes=len(drawing.boxes))
         if folded:
-            what += f" ({folded} dashed boxes are collapsed groups: click one to expand it)"
-        return (f"{what}. Data flows top to bottom; each edge carries its shape without the "
-                "batch axis. Click a node to open its index map.")
+            what += _(" ({folded} dashed boxes are collapsed groups: click one to expand "
+                      "it)").format(folded=folded)
+        return _("{what}. Data flows top to bottom; each edge carries its shape without the "
+                 "batch axis. Click a node to open its index map.").format(what=what)
 
     # --- selection ------------------------------------------------------------------------------
     def _select(self, name):
@@ -237,11 +261,15 @@ class GraphView(View):
                 return node
         if name in self.groups:
             members = [n.name for n in order if self._group_by(n.name) == name]
-            raise KeyError(f"GraphView: {name!r} is a group of {len(members)} nodes, not one "
-                           f"node: expand it (click it, or add it to .expanded) and select one "
-                           f"of {', '.join(members[:6])}{', …' if len(members) > 6 else ''}")
-        raise KeyError(f"GraphView: no node named {name!r}{_close(name, [n.name for n in order])};"
-                       " a node name is what list_outputs() shows without '_output'")
+            raise KeyError(_("GraphView: {name} is a group of {n} nodes, not one node: expand "
+                             "it (click it, or add it to .expanded) and select one of "
+                             "{members}").format(
+                                 name=repr(name), n=len(members),
+                                 members=", ".join(members[:6])
+                                 + (", …" if len(members) > 6 else "")))
+        raise KeyError(_("GraphView: no node named {name}{close}; a node name is what "
+                         "list_outputs() shows without '_output'").format(
+                             name=repr(name), close=_close(name, [n.name for n in order])))
 
     def _reveal(self, name):
         """Expand the group that hides ``name``, so the selected node is drawn."""
@@ -280,21 +308,26 @@ class GraphView(View):
     def text(self):
         head = self._symbol.name if self._symbol is not None else None
         folded = sum(1 for row in self.nodes if row[8] & GROUP)
-        lines = [f"GraphView of {head!r}: {len(self.nodes)} boxes, {folded} of "
-                 f"{len(self.groups)} groups collapsed, weights "
-                 f"{'shown' if self.show_weights else 'hidden'}"]
+        lines = [(_("GraphView of {head}: {boxes} boxes, {folded} of {groups} groups collapsed, "
+                    "weights shown") if self.show_weights else
+                  _("GraphView of {head}: {boxes} boxes, {folded} of {groups} groups collapsed, "
+                    "weights hidden")).format(head=repr(head), boxes=len(self.nodes),
+                                              folded=folded, groups=len(self.groups))]
         if self.shapes:
-            lines.append("shapes: " + ", ".join(f"{k}={tuple(v)}" for k, v in self.shapes.items()))
+            lines.append(_("shapes: {shapes}").format(
+                shapes=", ".join(f"{k}={tuple(v)}" for k, v in self.shapes.items())))
         if self.failed_node:
-            lines.append(f"shape inference fails at {self.failed_node!r} (drawn in vermillion)")
+            lines.append(_("shape inference fails at {node} (drawn in vermillion)").format(
+                node=repr(self.failed_node)))
         if self.error:
             lines.append(self.error)
-        for name, _, detail, _, _, _, _, _, flags in self.nodes:
+        for row in self.nodes:
+            name, detail, flags = row[0], row[2], row[8]
             mark = "▸" if flags & GROUP else ("✗" if flags & FAILED else " ")
             out = self._out_labels.get(name)
             lines.append(f" {mark} {name:<24} {detail:<34} {'-> ' + out if out else ''}".rstrip())
         if self.selected:
-            lines.append(f"selected: {self.selected}")
+            lines.append(_("selected: {node}").format(node=self.selected))
         return "\n".join(lines)
 
     def html(self):
@@ -315,8 +348,8 @@ def _resolve(target):
         return symbol, {n: a.shape for n, a in zip(symbol.list_arguments(), target.arg_arrays)}
     if isinstance(target, Symbol):
         return target, {}
-    raise TypeError(f"GraphView draws a Symbol, an Executor or a Module; got "
-                    f"{type(target).__name__}")
+    raise TypeError(_("GraphView draws a Symbol, an Executor or a Module; got {type}").format(
+        type=type(target).__name__))
 
 
 def _given_shapes(shapes):
@@ -325,8 +358,9 @@ def _given_shapes(shapes):
     for name, dims in shapes.items():
         if not isinstance(dims, (list, tuple)) or not all(
                 isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in dims):
-            raise TypeError(f"GraphView: the shape of {name!r} must be a tuple of whole numbers "
-                            f"(0 = unknown), e.g. {name}=(1, 3, 224, 224); got {dims!r}")
+            raise TypeError(_("GraphView: the shape of {quoted} must be a tuple of whole numbers "
+                              "(0 = unknown), e.g. {name}=(1, 3, 224, 224); got {dims}").format(
+                                  quoted=repr(name), name=name, dims=repr(dims)))
         given[name] = tuple(dims)
     return given
 
@@ -338,7 +372,7 @@ def _listed(value):
 
 def _close(name, candidates):
     match = difflib.get_close_matches(name, list(candidates), n=1)
-    return f" (did you mean {match[0]!r}?)" if match else ""
+    return _(" (did you mean {name}?)").format(name=repr(match[0])) if match else ""
 
 
 def _box_size(box):
@@ -372,10 +406,13 @@ def _variable_note(node, symbol):
         for role in ("in_data", "aux"):
             for i, (slot, entry) in enumerate(names[role]):
                 if entry == node.name:
-                    uses.append(f"<li><code>{role}[{i}]</code> (<code>{escape(slot)}</code>) of "
-                                f"<code>{escape(op_node.name)}</code> ({escape(op_node.op_name)})"
-                                "</li>")
-    listed = "".join(uses) or "<li>no operator reads it</li>"
-    return (f'<div class="msw msw-graph-view-note"><p><code>{escape(node.name)}</code> is a '
-            "variable, so it has no index map of its own. It is read as:</p>"
-            f"<ul>{listed}</ul></div>")
+                    uses.append("<li>" + _("{slot} ({name}) of {node} ({op})").format(
+                        slot=f"<code>{role}[{i}]</code>", name=f"<code>{escape(slot)}</code>",
+                        node=f"<code>{escape(op_node.name)}</code>",
+                        op=escape(op_node.op_name)) + "</li>")
+    listed = "".join(uses) or f"<li>{escape(_('no operator reads it'))}</li>"
+    note = escape(_("{name} is a variable, so it has no index map of its own. It is read "
+                    "as:"))
+    return ('<div class="msw msw-graph-view-note"><p>'
+            + note.format(name=f"<code>{escape(node.name)}</code>")
+            + f"</p><ul>{listed}</ul></div>")

@@ -13,7 +13,7 @@ function slotCell(model, cell) {
   if (selected) classes.push("msw-im-selected");
   else if (linked) classes.push("msw-im-linked");
   if (!cell.passed) classes.push("msw-im-absent");
-  const status = !cell.passed ? "not passed in backward"
+  const status = !cell.passed ? model.get("labels").not_passed
     : cell.req ? cell.req : "";
   return h("td", {class: classes.join(" "), "data-label": cell.label, title: cell.label,
                   onclick: () => send(model, "selected", cell.label)},
@@ -26,7 +26,7 @@ function slotCell(model, cell) {
 function familyTable(model, table) {
   const linked = model.get("linked");
   const head = h("tr", {},
-    ["i", "name", "given as", "array", "shape", "dtype"].map((t) => h("th", {}, t)),
+    model.get("labels").headings.map((t) => h("th", {}, t)),
     table.roles.map((r) => h("th", {class: `msw-im-head-${ROLE_CLASS[r]}`}, r)));
   const rows = table.rows.map((row) => {
     const inRow = row.cells.some((c) => linked.includes(c.label));
@@ -64,7 +64,7 @@ function detailPanel(model) {
   const lines = model.get("detail");
   if (!lines.length) {
     return h("div", {class: "msw-im-detail msw-im-detail-empty"},
-             "Click a slot to see which argument stands behind it.");
+             model.get("labels").pick);
   }
   return h("dl", {class: "msw-im-detail"},
     lines.map(([key, text], i) => [
@@ -83,7 +83,7 @@ function toolbar(model) {
     h("span", {class: "msw-im-tools"},
       picker,
       h("button", {class: "msw-btn msw-im-run",
-                   onclick: () => model.send({do: "run"})}, "run on a copy")));
+                   onclick: () => model.send({do: "run"})}, model.get("labels").run)));
 }
 
 function draw(model) {

@@ -12,17 +12,29 @@ from minisym.contract import FAMILIES, node_contract
 
 from ._base import View, css, escape, esm
 from ._target import Target, resolve_target
+from .i18n import N_, ngettext
+from .i18n import gettext as _
 
 __all__ = ["IndexMap"]
 
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+ORDINALS = (N_("first"), N_("second"), N_("third"), N_("fourth"), N_("fifth"), N_("sixth"),
+            N_("seventh"), N_("eighth"))
 COLUMN_TITLES = {
-    "arguments": "arguments: in_data[i] · in_grad[i] · backward req[i]  ⟷  list_arguments()[i]",
-    "outputs": "outputs: out_data[j] · out_grad[j] · forward req[j]  ⟷  list_outputs()[j]",
-    "aux": "auxiliary states: aux[k]  ⟷  list_auxiliary_states()[k]",
+    "arguments": N_("arguments: in_data[i] · in_grad[i] · backward req[i]  ⟷  "
+                    "list_arguments()[i]"),
+    "outputs": N_("outputs: out_data[j] · out_grad[j] · forward req[j]  ⟷  list_outputs()[j]"),
+    "aux": N_("auxiliary states: aux[k]  ⟷  list_auxiliary_states()[k]"),
+}
+HEADINGS = (N_("i"), N_("name"), N_("given as"), N_("array"), N_("shape"), N_("dtype"))
+# The page's own words (sent through the ``labels`` trait).
+LABELS = {
+    "headings": HEADINGS,
+    "not_passed": N_("not passed in backward"),
+    "pick": N_("Click a slot to see which argument stands behind it."),
+    "run": N_("run on a copy"),
 }
 
-AUX_GRADIENT = ("none: an auxiliary state is not an argument, so it has no in_grad and no req. "
+AUX_GRADIENT = N_("none: an auxiliary state is not an argument, so it has no in_grad and no req. "
                 "forward and backward read it and update it in place (aux[k][:] = ...), and "
                 "the executor keeps its values between calls (executor.aux_dict['{entry}']).")
 
@@ -48,9 +60,12 @@ class IndexMap(View):
     grad_req = traitlets.Dict().tag(sync=True)  # {argument variable of this node: req}
     notes = traitlets.List(traitlets.Unicode()).tag(sync=True)
     ran = traitlets.Bool(False).tag(sync=True)
+    labels = traitlets.Dict().tag(sync=True)
 
     def __init__(self, target, node=None, shapes=None, **prop_kwargs):
         super().__init__()
+        self.labels = {key: [_(v) for v in value] if isinstance(value, tuple) else _(value)
+                       for key, value in LABELS.items()}
         self._target = Target(None, None, None, {}, {})
         self._contract = []
         self._previews = {}
@@ -131,7 +146,7 @@ class IndexMap(View):
             rows.append({"index": index, "name": first.name, "entry": first.entry,
                          "given": _given_text(first.given, first.entry), "shape": shape,
                          "dtype": dtype, "cells": cells})
-        return {"family": family, "title": COLUMN_TITLES[family], "roles": list(roles),
+        return {"family": family, "title": _(COLUMN_TITLES[family]), "roles": list(roles),
                 "rows": rows}
 
     def _cell(self, doc, reqs):
@@ -142,12 +157,13 @@ class IndexMap(View):
     def _notes(self, node, reqs):
         notes = []
         if not reqs:
-            notes.append("req is decided at bind: give shapes (or a bound executor) to see it.")
+            notes.append(_("req is decided at bind: give shapes (or a bound executor) to see "
+                           "it."))
         if not self.ran:
-            notes.append("Press “run on a copy” to see values; your own arrays never change.")
+            notes.append(_("Press “run on a copy” to see values; your own arrays never change."))
         elif not any(label.startswith("in_grad") for label in self._previews):
-            notes.append(f"'{node.name}' ran no backward: nothing it depends on asks for a "
-                         "gradient (every grad_req upstream is 'null').")
+            notes.append(_("'{node}' ran no backward: nothing it depends on asks for a "
+                           "gradient (every grad_req upstream is 'null').").format(node=node.name))
         return notes
 
     def _explain(self, label):
@@ -168,31 +184,34 @@ class IndexMap(View):
     def _detail_lines(self, doc, method, same):
         node = self._target.node(self.node)
         shape, dtype = self._target.entry_info(doc.entry)
-        ordinal = ORDINALS[doc.index] if doc.index < len(ORDINALS) else f"number {doc.index + 1}"
-        lines = [[doc.label, f"is '{doc.name}'"],
-                 ["declared", f"{ordinal} in {method}(): {doc.declared}"]]
+        ordinal = (_(ORDINALS[doc.index]) if doc.index < len(ORDINALS)
+                   else _("number {n}").format(n=doc.index + 1))
+        lines = [[doc.label, _("is '{name}'").format(name=doc.name)],
+                 [_("declared"), _("{ordinal} in {method}(): {declared}").format(
+                     ordinal=ordinal, method=method, declared=doc.declared)]]
         if doc.family != "outputs":
-            lines.append(["given", _given_sentence(doc.given, doc.entry, node,
-                                                   "state" if doc.family == "aux" else "argument")])
-        lines.append(["array", f"{doc.entry} · shape {shape} · {dtype}"])
+            lines.append([_("given"), _given_sentence(doc.given, doc.entry, node,
+                                                      doc.family == "aux")])
+        lines.append([_("array"), _("{entry} · shape {shape} · {dtype}").format(
+            entry=doc.entry, shape=shape, dtype=dtype)])
         req = self._target.reqs(node).get(_req_label(doc))
         if req:
             lines.append(["req", f"{req[0]}: {req[1]}"])
-        lines.append(["backward", "receives it" if doc.in_backward else
-                      f"not passed: {doc.why_not}"])
+        lines.append([_("backward"), _("receives it") if doc.in_backward else
+                      _("not passed: {why}").format(why=doc.why_not)])
         if doc.family == "aux":
-            lines.append(["gradient", AUX_GRADIENT.format(entry=doc.entry)])
+            lines.append([_("gradient"), _(AUX_GRADIENT).format(entry=doc.entry)])
         if self._previews.get(doc.label):
-            lines.append(["values", self._previews[doc.label]])
-        lines.append(["same index", ", ".join([s for s in same if s != doc.label]
-                                              + [f"{method}()[{doc.index}]"])])
+            lines.append([_("values"), self._previews[doc.label]])
+        lines.append([_("same index"), ", ".join([s for s in same if s != doc.label]
+                                                 + [f"{method}()[{doc.index}]"])])
         return lines
 
     # --- fallbacks ----------------------------------------------------------------------------
     def text(self):
-        lines = [f"IndexMap: {self.caption or '(no node)'}"]
+        lines = [_("IndexMap: {caption}").format(caption=self.caption or _("(no node)"))]
         if self.error:
-            lines.append("error: " + self.error.splitlines()[0])
+            lines.append(_("error: {message}").format(message=self.error.splitlines()[0]))
         for table in self.tables:
             lines.append(table["title"])
             for row in table["rows"]:
@@ -200,7 +219,8 @@ class IndexMap(View):
                 hidden = [c["label"] for c in row["cells"] if not c["passed"]]
                 lines.append(f"  [{row['index']}] {row['name']:<10} {row['given']:<18} "
                              f"{row['entry']:<16} {row['shape']:<14} {row['dtype']:<8} {reqs}"
-                             + (f"  (backward gets no {', '.join(hidden)})" if hidden else ""))
+                             + (_("  (backward gets no {slots})").format(slots=", ".join(hidden))
+                                if hidden else ""))
         return "\n".join(lines)
 
     def html(self):
@@ -209,7 +229,7 @@ class IndexMap(View):
             parts.append(f"<pre>{escape(self.error)}</pre>")
         for table in self.tables:
             head = "".join(f"<th>{escape(h)}</th>" for h in
-                           ["i", "name", "given as", "array", "shape", "dtype"] + table["roles"])
+                           [_(h) for h in HEADINGS] + table["roles"])
             body = "".join(
                 "<tr>" + "".join(f"<td>{escape(v)}</td>" for v in
                                  (r["index"], r["name"], r["given"], r["entry"], r["shape"],
@@ -223,7 +243,7 @@ class IndexMap(View):
 
 def _cell_text(cell):
     if not cell["passed"]:
-        return "not passed"
+        return _("not passed")
     return cell["req"] or "✓"
 
 
@@ -236,13 +256,12 @@ def _req_label(doc):
 
 def _caption(node):
     op = node.op
-    counts = [_count(len(op.list_arguments()), "argument"), _count(len(op.list_outputs()),
-              "output"), _count(len(op.list_auxiliary_states()), "auxiliary state")]
-    return f"{op.where}: " + ", ".join(counts)
-
-
-def _count(n, noun):
-    return f"{n} {noun}" + ("" if n == 1 else "s")
+    arguments, outputs = len(op.list_arguments()), len(op.list_outputs())
+    states = len(op.list_auxiliary_states())
+    counts = [ngettext("{n} argument", "{n} arguments", arguments).format(n=arguments),
+              ngettext("{n} output", "{n} outputs", outputs).format(n=outputs),
+              ngettext("{n} auxiliary state", "{n} auxiliary states", states).format(n=states)]
+    return _("{where}: {counts}").format(where=op.where, counts=_(", ").join(counts))
 
 
 def _given_text(given, entry):
@@ -253,22 +272,27 @@ def _given_text(given, entry):
     if kind == "keyword":
         return f"{value}="
     if kind == "position":
-        return f"position {value}"
-    return "created"
+        return _("position {n}").format(n=value)
+    return _("created")
 
 
-def _given_sentence(given, entry, node, what="argument"):
+def _given_sentence(given, entry, node, is_state=False):
     """How the input reached the node, in words."""
     call = f"mx.sym.{node.op_name}(...)"
     if given is None:
-        return f"the graph was read from JSON: entry '{entry}'"
+        return _("the graph was read from JSON: entry '{entry}'").format(entry=entry)
     kind, value = given
     if kind == "keyword":
-        return f"given as {value}= in the {call} call that made '{node.name}'"
+        return _("given as {keyword}= in the {call} call that made '{node}'").format(
+            keyword=value, call=call, node=node.name)
     if kind == "position":
-        return f"given by position ({value}) in the {call} call that made '{node.name}'"
-    return (f"not given in the {call} call, so it was created as the variable '{entry}' "
-            f"(the node's name + '_' + the {what}'s name)")
+        return _("given by position ({position}) in the {call} call that made '{node}'").format(
+            position=value, call=call, node=node.name)
+    created = (N_("not given in the {call} call, so it was created as the variable '{entry}' "
+                  "(the node's name + '_' + the state's name)") if is_state else
+               N_("not given in the {call} call, so it was created as the variable '{entry}' "
+                  "(the node's name + '_' + the argument's name)"))
+    return _(created).format(call=call, entry=entry)
 
 
 def _previews_of(calls, node_name):

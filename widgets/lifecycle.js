@@ -35,7 +35,7 @@ function timeline(model) {
   return h("div", {class: "msw-lifecycle-timeline"},
     rows.length ? draw(rows)
       : h("div", {class: "msw-note msw-lifecycle-empty"},
-          "No call into a custom operator yet: create one with mx.sym.Custom(...)."),
+          model.get("labels").empty),
     gap ? h("div", {class: "msw-lifecycle-gap msw-note"}, gap) : null,
     draw(model.get("recent")));
 }
@@ -45,20 +45,21 @@ function toolbar(model) {
   const recording = model.get("recording");
   const nodes = model.get("nodes");
   const node = model.get("node");
+  const labels = model.get("labels");
   return h("div", {class: "msw-lifecycle-toolbar"},
     h("span", {class: "msw-lifecycle-shows"},
       ["all", "prop", "op"].map((value) => h("button", {
         class: `msw-btn msw-lifecycle-show${show === value ? " msw-lifecycle-on" : ""}`,
         "data-show": value, onclick: () => send(model, "show", value)},
-        {all: "every call", prop: "Prop only", op: "Op only"}[value]))),
+        labels[value]))),
     nodes.length > 1 ? h("select", {class: "msw-lifecycle-node",
         onchange: (e) => send(model, "node", e.target.value)},
-      h("option", {value: "", selected: node === ""}, "every node"),
+      h("option", {value: "", selected: node === ""}, labels.every_node),
       nodes.map((n) => h("option", {value: n, selected: node === n}, n))) : null,
-    h("span", {class: "msw-lifecycle-total msw-note"}, `${model.get("total")} calls`),
+    h("span", {class: "msw-lifecycle-total msw-note"}, fillLabel(labels.total, {n: model.get("total")})),
     h("button", {class: "msw-btn msw-lifecycle-toggle",
                  onclick: () => send(model, "recording", !recording)},
-      recording ? "■ stop recording" : "● record"));
+      recording ? labels.stop : labels.record));
 }
 
 function detailPanel(model) {
@@ -67,16 +68,17 @@ function detailPanel(model) {
   const seq = model.get("selected");
   const rows = model.get("rows").concat(model.get("recent"));
   const row = rows.find((r) => r.kind !== "action" && r.seqs.includes(seq));
-  const canOpen = lines.some(([k]) => k === "index map");
+  const labels = model.get("labels");
+  const canOpen = lines.some(([k]) => k === labels.index_map);
   return h("div", {class: "msw-lifecycle-detail"},
     h("table", {},
       lines.map(([key, text]) => h("tr", {},
         h("th", {}, key),
-        h("td", {class: key === "raised" ? "msw-lifecycle-raised msw-mono" : "msw-mono"},
+        h("td", {class: key === labels.raised ? "msw-lifecycle-raised msw-mono" : "msw-mono"},
           h("pre", {class: "msw-lifecycle-value"}, text))))),
     canOpen && row ? h("button", {class: "msw-btn msw-lifecycle-indexmap",
         onclick: () => send(model, "index_map", row.node)},
-      `open the index map of '${row.node}'`) : null);
+      fillLabel(labels.open, {node: row.node})) : null);
 }
 
 export default {

@@ -12,6 +12,8 @@ import traitlets
 from minisym import lifecycle
 
 from ._base import View, css, escape, esm
+from .i18n import N_
+from .i18n import gettext as _
 
 __all__ = ["Lifecycle"]
 
@@ -19,33 +21,49 @@ SHOWS = ("all", "prop", "op")
 ROW_CHARS = 240        # args / result / printed text on a timeline row
 DETAIL_CHARS = 20_000  # any one value in the detail panel
 
-CAPTION = ("Every call the engine made into a custom operator, in order, under the action of "
-           "yours that caused it. Blue rows: the Prop (declares). Green rows: the Op "
-           "(computes). Click a row for everything it received, returned and printed.")
+CAPTION = N_("Every call the engine made into a custom operator, in order, under the action of "
+              "yours that caused it. Blue rows: the Prop (declares). Green rows: the Op "
+              "(computes). Click a row for everything it received, returned and printed.")
+
+# The page's own words (sent through the ``labels`` trait).
+LABELS = {
+    "empty": N_("No call into a custom operator yet: create one with mx.sym.Custom(...)."),
+    "all": N_("every call"),
+    "prop": N_("Prop only"),
+    "op": N_("Op only"),
+    "every_node": N_("every node"),
+    "total": N_("{n} calls"),
+    "stop": N_("■ stop recording"),
+    "record": N_("● record"),
+    "index_map": N_("index map"),
+    "raised": N_("raised"),
+    "open": N_("open the index map of '{node}'"),
+}
 
 # When the engine makes each call, and why: what the detail panel says under a call.
 WHEN = {
-    "__init__": "mx.sym.Custom builds the Prop when you create the symbol. Every keyword but "
-                "op_type and name reaches __init__ as a str (10 arrives as '10').",
-    "list_arguments": "Asked once, when the symbol is created: in_data[i], in_grad[i] and "
-                      "backward req[i] follow these names; missing inputs become variables "
-                      "named {name}_{argument}.",
-    "list_outputs": "Asked once, when the symbol is created: out_data[j], out_grad[j] and "
-                    "forward req[j] follow these names.",
-    "list_auxiliary_states": "Asked once, when the symbol is created: aux[k] follows these "
-                             "names.",
-    "declare_backward_dependency": "Asked once, when the symbol is created, with numbered ids "
-                                   "(out_grad, then in_data, then out_data); backward receives "
-                                   "only the arrays whose ids come back, the others are empty "
-                                   "NDArrays.",
-    "infer_shape": "Called whenever shapes are inferred: by infer_shape and again by bind. "
-                   "minisym runs every rule forward and backward until nothing changes, so it "
-                   "is called several times, with [] for shapes not known yet.",
-    "infer_type": "Called whenever dtypes are inferred: by infer_type and again by bind.",
-    "create_operator": "Called at bind, once per executor: the only moment the Prop makes "
-                       "the Op. The Op's __init__ runs inside it, so its prints appear here.",
-    "forward": "Runs only when the executor runs forward: the first time data reaches the Op.",
-    "backward": "Runs only when the executor runs backward.",
+    "__init__": N_("mx.sym.Custom builds the Prop when you create the symbol. Every keyword but "
+                   "op_type and name reaches __init__ as a str (10 arrives as '10')."),
+    "list_arguments": N_("Asked once, when the symbol is created: in_data[i], in_grad[i] and "
+                         "backward req[i] follow these names; missing inputs become variables "
+                         "named {name}_{argument}."),
+    "list_outputs": N_("Asked once, when the symbol is created: out_data[j], out_grad[j] and "
+                       "forward req[j] follow these names."),
+    "list_auxiliary_states": N_("Asked once, when the symbol is created: aux[k] follows these "
+                                "names."),
+    "declare_backward_dependency": N_("Asked once, when the symbol is created, with numbered ids "
+                                      "(out_grad, then in_data, then out_data); backward receives "
+                                      "only the arrays whose ids come back, the others are empty "
+                                      "NDArrays."),
+    "infer_shape": N_("Called whenever shapes are inferred: by infer_shape and again by bind. "
+                      "minisym runs every rule forward and backward until nothing changes, so it "
+                      "is called several times, with [] for shapes not known yet."),
+    "infer_type": N_("Called whenever dtypes are inferred: by infer_type and again by bind."),
+    "create_operator": N_("Called at bind, once per executor: the only moment the Prop makes "
+                          "the Op. The Op's __init__ runs inside it, so its prints appear here."),
+    "forward": N_("Runs only when the executor runs forward: the first time data reaches the "
+                  "Op."),
+    "backward": N_("Runs only when the executor runs backward."),
 }
 
 
@@ -75,9 +93,12 @@ class Lifecycle(View):
     index_map = traitlets.Unicode("").tag(sync=True)          # node whose IndexMap is open
     limit = traitlets.Int(200).tag(sync=True)                 # calls shown from the start
     tail = traitlets.Int(20).tag(sync=True)                   # calls shown from the end
+    labels = traitlets.Dict().tag(sync=True)
 
     def __init__(self, op_type=None, log=None, **kwargs):
         super().__init__(**kwargs)
+        self.caption = _(CAPTION)
+        self.labels = {key: _(value) for key, value in LABELS.items()}
         self._log = log
         with self.reporting():  # a wrong op_type is shown, and nothing is recorded
             if log is None:
@@ -127,9 +148,10 @@ class Lifecycle(View):
     def _show_changed(self, change):
         with self.reporting():
             if change["new"] not in SHOWS:
-                raise ValueError(f"Lifecycle: show={change['new']!r} is not one of "
-                                 f"{', '.join(map(repr, SHOWS))} (every call, the Prop's, "
-                                 "the Op's); still showing " + repr(self._show))
+                raise ValueError(_("Lifecycle: show={show} is not one of {shows} (every call, "
+                                   "the Prop's, the Op's); still showing {current}").format(
+                                       show=repr(change["new"]), shows=", ".join(map(repr, SHOWS)),
+                                       current=repr(self._show)))
             self._show = change["new"]
             self._head_end = None
             self._refresh()
@@ -139,9 +161,9 @@ class Lifecycle(View):
         with self.reporting():
             name = change["new"]
             if name and name not in self._node_names():
-                raise KeyError(f"Lifecycle: no call of a node named {name!r} was recorded; "
-                               f"the nodes seen are {self._node_names() or 'none yet'} "
-                               "('' shows every node)")
+                raise KeyError(_("Lifecycle: no call of a node named {name} was recorded; "
+                                 "the nodes seen are {nodes} ('' shows every node)").format(
+                                     name=repr(name), nodes=self._node_names() or _("none yet")))
             self._node = name
             self._head_end = None
             self._refresh()
@@ -214,8 +236,9 @@ class Lifecycle(View):
         first_hidden = calls[start].seq
         if first_hidden >= last_shown:
             return ""
-        return (f"calls {first_hidden}–{last_shown - 1} are not shown here (the first "
-                f"{self.limit} and the last {self.tail} are); widget.log.calls has them all")
+        return _("calls {first}–{last} are not shown here (the first {limit} and the last "
+                 "{tail} are); widget.log.calls has them all").format(
+                     first=first_hidden, last=last_shown - 1, limit=self.limit, tail=self.tail)
 
     def _node_names(self):
         return list(dict.fromkeys(c.node for c in self._log.calls))
@@ -249,35 +272,40 @@ class Lifecycle(View):
         calls = self._log.calls
         if 1 <= seq <= len(calls) and calls[seq - 1].seq == seq:
             return calls[seq - 1]
-        raise IndexError(f"Lifecycle: there is no call #{seq}; this timeline has "
-                         + (f"calls 1–{len(calls)}" if calls else "no calls yet")
-                         + " (selected=0 selects none)")
+        raise IndexError(_("Lifecycle: there is no call #{seq}; this timeline has {has} "
+                           "(selected=0 selects none)").format(
+                               seq=seq, has=_("calls 1–{n}").format(n=len(calls)) if calls
+                               else _("no calls yet")))
 
     def _detail(self, seq):
         """[[heading, text]] of call ``seq``: everything it received, returned and printed."""
         if not seq:
             return []
         call = self._call(seq)
-        owner = "the Prop (declares)" if call.owner == "prop" else "the Op (computes)"
-        ran = (f"{call.defined_in}.{call.method} (the default: {call.cls} does not override it)"
+        owner = _("the Prop (declares)") if call.owner == "prop" else _("the Op (computes)")
+        ran = (_("{defined_in}.{method} (the default: {cls} does not override it)").format(
+                   defined_in=call.defined_in, method=call.method, cls=call.cls)
                if call.inherited else f"{call.cls}.{call.method}")
-        lines = [["call", f"#{call.seq} of {len(self._log.calls)}: {ran}, {owner}"],
-                 ["node", f"'{call.node}' (op_type={call.op_type!r})"],
-                 ["caused by", call.action]]
-        lines += [[f"argument {name}", _clip(lifecycle.show(v), DETAIL_CHARS)]
+        lines = [[_("call"), _("#{seq} of {total}: {ran}, {owner}").format(
+                     seq=call.seq, total=len(self._log.calls), ran=ran, owner=owner)],
+                 [_("node"), f"'{call.node}' (op_type={call.op_type!r})"],
+                 [_("caused by"), call.action]]
+        lines += [[_("argument {name}").format(name=name), _clip(lifecycle.show(v), DETAIL_CHARS)]
                   for name, v in call.args.items()]
         if call.error:
-            caught = " — caught by the engine, which asks again when more is known" \
-                if call.handled else " — it reached your code as this exception"
-            lines.append(["raised", call.error + caught])
+            caught = _(" — caught by the engine, which asks again when more is known") \
+                if call.handled else _(" — it reached your code as this exception")
+            lines.append([_("raised"), call.error + caught])
         elif call.result is not None:
-            lines.append(["returned", _clip(lifecycle.show(call.result), DETAIL_CHARS)])
+            lines.append([_("returned"), _clip(lifecycle.show(call.result), DETAIL_CHARS)])
         if call.printed:
-            lines.append(["printed", _clip(call.printed, DETAIL_CHARS)])
-        lines.append(["when", WHEN.get(call.method, "")])
+            lines.append([_("printed"), _clip(call.printed, DETAIL_CHARS)])
+        when = WHEN.get(call.method, "")
+        lines.append([_("when"), _(when) if when else ""])
         if call.target is not None:
-            lines.append(["index map", f"set index_map='{call.node}' (or click) to see which "
-                                       "array stands behind each index of this node"])
+            lines.append([_("index map"), _("set index_map='{node}' (or click) to see which "
+                                            "array stands behind each index of this node")
+                          .format(node=call.node)])
         return lines
 
     def _open_index_map(self, node):
@@ -288,12 +316,13 @@ class Lifecycle(View):
         if target is None:
             known = node in self._node_names()
             raise LookupError(
-                f"Lifecycle: no index map for node {node!r}: "
-                + ("so far it was only created (the Symbol did not exist yet when the Prop was "
-                   "asked). Infer its shapes or bind it, then open the index map."
-                   if known else f"no call of it was recorded; the nodes seen are "
-                   f"{self._node_names() or 'none yet'}."))
-        with lifecycle.action(f"IndexMap(node='{node}') opened from the lifecycle widget"):
+                _("Lifecycle: no index map for node {node}: ").format(node=repr(node))
+                + (_("so far it was only created (the Symbol did not exist yet when the Prop "
+                     "was asked). Infer its shapes or bind it, then open the index map.")
+                   if known else _("no call of it was recorded; the nodes seen are {nodes}.")
+                   .format(nodes=self._node_names() or _("none yet"))))
+        with lifecycle.action(_("IndexMap(node='{node}') opened from the lifecycle widget")
+                              .format(node=node)):
             return IndexMap(target, node=node)
 
     # --- fallbacks ---------------------------------------------------------------------------
@@ -305,10 +334,12 @@ class Lifecycle(View):
         return first, self._gap_text(calls, rest_start, recent), recent
 
     def text(self):
-        state = "recording" if self._log.active else "stopped"
-        which = "" if self._show == "all" else f", only the {self._show}'s calls"
-        where = f", node '{self._node}'" if self._node else ""
-        lines = [f"Lifecycle ({state}; {len(self._log.calls)} calls{which}{where})"]
+        state = _("recording") if self._log.active else _("stopped")
+        which = "" if self._show == "all" else (_(", only the prop's calls") if self._show == "prop"
+                                                else _(", only the op's calls"))
+        where = _(", node '{node}'").format(node=self._node) if self._node else ""
+        lines = [_("Lifecycle ({state}; {n} calls{which}{where})").format(
+            state=state, n=len(self._log.calls), which=which, where=where)]
         first, gap, recent = self._windows()
         lines.append(lifecycle.timeline_text(first))
         if gap:
@@ -317,7 +348,7 @@ class Lifecycle(View):
 
     def html(self):
         first, gap, recent = self._windows()
-        parts = [f'<div class="msw msw-lifecycle"><p class="msw-note">{escape(CAPTION)}</p>',
+        parts = [f'<div class="msw msw-lifecycle"><p class="msw-note">{escape(_(CAPTION))}</p>',
                  '<table class="msw-lifecycle-static">']
         parts += [_row_html(row) for row in self._rows(first)]
         if gap:
@@ -346,16 +377,17 @@ def _op_types(op_type):
     if isinstance(op_type, type) and issubclass(op_type, CustomOpProp):
         name = next((k for k, v in registered().items() if v is op_type), None)
         if name is None:
-            raise TypeError(f"Lifecycle: {op_type.__name__} is not registered: put "
-                            "@mx.operator.register('your_op') above the class, then "
-                            "Lifecycle('your_op')")
+            raise TypeError(_("Lifecycle: {cls} is not registered: put "
+                              "@mx.operator.register('your_op') above the class, then "
+                              "Lifecycle('your_op')").format(cls=op_type.__name__))
         return name
     if op_type is None or isinstance(op_type, str) or (
             isinstance(op_type, (list, tuple, set)) and all(isinstance(t, str) for t in op_type)):
         return op_type
-    raise TypeError("Lifecycle(op_type): op_type is the name a custom operator was registered "
-                    "under (@mx.operator.register('softmax') -> Lifecycle('softmax')), a list of "
-                    f"names, or None for every custom operator; got {op_type!r}")
+    raise TypeError(_("Lifecycle(op_type): op_type is the name a custom operator was registered "
+                      "under (@mx.operator.register('softmax') -> Lifecycle('softmax')), a list "
+                      "of names, or None for every custom operator; got {got}").format(
+                          got=repr(op_type)))
 
 
 def _call_row(call, kind, selected):
@@ -366,7 +398,8 @@ def _call_row(call, kind, selected):
             "who": f"{call.cls}.{call.method}", "args": _clip(args, ROW_CHARS),
             "result": _clip(call.outcome(), ROW_CHARS), "printed": _clip(call.printed, ROW_CHARS),
             "error": bool(call.error) and not call.handled, "handled": call.handled,
-            "default": f"{call.defined_in}'s default" if call.inherited else "",
+            "default": _("{cls}'s default").format(cls=call.defined_in) if call.inherited
+            else "",
             "selected": call.seq == selected, "expanded": False}
 
 

@@ -15,6 +15,8 @@ from minisym.module.module import Module
 from minisym.symbol.symbol import Symbol
 
 from ._base import View, css, escape, esm
+from .i18n import N_, Texts
+from .i18n import gettext as _
 
 __all__ = ["MemoryPlanView", "LABELS"]
 
@@ -22,62 +24,63 @@ SMALL_SHARE = 100  # a buffer under 1/100 of the largest is "small": hidden unti
 TEXT_BUFFERS = 8   # buffers listed by text() and html()
 
 # Every string the learner reads (the page gets them through the ``labels`` trait).
-LABELS = {
-    "forward": "forward",
-    "backward": "backward",
-    "without": "without sharing",
-    "with": "with sharing",
-    "kept": "backward keeps alive",
-    "peak": "most alive at once",
-    "as_bound": "as bound",
-    "inference": "bound for inference (grad_req='null')",
-    "show_small": "show small buffers",
-    "live_axis": "bytes alive",
-    "rows_axis": "buffers (one row each)",
-    "steps_axis": "operator order: forward calls, then backward calls in reverse",
-    "legend_shared": "shared buffer (one colour each)",
-    "legend_alone": "buffer of one output",
-    "legend_head": "output you see (never shared)",
-    "legend_kept": "pale: alive only because backward reads it",
-    "pick": "Click a row (a buffer) to see the outputs stored in it.",
-    "readout": "step {step}: {phase} {node} ({op}){skipped}",
-    "skipped": " (skipped: nothing below needs a gradient)",
+LABELS = Texts({
+    "forward": N_("forward"),
+    "backward": N_("backward"),
+    "without": N_("without sharing"),
+    "with": N_("with sharing"),
+    "kept": N_("backward keeps alive"),
+    "peak": N_("most alive at once"),
+    "as_bound": N_("as bound"),
+    "inference": N_("bound for inference (grad_req='null')"),
+    "show_small": N_("show small buffers"),
+    "live_axis": N_("bytes alive"),
+    "rows_axis": N_("buffers (one row each)"),
+    "steps_axis": N_("operator order: forward calls, then backward calls in reverse"),
+    "legend_shared": N_("shared buffer (one colour each)"),
+    "legend_alone": N_("buffer of one output"),
+    "legend_head": N_("output you see (never shared)"),
+    "legend_kept": N_("pale: alive only because backward reads it"),
+    "pick": N_("Click a row (a buffer) to see the outputs stored in it."),
+    "readout": N_("step {step}: {phase} {node} ({op}){skipped}"),
+    "skipped": N_(" (skipped: nothing below needs a gradient)"),
     "planned_line": "{label}: {value}",
     "key": "{key}: ",
     "entry_size": "{shape} · {bytes}",
-    "buffer": "buffer",
-    "output": "output",
-    "bytes": "bytes",
-    "live": "live",
-    "read_by_backward": "backward reads it",
-}
-SUMMARY = ("MemoryPlanView: {entries} outputs of {ops} operators in {buffers} buffers "
-           "({shared} shared); {without} without sharing, {with_} with ({ratio}); {kept}")
-KEPT = "backward keeps {count} outputs alive ({bytes})"
-KEPT_NONE = "no backward runs, so nothing is kept for it"
-NO_SHARING = "sharing is off (MINISYM_MEMORY_PLAN=0): every output has an array of its own"
-INFERENCE_LINE = "bound for inference (grad_req='null'): {bytes} in {buffers} buffers ({ratio})"
-SMALL_NOTE = "{count} small buffers (under {bytes} each, {total} in all)"
-BUFFER_HEAD = "buffer {index} · {bytes}"
-BUFFER_KIND = {
-    "shared": "shared by {count} outputs, one after the other: saves {saved}",
-    "alone": "holds one output: {why}",
-    "head": "the array of '{name}', an output of the symbol: outputs you can read are never "
-            "shared",
-    "own": "the array of '{name}' alone (sharing is off)",
-}
-ALONE_WHY = {
-    "kept": "kept until backward, so no other output can use it before",
-    "overlap": "when it was made no free buffer was big enough, and no later output took it",
-}
+    "buffer": N_("buffer"),
+    "output": N_("output"),
+    "bytes": N_("bytes"),
+    "live": N_("live"),
+    "read_by_backward": N_("backward reads it"),
+})
+SUMMARY = N_("MemoryPlanView: {entries} outputs of {ops} operators in {buffers} buffers "
+             "({shared} shared); {without} without sharing, {with_} with ({ratio}); {kept}")
+KEPT = N_("backward keeps {count} outputs alive ({bytes})")
+KEPT_NONE = N_("no backward runs, so nothing is kept for it")
+NO_SHARING = N_("sharing is off (MINISYM_MEMORY_PLAN=0): every output has an array of its own")
+INFERENCE_LINE = N_("bound for inference (grad_req='null'): {bytes} in {buffers} buffers "
+                    "({ratio})")
+SMALL_NOTE = N_("{count} small buffers (under {bytes} each, {total} in all)")
+BUFFER_HEAD = N_("buffer {index} · {bytes}")
+BUFFER_KIND = Texts({
+    "shared": N_("shared by {count} outputs, one after the other: saves {saved}"),
+    "alone": N_("holds one output: {why}"),
+    "head": N_("the array of '{name}', an output of the symbol: outputs you can read are never "
+               "shared"),
+    "own": N_("the array of '{name}' alone (sharing is off)"),
+})
+ALONE_WHY = Texts({
+    "kept": N_("kept until backward, so no other output can use it before"),
+    "overlap": N_("when it was made no free buffer was big enough, and no later output took it"),
+})
 SPAN = "{start} → {end}"
-MORE_NAMES = " and {more} more ({count} outputs)"
-LARGEST = "largest shared buffers:"
-NONE_SHARED = "no buffer is shared"
+MORE_NAMES = N_(" and {more} more ({count} outputs)")
+LARGEST = N_("largest shared buffers:")
+NONE_SHARED = N_("no buffer is shared")
 STEP_NAME = "{phase} {node}"
 READERS = "{node} ({slot})"
-SHAPE_NEEDED = ("MemoryPlanView: give the input shapes to plan a Symbol, e.g. "
-                "MemoryPlanView(net, data=(1, 3, 224, 224)); the plan is made at bind")
+SHAPE_NEEDED = N_("MemoryPlanView: give the input shapes to plan a Symbol, e.g. "
+                  "MemoryPlanView(net, data=(1, 3, 224, 224)); the plan is made at bind")
 
 
 class MemoryPlanView(View):
@@ -91,7 +94,7 @@ class MemoryPlanView(View):
     _esm = esm("memory_plan_view.js")
     _css = css("memory_plan_view.css")
 
-    labels = traitlets.Dict(LABELS).tag(sync=True)
+    labels = traitlets.Dict().tag(sync=True)
     caption = traitlets.Unicode("").tag(sync=True)
     totals = traitlets.List().tag(sync=True)      # [[label, value, note]]
     steps = traitlets.List().tag(sync=True)       # [[phase, node, op, runs]] per step
@@ -110,6 +113,7 @@ class MemoryPlanView(View):
 
     def __init__(self, target, *, grad_req="write", **shapes):
         super().__init__()
+        self.labels = LABELS.translated()
         self._plans = {}
         with self.reporting():
             plan = _plan_of(target, grad_req, shapes)
@@ -129,8 +133,8 @@ class MemoryPlanView(View):
     def _variant_changed(self, change):
         if self._plans and change["new"] not in self._plans:
             self.variant = change["old"]
-            self.error = (f"MemoryPlanView: variant must be one of {list(self._plans)}; got "
-                          f"{change['new']!r}")
+            self.error = _("MemoryPlanView: variant must be one of {variants}; got "
+                           "{got}").format(variants=list(self._plans), got=repr(change["new"]))
             return
         with self.reporting():
             self.entry, self.selected = "", -1
@@ -175,11 +179,11 @@ class MemoryPlanView(View):
             return
         if index >= len(plan.buffers):
             self.detail, self.detail_rows = [], []
-            raise IndexError(f"MemoryPlanView: pick a buffer from 0 to {len(plan.buffers) - 1}; "
-                             f"got {index}")
+            raise IndexError(_("MemoryPlanView: pick a buffer from 0 to {last}; got {index}")
+                             .format(last=len(plan.buffers) - 1, index=index))
         buffer = plan.buffers[index]
         entries = [plan.entries[e] for e in buffer.entries]
-        self.detail = [[BUFFER_HEAD.format(index=index, bytes=format_bytes(buffer.nbytes)),
+        self.detail = [[_(BUFFER_HEAD).format(index=index, bytes=format_bytes(buffer.nbytes)),
                         _kind_text(plan, buffer, entries)]]
         self.detail_rows = [[e.name, _shape_text(e.shape) + " " + e.dtype,
                              format_bytes(e.nbytes), _span_text(plan, e),
@@ -195,7 +199,7 @@ class MemoryPlanView(View):
         lines = [_summary(plan)]
         if "inference" in self._plans:
             lines.append(_inference_line(self._plans["inference"], plan))
-        lines.append(LARGEST if _shared(plan) else NONE_SHARED)
+        lines.append(_(LARGEST) if _shared(plan) else _(NONE_SHARED))
         for buffer in _largest_shared(plan):
             lines.append(f"  {LABELS['buffer']} {buffer.index:<4} "
                          f"{format_bytes(buffer.nbytes):>10}  {_names(plan, buffer)}")
@@ -226,20 +230,20 @@ def _plan_of(target, grad_req, shapes):
     """The MemoryPlan of an Executor, a bound Module, or a Symbol bound with ``shapes``."""
     if isinstance(target, Module):
         if not target.binded:
-            raise MXNetValueError("MemoryPlanView: bind the Module first (mod.bind(data_shapes="
-                                  "...)): the memory plan is made at bind")
+            raise MXNetValueError(_("MemoryPlanView: bind the Module first (mod.bind("
+                                    "data_shapes=...)): the memory plan is made at bind"))
         target = target._exec
     if isinstance(target, Symbol):
         if not shapes:
-            raise MXNetValueError(SHAPE_NEEDED)
+            raise MXNetValueError(_(SHAPE_NEEDED))
         target = target.simple_bind(mx.cpu(), grad_req=grad_req, **shapes)
     elif shapes:
-        raise TypeError(f"MemoryPlanView: leave out the shapes ({', '.join(sorted(shapes))}): "
-                        f"they are for a Symbol, and this {type(target).__name__} is bound "
-                        "already, its plan made then")
+        raise TypeError(_("MemoryPlanView: leave out the shapes ({shapes}): they are for a "
+                          "Symbol, and this {type} is bound already, its plan made then").format(
+                              shapes=", ".join(sorted(shapes)), type=type(target).__name__))
     if not isinstance(target, Executor):
-        raise TypeError(f"MemoryPlanView: pass an Executor, a bound Module, or a Symbol with "
-                        f"its input shapes; got {type(target).__name__}")
+        raise TypeError(_("MemoryPlanView: pass an Executor, a bound Module, or a Symbol with "
+                          "its input shapes; got {type}").format(type=type(target).__name__))
     return target.memory_stats.plan
 
 
@@ -307,7 +311,7 @@ def _names(plan, buffer, shown=4):
     names = [plan.entries[e].name for e in buffer.entries]
     if len(names) <= shown:
         return ", ".join(names)
-    return (", ".join(names[:shown]) + MORE_NAMES.format(more=len(names) - shown,
+    return (", ".join(names[:shown]) + _(MORE_NAMES).format(more=len(names) - shown,
                                                          count=len(names)))
 
 
@@ -326,12 +330,12 @@ def _ratio(part, whole):
 def _kept_text(plan):
     kept = plan.kept_for_backward()
     if not any(s.phase == "backward" for s in plan.steps):
-        return KEPT_NONE
-    return KEPT.format(count=len(kept), bytes=format_bytes(sum(e.nbytes for e in kept)))
+        return _(KEPT_NONE)
+    return _(KEPT).format(count=len(kept), bytes=format_bytes(sum(e.nbytes for e in kept)))
 
 
 def _summary(plan):
-    return SUMMARY.format(entries=len(plan.entries), ops=plan.num_forward,
+    return _(SUMMARY).format(entries=len(plan.entries), ops=plan.num_forward,
                           buffers=len(plan.buffers), shared=len(_shared(plan)),
                           without=format_bytes(plan.unplanned_bytes),
                           with_=format_bytes(plan.planned_bytes),
@@ -340,26 +344,30 @@ def _summary(plan):
 
 
 def _inference_line(inference, bound):
-    return INFERENCE_LINE.format(bytes=format_bytes(inference.planned_bytes),
+    return _(INFERENCE_LINE).format(bytes=format_bytes(inference.planned_bytes),
                                  buffers=len(inference.buffers),
                                  ratio=_ratio(inference.planned_bytes, bound.unplanned_bytes))
 
 
 def _totals(plan):
     kept = plan.kept_for_backward()
-    return [[LABELS["without"], format_bytes(plan.unplanned_bytes), f"{len(plan.entries)} outputs"],
+    outputs = N_("{n} outputs")
+    return [[LABELS["without"], format_bytes(plan.unplanned_bytes),
+             _(outputs).format(n=len(plan.entries))],
             [LABELS["with"], format_bytes(plan.planned_bytes),
-             f"{_ratio(plan.planned_bytes, plan.unplanned_bytes)} · {len(plan.buffers)} buffers"],
-            [LABELS["kept"], format_bytes(sum(e.nbytes for e in kept)), f"{len(kept)} outputs"],
+             _("{ratio} · {n} buffers").format(
+                 ratio=_ratio(plan.planned_bytes, plan.unplanned_bytes), n=len(plan.buffers))],
+            [LABELS["kept"], format_bytes(sum(e.nbytes for e in kept)),
+             _(outputs).format(n=len(kept))],
             [LABELS["peak"], format_bytes(max(plan.live_bytes(), default=0)), ""]]
 
 
 def _notes(plan, rows):
-    notes = [] if plan.shared else [NO_SHARING]
+    notes = [] if plan.shared else [_(NO_SHARING)]
     small = [r for r in rows if r["small"]]
     if small:
         limit = max(b.nbytes for b in plan.buffers) // SMALL_SHARE
         total = sum(plan.buffers[r["buffer"]].nbytes for r in small)
-        notes.append(SMALL_NOTE.format(count=len(small), bytes=format_bytes(limit),
+        notes.append(_(SMALL_NOTE).format(count=len(small), bytes=format_bytes(limit),
                                        total=format_bytes(total)))
     return notes

@@ -21,116 +21,118 @@ from minisym.symbol.symbol import Symbol
 
 from ._base import View, css, error_text, escape, esm
 from ._target import resolve_target
+from .i18n import N_, Texts, lesson_text, ngettext
+from .i18n import gettext as _
 
 __all__ = ["Predict"]
 
 # --- every user-facing string -----------------------------------------------------------------
-LABELS = {
-    "tag": "Predict",
-    "check": "check",
-    "reveal": "show me",
-    "answer": "the answer",
-    "tries": "tries",
-    "static": "Type your prediction{form}, then press “check”.",
-    "static_html": "Run this cell in Jupyter, type your prediction{form}, then press “check”.",
-}
-PLACEHOLDERS = {
-    "names": "names, separated by commas",
-    "name": "a name",
-    "shape": "a shape, e.g. (2, 3)",
-    "shapes": "shapes, e.g. [(2, 3), ()]",
-    "int": "a number",
-    "req": "write, add or null",
-    "value": "your prediction",
-}
-MESSAGES = {
-    "answer_failed": ("Run the cells above this one, then check again: the answer to this "
-                      "question could not be computed.\n{error}"),
-    "empty": "Type your prediction first, then press “check”.",
-    "unreadable": "Write {what}; “{text}” is not one.",
-    "right": "Right: {answer}.",
-    "right_also": "Right: {answer} ({note}).",
-    "order": "The right {count} names, in another order.",
-    "reorder": "Keep {kept} where {it_they} {is_are}; move {moved}.",
-    "reorder_all": "Move every name: none is in its place.",
-    "order_note": "list_arguments() lists the variables in the order a depth-first walk from "
-                  "the output meets them: each operator's inputs left to right.",
-    "names_count": "{right} of {total} names right.",
-    "add": "Add '{name}'{about}.",
-    "remove": "Remove '{name}'{about}.",
-    "keep_part": "Keep '{kept}'; change '{changed}'.",
-    "add_more": "Add {count} more names{rules}.",
-    "one_is": "one is {rule}",
-    "twice": "Write '{name}' once: each name appears once.",
-    "not_here": (": the graph has no such name (its names are those given to Variable and "
-                 "name=, or made by MXNet; never the Python variables holding symbols)"),
-    "it_is": ": it is {about}",
-    "name_wrong": "Not '{given}'.",
-    "other_slot": "'{given}' is {label}; count again from 0.",
-    "rank": "Give {rank} dimensions: the shape has {rank}, yours has {given}.",
-    "dims": "Change {which}: {count} of {rank} dimensions are right.",
-    "dim": "dimension {index} (yours: {value})",
-    "shape_wrong": "Not {given}.",
-    "count_more": "More than {given}.",
-    "count_fewer": "Fewer than {given}.",
-    "req_wrong": "Not '{given}'.",
-    "entries": "Give {total} entries: there is one per {per}; yours has {given}.",
-    "entry_wrong": "Change entry {index} (yours: {value}).",
-    "value_wrong": "Not {given}.",
-}
-FACTS = {
-    "implicit": ("an implicit variable of {where}, which was given no {slot}= and so created "
-                 "it, named after the node: the node's name + '_' + '{slot}'"),
-    "own_variable": "the Variable made with mx.sym.Variable('{name}')",
-    "output": ("output '{slot}' of {where} (an output is named: the node's name + '_' + "
+LABELS = Texts({
+    "tag": N_("Predict"),
+    "check": N_("check"),
+    "reveal": N_("show me"),
+    "answer": N_("the answer"),
+    "tries": N_("tries"),
+    "static": N_("Type your prediction{form}, then press “check”."),
+    "static_html": N_("Run this cell in Jupyter, type your prediction{form}, then press “check”."),
+})
+PLACEHOLDERS = Texts({
+    "names": N_("names, separated by commas"),
+    "name": N_("a name"),
+    "shape": N_("a shape, e.g. (2, 3)"),
+    "shapes": N_("shapes, e.g. [(2, 3), ()]"),
+    "int": N_("a number"),
+    "req": N_("write, add or null"),
+    "value": N_("your prediction"),
+})
+MESSAGES = Texts({
+    "answer_failed": N_("Run the cells above this one, then check again: the answer to this "
+                        "question could not be computed.\n{error}"),
+    "empty": N_("Type your prediction first, then press “check”."),
+    "unreadable": N_("Write {what}; “{text}” is not one."),
+    "right": N_("Right: {answer}."),
+    "right_also": N_("Right: {answer} ({note})."),
+    "order": N_("The right {count} names, in another order."),
+    "reorder_all": N_("Move every name: none is in its place."),
+    "order_note": N_("list_arguments() lists the variables in the order a depth-first walk from "
+                     "the output meets them: each operator's inputs left to right."),
+    "names_count": N_("{right} of {total} names right."),
+    "add": N_("Add '{name}'{about}."),
+    "remove": N_("Remove '{name}'{about}."),
+    "keep_part": N_("Keep '{kept}'; change '{changed}'."),
+    "add_more": N_("Add {count} more names{rules}."),
+    "one_is": N_("one is {rule}"),
+    "twice": N_("Write '{name}' once: each name appears once."),
+    "not_here": N_(": the graph has no such name (its names are those given to Variable and "
+                   "name=, or made by MXNet; never the Python variables holding symbols)"),
+    "it_is": N_(": it is {about}"),
+    "name_wrong": N_("Not '{given}'."),
+    "other_slot": N_("'{given}' is {label}; count again from 0."),
+    "rank": N_("Give {rank} dimensions: the shape has {rank}, yours has {given}."),
+    "dims": N_("Change {which}: {count} of {rank} dimensions are right."),
+    "dim": N_("dimension {index} (yours: {value})"),
+    "shape_wrong": N_("Not {given}."),
+    "count_more": N_("More than {given}."),
+    "count_fewer": N_("Fewer than {given}."),
+    "req_wrong": N_("Not '{given}'."),
+    "entries": N_("Give {total} entries: there is one per {per}; yours has {given}."),
+    "entry_wrong": N_("Change entry {index} (yours: {value})."),
+    "value_wrong": N_("Not {given}."),
+})
+FACTS = Texts({
+    "implicit": N_("an implicit variable of {where}, which was given no {slot}= and so created "
+                   "it, named after the node: the node's name + '_' + '{slot}'"),
+    "own_variable": N_("the Variable made with mx.sym.Variable('{name}')"),
+    "output": N_("output '{slot}' of {where} (an output is named: the node's name + '_' + "
                "'{slot}')"),
-    "node": ("the name of the node {where}, not of an array: its outputs are named "
+    "node": N_("the name of the node {where}, not of an array: its outputs are named "
              "'{name}_' + the output's name"),
-    "single": "It is {rule}.",
-    "rule_implicit": "an implicit variable the operator made: the node's name + '_' + '{slot}'",
-    "rule_output": "output '{slot}' of the {op} node: the node's name + '_' + '{slot}'",
-    "rule_own": "a Variable: its name is the one given to mx.sym.Variable(...)",
-    "rule_aux": "an auxiliary state of the {op} node: the node's name + '_' + '{slot}'",
-    "rule_node": "the name of the {op} node",
-    "slot_name": ("the input's name inside {where}; the variable made for it is named the "
-                  "node's name + '_' + '{slot}'"),
-    "implicit_many": ("{names} are implicit variables of {where}, which was given no {slots} "
-                      "and so created them: the node's name + '_' + the input's name"),
-    "output_many": "{names} are the outputs {slots} of {where}: the node's name + '_' + each",
-    "aux": "an auxiliary state of {where}: list_auxiliary_states(), not list_arguments()",
-    "slot": "{label} is {method}()[{index}] of {owner}: count from 0",
-    "slot_declared": "{label} is '{name}', declared in {declared}; the graph's array is "
-                     "'{entry}'",
-    "count": "{role} has one entry per name of {method}() of {owner}: {names}",
-    "count_hint": "{role} has one entry per name of {method}() of {owner}",
-    "req_slot": ("{label} goes with in_grad[{index}], the gradient of '{name}' (the array "
-                 "'{entry}'): look at how '{entry}' was bound"),
-    "req_why": "{label} is '{req}': {why}",
-    "shape_reader": "'{entry}' is '{slot}' of {where}: it {reads}makes {outputs}",
-    "reads": "reads {inputs} and ",
-    "shape_maker": "'{entry}' is made by {where} from {inputs}",
-    "received_count": "backward's {role} has one entry per name of {method}(): {names}",
-    "received_passed": "{label} is '{entry}', shape {shape}",
-    "received_empty": "{labels} {is_are} an empty NDArray, shape (): {why}",
-    "entry_also": "the graph calls that array '{entry}'",
-}
+    "single": N_("It is {rule}."),
+    "rule_implicit": N_("an implicit variable the operator made: the node's name + '_' + '{slot}'"),
+    "rule_output": N_("output '{slot}' of the {op} node: the node's name + '_' + '{slot}'"),
+    "rule_own": N_("a Variable: its name is the one given to mx.sym.Variable(...)"),
+    "rule_aux": N_("an auxiliary state of the {op} node: the node's name + '_' + '{slot}'"),
+    "rule_node": N_("the name of the {op} node"),
+    "slot_name": N_("the input's name inside {where}; the variable made for it is named the "
+                    "node's name + '_' + '{slot}'"),
+    "implicit_many": N_("{names} are implicit variables of {where}, which was given no {slots} "
+                        "and so created them: the node's name + '_' + the input's name"),
+    "output_many": N_("{names} are the outputs {slots} of {where}: the node's name + '_' + each"),
+    "aux": N_("an auxiliary state of {where}: list_auxiliary_states(), not list_arguments()"),
+    "slot": N_("{label} is {method}()[{index}] of {owner}: count from 0"),
+    "slot_declared": N_("{label} is '{name}', declared in {declared}; the graph's array is "
+                        "'{entry}'"),
+    "count": N_("{role} has one entry per name of {method}() of {owner}: {names}"),
+    "count_hint": N_("{role} has one entry per name of {method}() of {owner}"),
+    "req_slot": N_("{label} goes with in_grad[{index}], the gradient of '{name}' (the array "
+                   "'{entry}'): look at how '{entry}' was bound"),
+    "req_why": N_("{label} is '{req}': {why}"),
+    "shape_reader": N_("'{entry}' is '{slot}' of {where}: it {reads}makes {outputs}"),
+    "reads": N_("reads {inputs} and "),
+    "shape_maker": N_("'{entry}' is made by {where} from {inputs}"),
+    "received_count": N_("backward's {role} has one entry per name of {method}(): {names}"),
+    "received_passed": N_("{label} is '{entry}', shape {shape}"),
+    "entry_also": N_("the graph calls that array '{entry}'"),
+})
 ROLES = ("in_data", "out_data", "aux", "in_grad", "out_grad")
-ERRORS = {
-    "not_callable": ("Give the answer as a callable, such as lambda: net.list_arguments(): "
-                     "Predict computes it only when the learner checks (got {got})."),
-    "about": "Give about= the Symbol whose names are asked (got {got}).",
-    "role": "Predict.{helper}: use one of {roles} (got {got!r}).",
-    "no_index": ("Ask for an index below {count}: {where} has {count} entries in {role} "
-                 "({names}), so there is no {role}[{index}]."),
-    "unbound": ("Give Predict.req a bound executor, or shapes= (and grad_req=) to bind one: "
+ERRORS = Texts({
+    "not_callable": N_("Give the answer as a callable, such as lambda: net.list_arguments(): "
+                       "Predict computes it only when the learner checks (got {got})."),
+    "about": N_("Give about= the Symbol whose names are asked (got {got})."),
+    "role": N_("Predict.{helper}: use one of {roles} (got {got!r})."),
+    "no_index": N_("Ask for an index below {count}: {where} has {count} entries in {role} "
+                   "({names}), so there is no {role}[{index}]."),
+    "unbound": N_("Give Predict.req a bound executor, or shapes= (and grad_req=) to bind one: "
                 "req is decided at bind."),
-    "no_req": "Ask for one of the req slots of {where} ({have}): there is no {label}.",
-    "no_shape": ("Give shapes from which inference knows '{entry}', or ask for one of the "
-                 "entries {names}."),
-}
-WHATS = {"names": "names separated by commas", "name": "a name", "shape": "a shape like (2, 3)",
-         "shapes": "shapes like (2, 3), () for an empty one", "int": "a whole number",
-         "req": "one of write, add, null", "value": "a Python value"}
+    "no_req": N_("Ask for one of the req slots of {where} ({have}): there is no {label}."),
+    "no_shape": N_("Give shapes from which inference knows '{entry}', or ask for one of the "
+                   "entries {names}."),
+})
+WHATS = Texts({"names": N_("names separated by commas"), "name": N_("a name"),
+               "shape": N_("a shape like (2, 3)"),
+               "shapes": N_("shapes like (2, 3), () for an empty one"),
+               "int": N_("a whole number"), "req": N_("one of write, add, null"),
+               "value": N_("a Python value")})
 REQS = {"write": "write", "kwriteto": "write", "add": "add", "kaddto": "add", "null": "null",
         "knullop": "null", "inplace": "inplace", "kwriteinplace": "inplace"}
 NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine "
@@ -187,11 +189,12 @@ class Predict(View):
         if not callable(answer):
             raise TypeError(ERRORS["not_callable"].format(got=type(answer).__name__))
         self._answer, self._about, self._known = answer, about, None
-        self.question, self.why = str(question), str(why or "")
+        # a lesson's words, the same in every edition's code cell: translated where shown
+        self.question, self.why = lesson_text(str(question)), lesson_text(str(why or ""))
         self.kind = kind or ""
         self.placeholder = PLACEHOLDERS.get(self.kind, PLACEHOLDERS["value"])
         self._form = f" ({self.placeholder})" if self.kind else ""  # fixed: the repr never moves
-        self.labels = dict(LABELS)
+        self.labels = LABELS.translated()
         self.on_msg(self._on_front_end_message)
 
     # --- what the learner does ------------------------------------------------------------------
@@ -258,20 +261,20 @@ class Predict(View):
     def arguments(cls, symbol, question=None, why=""):
         """What does ``symbol.list_arguments()`` return? Names explained from the graph.
         ``symbol`` may be a callable that makes it (run when the learner checks)."""
-        return cls(question or "What does list_arguments() return?",
+        return cls(question or _("What does list_arguments() return?"),
                    lambda: _names_known(symbol, "list_arguments", [MESSAGES["order_note"]]),
                    kind="names", why=why)
 
     @classmethod
     def outputs(cls, symbol, question=None, why=""):
         """What does ``symbol.list_outputs()`` return? (``symbol`` may be a callable.)"""
-        return cls(question or "What does list_outputs() return?",
+        return cls(question or _("What does list_outputs() return?"),
                    lambda: _names_known(symbol, "list_outputs"), kind="names", why=why)
 
     @classmethod
     def auxiliary_states(cls, symbol, question=None, why=""):
         """What does ``symbol.list_auxiliary_states()`` return? (``symbol`` may be a callable.)"""
-        return cls(question or "What does list_auxiliary_states() return?",
+        return cls(question or _("What does list_auxiliary_states() return?"),
                    lambda: _names_known(symbol, "list_auxiliary_states"), kind="names",
                    why=why)
 
@@ -280,7 +283,8 @@ class Predict(View):
         """What shape does inference give ``entry`` (an argument, output or internal entry)
         from ``shapes``? ``Predict.shape(net, 'fc_weight', data=(4, 1, 28, 28))``."""
         given = ", ".join(f"{k}={tuple(v)}" for k, v in shapes.items())
-        return cls(question or f"What shape does infer_shape({given}) give '{entry}'?",
+        return cls(question or _("What shape does infer_shape({given}) give '{entry}'?").format(
+                       given=given, entry=entry),
                    lambda: _shape_known(symbol, entry, shapes), kind="shape", why=why)
 
     @classmethod
@@ -290,7 +294,7 @@ class Predict(View):
         out_grad) of ``node`` (default: the last)? ``target``: a Symbol, Executor, Module, or
         a Prop class (with its keyword arguments)."""
         _check_role(role, ROLES, "index")
-        return cls(question or f"Which name is {role}[{index}]?",
+        return cls(question or _("Which name is {role}[{index}]?").format(role=role, index=index),
                    lambda: _index_known(resolve_target(target, shapes, prop_kwargs), role, index,
                                         node), kind="name", why=why)
 
@@ -299,7 +303,7 @@ class Predict(View):
               **prop_kwargs):
         """How many entries does ``role`` (in_data, out_data, aux, ...) have for ``node``?"""
         _check_role(role, ROLES + ("backward req", "forward req"), "count")
-        return cls(question or f"How many entries does {role} have?",
+        return cls(question or _("How many entries does {role} have?").format(role=role),
                    lambda: _count_known(resolve_target(target, shapes, prop_kwargs), role, node),
                    kind="int", why=why)
 
@@ -310,7 +314,8 @@ class Predict(View):
         out_data[index])? ``target`` a bound Executor or Module, or a Symbol / Prop class with
         ``shapes`` (and ``grad_req``, a dict) to bind one."""
         _check_role(phase, ("backward", "forward"), "req")
-        return cls(question or f"In {phase}, what is req[{index}]?",
+        return cls(question or _("In {phase}, what is req[{index}]?").format(phase=phase,
+                                                                              index=index),
                    lambda: _req_known(resolve_target(target, shapes, prop_kwargs), index, phase,
                                       node, grad_req),
                    kind="req", why=why)
@@ -321,7 +326,8 @@ class Predict(View):
         """What does backward receive in ``role`` (out_grad, in_data, out_data)? One shape per
         entry: the array's, or () for an empty NDArray (what backward did not declare)."""
         _check_role(role, ("out_grad", "in_data", "out_data"), "received")
-        return cls(question or f"What shapes does backward receive in {role}?",
+        return cls(question or _("What shapes does backward receive in {role}?").format(
+                       role=role),
                    lambda: _received_known(resolve_target(target, shapes, prop_kwargs), role,
                                            node), kind="shapes", why=why)
 
@@ -479,10 +485,9 @@ def _reorder(given, answer):
     moved = ", ".join(f"'{g}'" for g, a in zip(given, answer) if g != a)
     if not kept:
         return MESSAGES["reorder_all"]
-    many = len(kept) > 1
-    return MESSAGES["reorder"].format(kept=", ".join(kept), moved=moved,
-                                      it_they="they" if many else "it",
-                                      is_are="are" if many else "is")
+    return ngettext("Keep {kept} where it is; move {moved}.",
+                    "Keep {kept} where they are; move {moved}.", len(kept)).format(
+                        kept=", ".join(kept), moved=moved)
 
 
 def _it_is(sentence):
@@ -517,7 +522,7 @@ def _compare_shapes(given, answer, known, kind):
     headline = MESSAGES["value_wrong"].format(given=given)
     if len(given) != len(answer):
         return "wrong", headline, [MESSAGES["entries"].format(
-            total=len(answer), per=known.per or "entry", given=len(given))]
+            total=len(answer), per=known.per or _("entry"), given=len(given))]
     wrong = [MESSAGES["entry_wrong"].format(index=i, value=g)
              for i, (g, a) in enumerate(zip(given, answer)) if g != a]
     return ("close" if len(wrong) < len(answer) else "wrong"), headline, wrong
@@ -573,7 +578,7 @@ def _with_graph_facts(known, symbol):
         raise TypeError(ERRORS["about"].format(got=type(symbol).__name__))
     facts = list(_graph_facts(symbol))
     about = {}
-    for name, sentence, _, _ in facts:  # a real name wins over a slot name spelled the same
+    for name, sentence, *_rest in facts:  # a real name wins over a slot name spelled the same
         about.setdefault(name, sentence)
     about.update({name: sentence for name, sentence, rule, _ in facts if rule})
     about.update(known.about)
@@ -598,12 +603,13 @@ def _explained(names, about, groups):
             if key not in done:
                 done.add(key)
                 group = members[key]
-                slots = (" or ".join(f"{groups[n][2]}=" for n in group) if key[0] == "implicit"
+                slots = (_(" or ").join(f"{groups[n][2]}=" for n in group)
+                         if key[0] == "implicit"
                          else ", ".join(f"'{groups[n][2]}'" for n in group))
                 lines.append(FACTS[f"{key[0]}_many"].format(
                     names=", ".join(f"'{n}'" for n in group), where=key[1], slots=slots))
         elif name in about:
-            lines.append(f"'{name}' is {about[name]}")
+            lines.append(_("'{name}' is {about}").format(name=name, about=about[name]))
     return lines
 
 
@@ -630,7 +636,7 @@ def _graph_facts(symbol):
         where, op = node.op.where, node.op_name
         given = node.given or (None,) * len(node.inputs)
         slots = node.op.list_arguments() + node.op.list_auxiliary_states()
-        for (src, _), how, slot in zip(node.inputs, given, slots):
+        for (src, _index), how, slot in zip(node.inputs, given, slots):
             implicit = src.is_variable and how and how[0] == "implicit"
             if implicit:
                 yield slot, FACTS["slot_name"].format(where=where, slot=slot), "", None
@@ -730,13 +736,13 @@ def _received_known(target, role, node):
                                                          shape=shape))
         else:  # one sentence for the entries left out for the same reason
             empty.setdefault(doc.why_not, []).append(doc.label)
-    lines += [FACTS["received_empty"].format(labels=", ".join(labels), why=why,
-                                             is_are="is" if len(labels) == 1 else "are each")
-              for why, labels in empty.items()]
+    lines += [ngettext("{labels} is an empty NDArray, shape (): {why}",
+                       "{labels} are each an empty NDArray, shape (): {why}", len(labels))
+              .format(labels=", ".join(labels), why=why) for why, labels in empty.items()]
     count = FACTS["received_count"].format(role=role, method=method,
                                            names=[d.name for d in docs])
     return Known(shapes_of, hints=[count], explained=[count] + lines,
-                 per=f"name of {method}()")
+                 per=_("name of {method}()").format(method=method))
 
 
 def _parsed_shape(text):

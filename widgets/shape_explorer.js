@@ -19,11 +19,6 @@ function slotList(slots, withEntry) {
     " ", shapeNode(s[s.length - 1])));
 }
 
-const STATUS_TEXT = {
-  ok: "", partial: "partly unknown", given: "given", failed: "fails here",
-  unreached: "not reached",
-};
-
 function fieldRow(model, name, text) {
   const bad = model.get("bad_field") === name;
   const commit = (e) => {  // Enter and blur both commit: read the state afresh, send once
@@ -36,22 +31,23 @@ function fieldRow(model, name, text) {
     h("span", {class: `msw-mono ${P}-field-name`}, name),
     h("input", {class: `msw-mono ${P}-field`, "data-field": name, value: text,
                 spellcheck: "false", "aria-invalid": bad ? "true" : null,
-                placeholder: "unknown", onchange: commit,
+                placeholder: model.get("labels").unknown, onchange: commit,
                 onkeydown: (e) => { if (e.key === "Enter") commit(e); }}),
-    h("button", {class: `msw-btn ${P}-remove`, title: `forget the shape of ${name}`,
+    h("button", {class: `msw-btn ${P}-remove`, title: fillLabel(model.get("labels").forget, {name}),
                  "data-field": name, onclick: () => send(model, "shapes", rest)}, "×"));
 }
 
 function adder(model) {
   const listId = `${P}-args-${Math.random().toString(36).slice(2)}`;
   const input = h("input", {class: `msw-mono ${P}-add-name`, list: listId,
-                            placeholder: "argument name, e.g. fc1_weight", spellcheck: "false"});
+                            placeholder: model.get("labels").add_placeholder,
+                            spellcheck: "false"});
   const add = () => { if (input.value.trim()) send(model, "add_argument", input.value.trim()); };
   input.addEventListener("keydown", (e) => { if (e.key === "Enter") add(); });
   return h("div", {class: `${P}-add`},
     input,
     h("datalist", {id: listId}, model.get("candidates").map((n) => h("option", {value: n}))),
-    h("button", {class: `msw-btn ${P}-add-button`, onclick: add}, "give a shape"));
+    h("button", {class: `msw-btn ${P}-add-button`, onclick: add}, model.get("labels").add));
 }
 
 function fields(model) {
@@ -75,10 +71,12 @@ function slider(model, trait, label, max, cls) {
 function sliders(model) {
   const batchFields = model.get("batch_fields");
   if (!batchFields.length) return null;
+  const labels = model.get("labels");
   return h("div", {class: `${P}-sliders`},
-    slider(model, "batch", `batch (dim 0 of ${batchFields.join(", ")})`, BATCH_MAX, "batch"),
+    slider(model, "batch", fillLabel(labels.batch, {fields: batchFields.join(", ")}), BATCH_MAX,
+           "batch"),
     model.get("has_image")
-      ? slider(model, "image_size", `image size (H = W of ${batchFields[0]})`, IMAGE_MAX,
+      ? slider(model, "image_size", fillLabel(labels.image, {field: batchFields[0]}), IMAGE_MAX,
                "image") : null);
 }
 
@@ -89,7 +87,7 @@ function status(model) {
       model.get("summary"),
       failed ? h("button", {class: `msw-btn ${P}-jump`,
                             onclick: () => send(model, "focus", failed)},
-                 `jump to ${failed}`) : null),
+                 fillLabel(model.get("labels").jump, {node: failed})) : null),
     errorBox(model));
 }
 
@@ -102,16 +100,15 @@ function tableRow(model, row) {
   return h("tr", {class: classes.join(" "), "data-node": name,
                   onclick: () => send(model, "focus", name)},
     h("td", {class: `msw-mono ${P}-name`}, name),
-    h("td", {class: `${P}-op`}, op === "null" ? "variable" : op),
+    h("td", {class: `${P}-op`}, op === "null" ? model.get("labels").variable : op),
     h("td", {}, slotList(ins, true)),
     h("td", {}, slotList(outs, false)),
     h("td", {}, slotList(aux, false)),
-    h("td", {class: `${P}-state`}, STATUS_TEXT[state]));
+    h("td", {class: `${P}-state`}, model.get("labels").status[state]));
 }
 
 function table(model) {
-  const head = h("tr", {}, ["node", "op", "inputs (in_data)", "outputs (out_data)", "aux",
-                            ""].map((t) => h("th", {}, t)));
+  const head = h("tr", {}, model.get("labels").headings.map((t) => h("th", {}, t)));
   return h("table", {class: `${P}-table`},
     h("thead", {}, head),
     h("tbody", {}, model.get("rows").map((r) => tableRow(model, r))));
@@ -125,7 +122,7 @@ function scrollToFocus(model, box) {
 }
 
 function toolbar(model) {
-  const filter = h("input", {class: `msw-mono ${P}-filter`, placeholder: "filter by node name",
+  const filter = h("input", {class: `msw-mono ${P}-filter`, placeholder: model.get("labels").filter,
                              value: model.get("filter"), spellcheck: "false",
                              oninput: (e) => send(model, "filter", e.target.value)});
   model.on("change:filter", () => {
@@ -138,7 +135,8 @@ function toolbar(model) {
   const counts = h("span", {class: `msw-note ${P}-counts`});
   redrawOn(model, counts, ["counts"], () => model.get("counts"));
   return h("div", {class: `${P}-toolbar`}, filter,
-    h("label", {class: `${P}-variables-label`}, folded, " show variables"), counts);
+    h("label", {class: `${P}-variables-label`}, folded,
+      ` ${model.get("labels").show_variables}`), counts);
 }
 
 export default {
@@ -146,17 +144,16 @@ export default {
     const top = h("div", {});
     const state = h("div", {});
     const box = h("div", {class: `${P}-scroll`});
+    const labels = model.get("labels");
     const root = h("div", {class: `msw ${P}`},
-      h("div", {class: `${P}-caption`},
-        "Every node's shapes as inference finds them: edit an input shape and every row " +
-        "follows."),
+      h("div", {class: `${P}-caption`}, labels.caption),
       top, state, toolbar(model), box,
       h("div", {class: `msw-note ${P}-legend`},
         h("span", {class: `${P}-unknown`}, "?"),
-        " not known yet (MXNet writes 0 for an unknown dimension, () for an unknown shape) · ",
-        h("span", {class: `${P}-key ${P}-key-failed`}, "fails here"), " · ",
-        h("span", {class: `${P}-key ${P}-key-unreached`}, "not reached"), " · ",
-        h("span", {class: `${P}-key ${P}-key-given`}, "given")));
+        ` ${labels.legend_unknown} · `,
+        h("span", {class: `${P}-key ${P}-key-failed`}, labels.status.failed), " · ",
+        h("span", {class: `${P}-key ${P}-key-unreached`}, labels.status.unreached), " · ",
+        h("span", {class: `${P}-key ${P}-key-given`}, labels.status.given)));
     redrawOn(model, top, ["shapes", "bad_field", "candidates", "batch", "image_size",
                           "has_image", "batch_fields"], () => [fields(model), sliders(model)]);
     redrawOn(model, state, ["summary", "error", "failed_node"], () => status(model));

@@ -18,14 +18,42 @@ from minisym.symbol.infer import infer_report
 from minisym.symbol.symbol import Symbol
 
 from ._base import View, css, escape, esm
+from .i18n import N_, ngettext
+from .i18n import gettext as _
 
 __all__ = ["ShapeExplorer", "ShapeTextError", "parse_shape", "shape_text"]
 
 DEFAULT_DATA = (1, 3, 224, 224)
 TEXT_ROWS = 16  # operator rows the text / static HTML fallback lists
-CAPTION = "Every node's shapes as inference finds them: edit an input shape and every row follows."
-LEGEND = ("? = not known yet (MXNet writes 0 for an unknown dimension and () for an unknown "
-          "shape). An empty field leaves that input unknown.")
+CAPTION = N_("Every node's shapes as inference finds them: edit an input shape and every row "
+             "follows.")
+LEGEND = N_("? = not known yet (MXNet writes 0 for an unknown dimension and () for an unknown "
+            "shape). An empty field leaves that input unknown.")
+# A row's status as the table writes it (the key is also its CSS class).
+STATUS = {"ok": "", "given": N_("given"), "partial": N_("partly unknown"),
+          "failed": N_("fails here"), "unreached": N_("not reached")}
+TEXT_STATUS = {"ok": N_("ok"), "given": N_("given"), "partial": N_("partial"),
+               "failed": N_("failed"), "unreached": N_("unreached")}
+HEADINGS = (N_("node"), N_("op"), N_("inputs"), N_("outputs"), N_("aux"), N_("status"))
+# The page's own words (sent through the ``labels`` trait).
+LABELS = {
+    "caption": CAPTION,
+    "status": STATUS,
+    "headings": (N_("node"), N_("op"), N_("inputs (in_data)"), N_("outputs (out_data)"),
+                 N_("aux"), ""),
+    "unknown": N_("unknown"),
+    "forget": N_("forget the shape of {name}"),
+    "add_placeholder": N_("argument name, e.g. fc1_weight"),
+    "add": N_("give a shape"),
+    "batch": N_("batch (dim 0 of {fields})"),
+    "image": N_("image size (H = W of {field})"),
+    "jump": N_("jump to {node}"),
+    "variable": N_("variable"),
+    "filter": N_("filter by node name"),
+    "show_variables": N_("show variables"),
+    "legend_unknown": N_("not known yet (MXNet writes 0 for an unknown dimension, () for an "
+                         "unknown shape)"),
+}
 _DEFAULT = object()
 
 
@@ -34,9 +62,10 @@ class ShapeTextError(ValueError):
 
     def __init__(self, field, text, why):
         self.field = field
-        super().__init__(f"Shape field '{field}': {text!r} is not a shape ({why}). Write whole "
-                         "numbers separated by commas, e.g. 1, 3, 224, 224; 0 or ? leaves a "
-                         "dimension unknown, and an empty field the whole shape.")
+        super().__init__(_("Shape field '{field}': {text} is not a shape ({why}). Write whole "
+                           "numbers separated by commas, e.g. 1, 3, 224, 224; 0 or ? leaves a "
+                           "dimension unknown, and an empty field the whole shape.").format(
+                               field=field, text=repr(text), why=why))
 
 
 def parse_shape(text, field):
@@ -56,8 +85,9 @@ def parse_shape(text, field):
         elif part.isascii() and part.isdigit():
             dims.append(int(part))
         else:
-            why = "a dimension is missing" if not part else f"{part!r} is not a whole number"
-            raise ShapeTextError(field, text, why + (" (sizes cannot be negative)"
+            why = (_("a dimension is missing") if not part else
+                   _("{part} is not a whole number").format(part=repr(part)))
+            raise ShapeTextError(field, text, why + (_(" (sizes cannot be negative)")
                                                      if part.startswith("-") else ""))
     return tuple(dims)
 
@@ -95,8 +125,8 @@ def _explored(target):
         symbol = target._symbol
         shapes = {n: a.shape for n, a in zip(symbol.list_arguments(), target.arg_arrays)}
         return symbol, {n: s for n, s in shapes.items() if n == "data" or _is_label(n)}
-    raise TypeError(f"ShapeExplorer shows a Symbol, an Executor or a Module; got "
-                    f"{type(target).__name__}")
+    raise TypeError(_("ShapeExplorer shows a Symbol, an Executor or a Module; got {type}")
+                    .format(type=type(target).__name__))
 
 
 def _is_label(name):
@@ -133,11 +163,13 @@ class ShapeExplorer(View):
     filter = traitlets.Unicode("").tag(sync=True)
     show_variables = traitlets.Bool(False).tag(sync=True)
     focus = traitlets.Unicode("").tag(sync=True)  # the row clicked or jumped to
+    labels = traitlets.Dict().tag(sync=True)
 
     def __init__(self, symbol, data=_DEFAULT, **more_shapes):
         self._ready = False
         self._syncing = False
         super().__init__()
+        self.labels = _translated(LABELS)
         self.symbol, fields, self._arguments, self._report = None, {}, [], None
         with self.reporting():  # not a Symbol: the widget shows why, and stays empty
             self.symbol, fields = _explored(symbol)
@@ -248,11 +280,13 @@ class ShapeExplorer(View):
         if name in self._arguments:
             return
         close = difflib.get_close_matches(name, self._arguments, n=3)
-        hint = f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
+        hint = (_("did you mean {names}? ").format(names=", ".join(repr(c) for c in close))
+                if close else "")
         aux = name in self.symbol.list_auxiliary_states()
-        raise ValueError(f"{name!r} is not an argument of this symbol; {hint}"
-                         + ("auxiliary states are inferred, never given. " if aux else "")
-                         + "Shapes are given for the names of list_arguments().")
+        raise ValueError(_("{name} is not an argument of this symbol; ").format(name=repr(name))
+                         + hint
+                         + (_("auxiliary states are inferred, never given. ") if aux else "")
+                         + _("Shapes are given for the names of list_arguments()."))
 
     def _inferred(self, name):
         """What inference currently says about argument ``name`` (None if nothing)."""
@@ -293,8 +327,10 @@ class ShapeExplorer(View):
                 and (not wanted or wanted in node.name.lower() or wanted in node.op.lower())]
         operators = sum(1 for node in report.nodes if node.op != "null")
         self.rows = rows
-        self.counts = (f"{len(rows)} of {len(report.nodes)} nodes shown ({operators} operators"
-                       + ("" if self.show_variables else ", variables folded away") + ")")
+        self.counts = (_("{shown} of {total} nodes shown ({operators} operators{folded})")
+                       .format(shown=len(rows), total=len(report.nodes), operators=operators,
+                               folded="" if self.show_variables else
+                               _(", variables folded away")))
 
     def _given_names(self):
         names = set()
@@ -333,30 +369,31 @@ class ShapeExplorer(View):
 
     # --- fallbacks -------------------------------------------------------------------------------
     def text(self):
-        lines = [f"ShapeExplorer: {CAPTION}"]
+        lines = [_("ShapeExplorer: {caption}").format(caption=_(CAPTION))]
         lines += [f"  {name} = {shape_text(self._parsed_or_none(name)) if text else '?'}"
                   for name, text in self.shapes.items()]
         lines.append(self.summary + " " + self.counts)
         if self.error:
-            lines += ["error: " + line for line in self.error.splitlines()]
+            lines += [_("error: {message}").format(message=line)
+                      for line in self.error.splitlines()]
         for row in _window(self.rows, self.failed_node):
             lines.append("  ..." if row is None else "  " + _row_text(row))
-        lines.append(LEGEND)
+        lines.append(_(LEGEND))
         return "\n".join(lines)
 
     def html(self):
         fields = ", ".join(f"<code>{escape(n)} = {escape(t or '?')}</code>"
                            for n, t in self.shapes.items())
-        parts = [f"<div class='msw msw-shape-explorer'><p>{escape(CAPTION)}</p>",
+        parts = [f"<div class='msw msw-shape-explorer'><p>{escape(_(CAPTION))}</p>",
                  f"<p>{fields}</p>",
                  f"<p>{escape(self.summary)} {escape(self.counts)}</p>"]
         if self.error:
             parts.append(f"<pre class='msw-error'>{escape(self.error)}</pre>")
-        parts.append("<table><tr><th>node</th><th>op</th><th>inputs</th><th>outputs</th>"
-                     "<th>aux</th><th>status</th></tr>")
+        parts.append("<table><tr>" + "".join(f"<th>{escape(_(h))}</th>" for h in HEADINGS)
+                     + "</tr>")
         for row in _window(self.rows, self.failed_node):
             parts.append("<tr><td colspan='6'>…</td></tr>" if row is None else _row_html(row))
-        parts.append(f"</table><p class='msw-note'>{escape(LEGEND)}</p></div>")
+        parts.append(f"</table><p class='msw-note'>{escape(_(LEGEND))}</p></div>")
         return "".join(parts)
 
     def _parsed_or_none(self, name):
@@ -364,6 +401,15 @@ class ShapeExplorer(View):
             return parse_shape(self.shapes[name], name)
         except ShapeTextError:
             return self.shapes[name]
+
+
+def _translated(table):
+    """``table`` with every text (also inside tuples and dicts) in the learner's language."""
+    if isinstance(table, dict):
+        return {key: _translated(value) for key, value in table.items()}
+    if isinstance(table, (tuple, list)):
+        return [_translated(value) for value in table]
+    return _(table) if table else table
 
 
 # --- rows -----------------------------------------------------------------------------------------
@@ -388,21 +434,25 @@ def _status(node, failed_node, given):
 
 def _summary(report, shapes, parsed):
     """One sentence on where inference got to."""
-    stale = "" if parsed else "Showing the shapes of the last fields that parsed. "
+    stale = "" if parsed else _("Showing the shapes of the last fields that parsed. ")
     operators = [n for n in report.nodes if n.op != "null"]
     if report.failed_node:
         failed = report.node(report.failed_node)
         after = sum(1 for n in operators if not n.reached)
-        return (stale + f"Inference stopped at '{failed.name}' ({failed.op})"
-                + (f"; {after} operator{'s' if after != 1 else ''} after it not reached."
-                   if after else "."))
+        return stale + (ngettext("Inference stopped at '{node}' ({op}); {n} operator after it "
+                                 "not reached.", "Inference stopped at '{node}' ({op}); {n} "
+                                 "operators after it not reached.", after) if after else
+                        _("Inference stopped at '{node}' ({op}).")).format(
+                            node=failed.name, op=failed.op, n=after)
     if report.error:
-        return stale + "Inference did not finish."
-    unknown = sum(1 for n in operators if not all(known(s) for _, _, s in n.slots()))
+        return stale + _("Inference did not finish.")
+    unknown = sum(1 for n in operators if not all(known(s) for *_, s in n.slots()))
     if not unknown:
-        return stale + f"Every shape of all {len(operators)} operators is known."
-    return (stale + f"{unknown} of {len(operators)} operators still have unknown shapes (?): "
-            + ("give an input shape." if not shapes else "give more of the input shapes."))
+        return stale + _("Every shape of all {n} operators is known.").format(n=len(operators))
+    return stale + (_("{unknown} of {n} operators still have unknown shapes (?): give an input "
+                      "shape.") if not shapes else
+                    _("{unknown} of {n} operators still have unknown shapes (?): give more of "
+                      "the input shapes.")).format(unknown=unknown, n=len(operators))
 
 
 def _window(rows, failed_node):
@@ -430,11 +480,12 @@ def _row_text(row):
     text = f"{name:<24} {op:<16} {_slots_text(ins)} -> {_slots_text(outs)}"
     if aux:
         text += f"  aux {_slots_text(aux)}"
-    return text + ("" if status in ("ok", "given") else f"  [{status}]")
+    return text + ("" if status in ("ok", "given") else f"  [{_(TEXT_STATUS[status])}]")
 
 
 def _row_html(row):
     name, op, ins, outs, aux, status = row
-    cells = [name, op, _slots_text(ins), _slots_text(outs), _slots_text(aux), status]
+    cells = [name, op, _slots_text(ins), _slots_text(outs), _slots_text(aux),
+             _(TEXT_STATUS.get(status, status))]
     return (f"<tr class='msw-shape-explorer-{status}'>"
             + "".join(f"<td><code>{escape(c)}</code></td>" for c in cells) + "</tr>")

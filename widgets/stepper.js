@@ -11,34 +11,37 @@ function stepperToolbar(model, listId) {
   const n = calls.length;
   const phase = model.get("phase");
   const go = (step) => send(model, "cursor", step);
+  const labels = model.get("labels");
   const slider = h("input", {type: "range", class: "msw-stepper-slider", min: 0,
                              max: Math.max(n - 1, 0), value: cursor, disabled: n === 0,
-                             "aria-label": "operator call"});
+                             "aria-label": labels.call});
   slider.addEventListener("change", () => go(Number(slider.value)));
   const jump = h("input", {type: "text", class: "msw-stepper-jump-input msw-mono",
-                           list: listId, placeholder: "node name", "aria-label": "jump to node"});
+                           list: listId, placeholder: labels.node_name,
+                           "aria-label": labels.jump_to});
   const doJump = () => { if (jump.value.trim()) send(model, "jump", jump.value.trim()); };
   jump.addEventListener("keydown", (e) => { if (e.key === "Enter") doJump(); });
   const names = [...new Set(calls.map((c) => c.node))];
   const first = model.get("first_backward");
-  const split = first < 0 ? `forward: calls 1–${n}`
-    : `forward: calls 1–${first} · backward: calls ${first + 1}–${n}`;
+  const split = first < 0 ? fillLabel(labels.forward_calls, {n})
+    : fillLabel(labels.both_calls, {first, next: first + 1, n});
   return h("div", {class: "msw-stepper-toolbar"},
     h("button", {class: "msw-btn msw-stepper-back", disabled: cursor <= 0,
-                 title: "previous call (←)", onclick: () => go(cursor - 1)}, "◀ back"),
+                 title: labels.previous, onclick: () => go(cursor - 1)}, labels.back),
     h("button", {class: "msw-btn msw-stepper-next", disabled: cursor >= n - 1,
-                 title: "next call (→)", onclick: () => go(cursor + 1)}, "next ▶"),
-    h("span", {class: `msw-stepper-phase msw-stepper-phase-${phase || "none"}`}, phase || "—"),
+                 title: labels.next_call, onclick: () => go(cursor + 1)}, labels.next),
+    h("span", {class: `msw-stepper-phase msw-stepper-phase-${phase || "none"}`},
+      phase ? labels[phase] : "—"),
     h("span", {class: "msw-stepper-position msw-mono"},
-      n ? `call ${cursor + 1} of ${n}` : "no calls"),
+      n ? fillLabel(labels.position, {n: cursor + 1, total: n}) : labels.no_calls),
     h("span", {class: "msw-stepper-rail"}, slider,
       h("span", {class: "msw-stepper-split msw-note"}, n ? split : "")),
     h("span", {class: "msw-stepper-jump"}, jump,
       h("datalist", {id: listId}, names.map((name) => h("option", {value: name}))),
-      h("button", {class: "msw-btn msw-stepper-go", onclick: doJump}, "jump")));
+      h("button", {class: "msw-btn msw-stepper-go", onclick: doJump}, labels.jump)));
 }
 
-function stepperPicture(pic, legends) {
+function stepperPicture(pic, legends, labels) {
   if (!pic) return null;
   if (pic.kind === "image") {
     return h("figure", {class: "msw-stepper-figure"},
@@ -46,7 +49,7 @@ function stepperPicture(pic, legends) {
                 alt: pic.caption}),
       h("figcaption", {class: "msw-note"}, pic.caption,
         h("span", {class: "msw-stepper-scale msw-mono"}, pic.low,
-          h("img", {class: "msw-stepper-legend", src: legends[pic.palette], alt: "colour scale"}),
+          h("img", {class: "msw-stepper-legend", src: legends[pic.palette], alt: labels.colour_scale}),
           pic.high)));
   }
   if (pic.kind === "bars") {
@@ -90,18 +93,18 @@ function stepperSlotRow(model, slot, legends) {
     h("td", {class: "msw-mono"}, slot.shape),
     h("td", {class: "msw-mono"}, slot.dtype),
     h("td", {class: "msw-mono msw-stepper-req"}, slot.req),
-    h("td", {class: "msw-stepper-picture"}, stepperPicture(slot.picture, legends),
+    h("td", {class: "msw-stepper-picture"}, stepperPicture(slot.picture, legends, model.get("labels")),
       slot.stats ? h("div", {class: "msw-stepper-stats msw-mono"}, slot.stats) : null,
       slot.note ? h("div", {class: "msw-note"}, slot.note) : null),
     h("td", {}, h("button", {class: "msw-btn msw-stepper-inspect", "data-label": slot.label,
-                             title: `what ${slot.label} is, in the index map of this node`,
-                             onclick: () => send(model, "inspect", slot.label)}, "index map")));
+                             title: fillLabel(model.get("labels").what_slot, {slot: slot.label}),
+                             onclick: () => send(model, "inspect", slot.label)},
+                   model.get("labels").index_map)));
 }
 
 function stepperSlots(model, title, slots, legends) {
   if (!slots.length) return null;
-  const head = h("tr", {}, ["slot", "name", "array", "shape", "dtype", "req", "values", ""]
-    .map((t) => h("th", {}, t)));
+  const head = h("tr", {}, model.get("labels").headings.map((t) => h("th", {}, t)));
   return h("div", {class: "msw-stepper-group"},
     h("div", {class: "msw-stepper-group-title"}, title),
     h("table", {class: "msw-stepper-table"}, head,
@@ -110,28 +113,29 @@ function stepperSlots(model, title, slots, legends) {
 
 function stepperSum(model, sum, legends) {
   const go = (step) => send(model, "cursor", step);
+  const labels = model.get("labels");
   if (sum.gives) {
     return h("div", {class: "msw-stepper-sum msw-stepper-sum-gives"},
-      h("div", {}, "This call's gradient is one part of ",
-        h("code", {class: "msw-stepper-sum-text"}, sum.text), ` (into ${sum.into}).`),
+      h("div", {}, labels.one_part,
+        h("code", {class: "msw-stepper-sum-text"}, sum.text), fillLabel(labels.into, {into: sum.into})),
       sum.shown_at === null ? null : h("button", {class: "msw-btn msw-stepper-sum-go",
                                                   onclick: () => go(sum.shown_at)},
-                                       `see the sum at call ${sum.shown_at + 1}`));
+                                       fillLabel(labels.see_sum, {n: sum.shown_at + 1})));
   }
   const terms = [];
   sum.parts.forEach((part, i) => {
     if (i) terms.push(h("span", {class: "msw-stepper-op"}, "+"));
     terms.push(h("div", {class: "msw-stepper-term"},
-      part.step === null ? h("div", {class: "msw-mono"}, `part from ${part.source}`)
+      part.step === null ? h("div", {class: "msw-mono"}, fillLabel(labels.part_from, part))
         : h("button", {class: "msw-btn msw-stepper-part", onclick: () => go(part.step)},
-            `part from ${part.source}`),
-      stepperPicture(part.picture, legends) || h("div", {class: "msw-note"}, "not kept")));
+            fillLabel(labels.part_from, part)),
+      stepperPicture(part.picture, legends, labels) || h("div", {class: "msw-note"}, labels.not_kept)));
   });
   terms.push(h("span", {class: "msw-stepper-op"}, "="));
   terms.push(h("div", {class: "msw-stepper-term"}, h("div", {class: "msw-mono"}, sum.entry),
-    stepperPicture(sum.total, legends) || h("div", {class: "msw-note"}, "not kept")));
+    stepperPicture(sum.total, legends, labels) || h("div", {class: "msw-note"}, labels.not_kept)));
   return h("div", {class: "msw-stepper-sum"},
-    h("div", {class: "msw-stepper-group-title"}, "A gradient summed from several readers: ",
+    h("div", {class: "msw-stepper-group-title"}, labels.summed,
       h("code", {class: "msw-stepper-sum-text"}, sum.text), ` → ${sum.into}`),
     h("div", {class: "msw-stepper-terms"}, terms),
     h("div", {class: "msw-note msw-stepper-check"}, sum.check));
@@ -141,15 +145,16 @@ function stepperCall(model) {
   const call = model.get("current");
   if (!call || !call.node) return null;
   const legends = call.legends || {};
-  const verb = call.phase === "forward" ? "forward" : "backward";
+  const labels = model.get("labels");
+  const verb = call.phase === "forward" ? labels.forward : labels.backward;
   return h("div", {class: "msw-stepper-call"},
     h("div", {class: "msw-stepper-heading"},
       h("span", {class: "msw-mono"}, `${call.op} '${call.node}'`), ` · ${verb}`,
       call.phase === "forward" ? ` (is_train=${call.is_train ? "True" : "False"})` : ""),
     call.is_train_note ? h("div", {class: "msw-note msw-stepper-is-train"}, call.is_train_note)
       : null,
-    stepperSlots(model, `receives (${verb} reads these)`, call.receives, legends),
-    stepperSlots(model, `writes (${verb} fills these, as req says)`, call.writes, legends),
+    stepperSlots(model, fillLabel(labels.receives, {verb}), call.receives, legends),
+    stepperSlots(model, fillLabel(labels.writes, {verb}), call.writes, legends),
     call.sums.map((sum) => stepperSum(model, sum, legends)));
 }
 

@@ -23,13 +23,51 @@ from minisym.ops.rules import fmt
 
 from ._base import View, css, escape, esm
 from ._images import legend, picture
+from .i18n import N_
+from .i18n import gettext as _
 
 __all__ = ["Stepper", "KEEP_BYTES"]
 
 KEEP_BYTES = 384 << 20  # ResNet-50 at batch 1, 224 x 224, keeps 323 MiB: every array
 PICTURE_BUDGET = 600_000  # characters of pictures in one message (the cap is 1 MB)
-CAPTION = ("One operator call at a time, forward then backward, on a copy of your executor: "
-           "what each call receives and what it writes, slot by slot.")
+CAPTION = N_("One operator call at a time, forward then backward, on a copy of your executor: "
+             "what each call receives and what it writes, slot by slot.")
+GROUPS = {"receives": N_("receives"), "writes": N_("writes")}
+HEADINGS = ("", N_("slot"), N_("name"), N_("array"), N_("shape"), N_("dtype"), "req", "")
+HOW_FILLED = {"data": N_("Filled (all zero before): {names} with a smooth test pattern."),
+              "weight": N_("Filled (all zero before): {names} with He normal, seeded by name."),
+              "gamma": N_("Filled (all zero before): {names} with ones."),
+              "moving variance": N_("Filled (all zero before): {names} with ones.")}
+# The page's own words (sent through the ``labels`` trait).
+LABELS = {
+    "call": N_("operator call"),
+    "node_name": N_("node name"),
+    "jump_to": N_("jump to node"),
+    "forward_calls": N_("forward: calls 1–{n}"),
+    "both_calls": N_("forward: calls 1–{first} · backward: calls {next}–{n}"),
+    "previous": N_("previous call (←)"),
+    "back": N_("◀ back"),
+    "next_call": N_("next call (→)"),
+    "next": N_("next ▶"),
+    "position": N_("call {n} of {total}"),
+    "no_calls": N_("no calls"),
+    "jump": N_("jump"),
+    "colour_scale": N_("colour scale"),
+    "what_slot": N_("what {slot} is, in the index map of this node"),
+    "index_map": N_("index map"),
+    "headings": (N_("slot"), N_("name"), N_("array"), N_("shape"), N_("dtype"), "req",
+                 N_("values"), ""),
+    "one_part": N_("This call's gradient is one part of "),
+    "into": N_(" (into {into})."),
+    "see_sum": N_("see the sum at call {n}"),
+    "part_from": N_("part from {source}"),
+    "not_kept": N_("not kept"),
+    "summed": N_("A gradient summed from several readers: "),
+    "forward": N_("forward"),
+    "backward": N_("backward"),
+    "receives": N_("receives ({verb} reads these)"),
+    "writes": N_("writes ({verb} fills these, as req says)"),
+}
 RECEIVES = {"forward": ("in_data", "aux"), "backward": ("out_grad", "in_data", "out_data", "aux")}
 WRITES = {"forward": ("out_data",), "backward": ("in_grad",)}
 GRADIENTS = ("in_grad", "out_grad")
@@ -57,9 +95,13 @@ class Stepper(View):
     jump = traitlets.Unicode("").tag(sync=True)    # a node name: cursor to its forward call
     inspect = traitlets.Unicode("").tag(sync=True)  # a slot label: opens the node's index map
     notes = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    labels = traitlets.Dict().tag(sync=True)
 
     def __init__(self, target, data=None, label=None, is_train=True, keep_bytes=KEEP_BYTES):
         super().__init__()
+        self.caption = _(CAPTION)
+        self.labels = {key: [_(v) if v else v for v in value] if isinstance(value, tuple)
+                       else _(value) for key, value in LABELS.items()}
         self._executor, self._trace, self._run_error = None, None, ""
         self._keep_bytes = int(keep_bytes)
         self.index_map = None
@@ -104,15 +146,15 @@ class Stepper(View):
         trace = self._trace
         if trace is None:
             return []
-        notes = [f"Arrays kept: {_mib(trace.kept_bytes)} of a {_mib(self._keep_bytes)} cap "
-                 "(half for forward, the rest for backward)."]
+        notes = [_("Arrays kept: {kept} of a {cap} cap (half for forward, the rest for "
+                   "backward).").format(kept=_mib(trace.kept_bytes), cap=_mib(self._keep_bytes))]
         if trace.skipped_bytes:
-            notes.append(f"Arrays past the cap were not kept ({_mib(trace.skipped_bytes)} over "
-                         "the slots showing them), so some calls show no picture: "
-                         "Stepper(..., keep_bytes=...) keeps more.")
+            notes.append(_("Arrays past the cap were not kept ({skipped} over the slots showing "
+                           "them), so some calls show no picture: Stepper(..., keep_bytes=...) "
+                           "keeps more.").format(skipped=_mib(trace.skipped_bytes)))
         if not any(c.phase == "backward" for c in trace.calls) and not self._run_error:
-            notes.append("No backward calls: no argument asks for a gradient (every grad_req "
-                         "is 'null'; bind with grad_req='write' or for_training=True).")
+            notes.append(_("No backward calls: no argument asks for a gradient (every grad_req "
+                           "is 'null'; bind with grad_req='write' or for_training=True)."))
         return notes
 
     # --- the cursor ----------------------------------------------------------------------------
@@ -157,14 +199,16 @@ class Stepper(View):
         readers = sorted({c.node for c in calls for s in c.slots
                           if s.role == "in_data" and s.entry == name})
         if readers:
-            raise KeyError(f"{name!r} is a variable, not an operator: variables are not "
-                           f"called. Jump to an operator that reads it: {', '.join(readers)}")
+            raise KeyError(_("{name} is a variable, not an operator: variables are not "
+                             "called. Jump to an operator that reads it: {readers}").format(
+                                 name=repr(name), readers=", ".join(readers)))
         nodes = list(dict.fromkeys(c.node for c in calls))
         close = difflib.get_close_matches(name, nodes, n=3)
-        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        hint = _(" Did you mean {names}?").format(names=", ".join(close)) if close else ""
         shown = ", ".join(nodes[:10]) + (", …" if len(nodes) > 10 else "")
-        raise KeyError(f"no operator node named {name!r} ran in this recording.{hint} "
-                       f"The operators are: {shown}")
+        raise KeyError(_("no operator node named {name} ran in this recording.{hint} "
+                         "The operators are: {shown}").format(name=repr(name), hint=hint,
+                                                             shown=shown))
 
     # --- the index map, one click away --------------------------------------------------------
     @traitlets.observe("inspect")
@@ -184,7 +228,7 @@ class Stepper(View):
     # --- what is shown -------------------------------------------------------------------------
     def _call(self):
         if self._trace is None or not self._trace.calls:
-            raise IndexError("nothing was recorded: the run failed before the first call")
+            raise IndexError(_("nothing was recorded: the run failed before the first call"))
         return self._trace.calls[self.cursor]
 
     def _current(self, step):
@@ -208,8 +252,8 @@ class Stepper(View):
                 "picture": None}
         if not view["passed"]:
             view["shape"] = view["dtype"] = ""
-            view["note"] = ("not passed: this backward does not read it "
-                            "(Operator.backward_reads / declare_backward_dependency)")
+            view["note"] = _("not passed: this backward does not read it "
+                             "(Operator.backward_reads / declare_backward_dependency)")
         elif slot.array is None:
             view["note"] = self._not_kept(slot)
         else:
@@ -218,10 +262,10 @@ class Stepper(View):
         return view
 
     def _not_kept(self, slot):
-        first = "" if slot.preview is None else (
-            "first values: " + ", ".join(f"{v:.4g}" for v in np.asarray(slot.preview, float)))
-        return (f"not kept: the {_mib(self._keep_bytes)} cap was used up; "
-                f"Stepper(..., keep_bytes=...) keeps more. {first}").strip()
+        first = "" if slot.preview is None else _("first values: {values}").format(
+            values=", ".join(f"{v:.4g}" for v in np.asarray(slot.preview, float)))
+        return (_("not kept: the {cap} cap was used up; Stepper(..., keep_bytes=...) keeps "
+                  "more.").format(cap=_mib(self._keep_bytes)) + f" {first}").strip()
 
     def _sums_view(self, call, budget):
         """The summed gradients this call receives (with pictures) or gives a part of."""
@@ -259,24 +303,27 @@ class Stepper(View):
     def _position(self):
         current = self.current
         if not current:
-            return "no calls recorded"
-        return (f"call {current['step'] + 1} of {len(self.calls)} · {current['phase']} · "
-                f"{current['op']} '{current['node']}'")
+            return _("no calls recorded")
+        return _("call {n} of {total} · {phase} · {op} '{node}'").format(
+            n=current["step"] + 1, total=len(self.calls), phase=_(LABELS[current["phase"]]),
+            op=current["op"], node=current["node"])
 
     def text(self):
         forward = sum(c["phase"] == "forward" for c in self.calls)
-        lines = [f"Stepper: {len(self.calls)} operator calls on a copy ({forward} forward, "
-                 f"{len(self.calls) - forward} backward)", self._position()]
+        lines = [_("Stepper: {calls} operator calls on a copy ({forward} forward, {backward} "
+                   "backward)").format(calls=len(self.calls), forward=forward,
+                                       backward=len(self.calls) - forward), self._position()]
         if self.current.get("is_train_note"):
             lines.append(f"  {self.current['is_train_note']}")
         if self.error:
-            lines.append("error: " + self.error.splitlines()[0])
+            lines.append(_("error: {message}").format(message=self.error.splitlines()[0]))
         for group in ("receives", "writes"):
             for slot in self.current.get(group, []):
-                lines.append(f"  {group:<8} {slot['label']:<12} {slot['name']:<12} "
+                lines.append(f"  {_(GROUPS[group]):<8} {slot['label']:<12} {slot['name']:<12} "
                              f"{slot['entry']:<28} {slot['shape']:<18} {slot['dtype']:<8} "
                              f"{slot['req']}".rstrip())
-        lines.extend(f"  {s['text']}  (into {s['into']})" for s in self.current.get("sums", []))
+        lines.extend("  " + _("{sum}  (into {into})").format(sum=s["text"], into=s["into"])
+                     for s in self.current.get("sums", []))
         lines.extend(self.notes)
         return "\n".join(lines)
 
@@ -284,11 +331,11 @@ class Stepper(View):
         rows = []
         for group in ("receives", "writes"):
             for slot in self.current.get(group, []):
-                cells = [group, slot["label"], slot["name"], slot["entry"], slot["shape"],
-                         slot["dtype"], slot["req"], slot["note"]]  # values vary with BLAS
+                # no values: they vary with BLAS
+                cells = [_(GROUPS[group]), slot["label"], slot["name"], slot["entry"],
+                         slot["shape"], slot["dtype"], slot["req"], slot["note"]]
                 rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
-        head = "".join(f"<th>{t}</th>" for t in ("", "slot", "name", "array", "shape", "dtype",
-                                                  "req", ""))
+        head = "".join(f"<th>{escape(_(t)) if t else t}</th>" for t in HEADINGS)
         sums = "".join(f"<p><code>{escape(s['text'])}</code></p>"
                        for s in self.current.get("sums", []))
         error = f"<pre>{escape(self.error)}</pre>" if self.error else ""
@@ -319,16 +366,16 @@ def _executor_of(target):
     """(executor, data names, label names) of an Executor or a bound Module."""
     if isinstance(target, Module):
         if not target.binded or target._exec is None:
-            raise mx.base.MXNetValueError(
+            raise mx.base.MXNetValueError(_(
                 "this Module is not bound yet: call mod.bind(data_shapes=..., label_shapes=...)"
-                " (and mod.init_params()) first, then step through it")
+                " (and mod.init_params()) first, then step through it"))
         return target._exec, list(target.data_names), list(target.label_names)
     if isinstance(target, Executor):
         names = target._symbol.list_arguments()
         labels = [n for n in names if "label" in n]
         return target, [n for n in names if n not in labels and not _is_parameter(n)], labels
-    raise TypeError(f"the stepper runs an Executor (from bind / simple_bind) or a bound Module; "
-                    f"got {type(target).__name__}")
+    raise TypeError(_("the stepper runs an Executor (from bind / simple_bind) or a bound "
+                      "Module; got {type}").format(type=type(target).__name__))
 
 
 def _is_parameter(name):
@@ -341,9 +388,9 @@ def _given(executor, names, value, kind):
         return {}
     if not isinstance(value, dict):
         if not names:
-            raise ValueError(f"this executor has no {kind} argument to put the array in; give "
-                             f"a dict {{argument name: array}} (arguments: "
-                             f"{executor._symbol.list_arguments()})")
+            raise ValueError(_("this executor has no {kind} argument to put the array in; give "
+                               "a dict {{argument name: array}} (arguments: {arguments})")
+                             .format(kind=kind, arguments=executor._symbol.list_arguments()))
         value = {names[0]: value}
     return {name: array if isinstance(array, mx.nd.NDArray) else mx.nd.array(array)
             for name, array in value.items()}
@@ -365,10 +412,7 @@ def _fill_zeros(executor, data_names, label_names, given):
         if name.endswith("var") and not array.asnumpy().any():
             array[:] = 1
             filled.setdefault("moving variance", []).append(name)
-    how = {"data": "a smooth test pattern", "weight": "He normal, seeded by name",
-           "gamma": "ones", "moving variance": "ones"}
-    return [f"Filled (all zero before): {_names(names)} with {how[kind]}."
-            for kind, names in filled.items()]
+    return [_(HOW_FILLED[kind]).format(names=_names(names)) for kind, names in filled.items()]
 
 
 def _values(name, shape, kind):
@@ -397,14 +441,15 @@ def _pattern(shape):
 
 
 def _names(names):
-    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return ", ".join(names[:3]) + (_(" and {n} more").format(n=len(names) - 3)
+                                   if len(names) > 3 else "")
 
 
 # --- numbers and pictures -----------------------------------------------------------------------
 def _within(budget, array, gradient):
     """The picture of ``array`` if the message still has room for it, else a note."""
     if budget[0] <= 0:
-        return {"kind": "none", "caption": "picture left out to keep this message small"}
+        return {"kind": "none", "caption": _("picture left out to keep this message small")}
     drawn = picture(array, gradient)
     budget[0] -= len(drawn.get("src", "")) + 40 * len(drawn.get("counts", ()))
     return drawn
@@ -413,24 +458,26 @@ def _within(budget, array, gradient):
 def _stats(array):
     values = np.asarray(array, dtype=np.float64)
     if not values.size:
-        return "empty"
+        return _("empty")
     finite = values[np.isfinite(values)]
     bad = values.size - finite.size
     if not finite.size:
-        return f"no finite values ({bad:,} nan / inf)"
-    text = f"min {finite.min():.4g} · mean {finite.mean():.4g} · max {finite.max():.4g}"
-    return text + (f" · {bad:,} nan / inf" if bad else "")
+        return _("no finite values ({bad} nan / inf)").format(bad=f"{bad:,}")
+    text = _("min {low} · mean {mean} · max {high}").format(
+        low=f"{finite.min():.4g}", mean=f"{finite.mean():.4g}", high=f"{finite.max():.4g}")
+    return text + (_(" · {bad} nan / inf").format(bad=f"{bad:,}") if bad else "")
 
 
 def _sum_check(total):
     """'parts add up: max |Σ parts − gradient| = 0' from the kept copies."""
     if total.total is None or any(p is None for p in total.parts):
-        return "not every part was kept (over the cap), so the sum is not checked here"
+        return _("not every part was kept (over the cap), so the sum is not checked here")
     summed = total.parts[0].copy()
     for part in total.parts[1:]:
         summed += part  # in the engine's dtype and order, so an exact sum shows 0
     gap = float(np.abs(summed - total.total).max()) if summed.size else 0.0
-    return f"the parts add up to the gradient: max |sum of parts − gradient| = {gap:.3g}"
+    return _("the parts add up to the gradient: max |sum of parts − gradient| = {gap}").format(
+        gap=f"{gap:.3g}")
 
 
 def _mib(nbytes):

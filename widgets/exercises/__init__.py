@@ -9,6 +9,11 @@ with the same message (what an autograder needs). A check judges by values, neve
 code is written: a backward is run under every ``req`` it can receive ('write' replaces what
 in_grad holds, 'add' adds to it, 'null' leaves it). The solutions are not in the package: they
 live in the repository's ``lessons/solutions/``.
+
+A check speaks the learner's language (``minisym_widgets.i18n``, catalogue domain
+``minisym_exercises``): its own words are ``str.format`` templates marked with ``_`` (or ``N_``
+where they are defined before they are shown), translated first and formatted after. What the
+engine or Python said (an exception's text, a warning) is quoted as it was, in English.
 """
 from ._check import Check, ExerciseError, check, check_function
 

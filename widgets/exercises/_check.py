@@ -3,9 +3,22 @@ import functools
 import re
 from html import escape
 
+from ..i18n import gettext
+
+DOMAIN = "minisym_exercises"
 MARKS = {"passed": "✓", "failed": "✗", "todo": "…"}
 COLOURS = {"passed": "var(--msw-green, #009E73)", "failed": "var(--msw-vermillion, #D55E00)",
            "todo": "var(--msw-grey, #888)"}
+
+
+def _(message):
+    """``message`` (a ``str.format`` template) in the learner's language; format it after."""
+    return gettext(message, DOMAIN)
+
+
+def N_(message):
+    """Mark ``message`` for the catalogue where it is defined; ``_`` translates it when shown."""
+    return message
 
 
 class ExerciseError(AssertionError):
@@ -46,9 +59,11 @@ def engine_warned(said, *evidence):
     change = (_sentence(said, write.end()) if write else
               _sentence(said, after_name.end()) if after_name else None)
     if change:
-        change = change[0].lower() + change[1:]
-    return problem(change or "the engine warned while your code ran: do what its warning, "
-                             "below, says.", "The engine warned: " + said, *evidence)
+        # TRANSLATORS: {fix} is the engine's own instruction, quoted in English from its warning
+        change = _("{fix}").format(fix=change[0].lower() + change[1:])
+    return problem(change or _("the engine warned while your code ran: do what its warning, "
+                               "below, says."), _("The engine warned: {warning}").format(
+                                   warning=said), *evidence)
 
 
 def _sentence(text, start):
@@ -72,7 +87,8 @@ class Check:
         return self.status == "passed"
 
     def __repr__(self):
-        return f"{MARKS[self.status]} Exercise {self.exercise}: {self.message}"
+        return _("{mark} Exercise {exercise}: {message}").format(
+            mark=MARKS[self.status], exercise=self.exercise, message=self.message)
 
     def _repr_html_(self):
         colour = COLOURS[self.status]
@@ -86,21 +102,23 @@ class Check:
             raise ExerciseError(repr(self))
 
 
-def check(exercise, what):
+def check(exercise, what, **fields):
     """Decorate ``rule(answer, *args) -> None | str`` into a check of the learner's function.
 
     The check calls the learner's function with ``args``, then ``rule`` on its result: ``None``
-    means right, a string says what is wrong."""
+    means right, a string says what is wrong. ``what`` (marked with N_) is the success text,
+    formatted with ``fields`` after translation (a str field is a marked message too)."""
     def decorate(rule):
         def call_then_judge(fn, *args):
             return rule(fn(*args), *args)
-        return check_function(exercise, what)(functools.wraps(rule)(call_then_judge))
+        return check_function(exercise, what, **fields)(functools.wraps(rule)(call_then_judge))
     return decorate
 
 
-def check_function(exercise, what):
+def check_function(exercise, what, **fields):
     """Decorate ``rule(fn, *args) -> None | str``, a rule that calls the learner's ``fn``
-    itself (several times, with inputs of its own), into a check.
+    itself (several times, with inputs of its own), into a check; ``what`` and ``fields`` as
+    for ``check``.
 
     A function still raising NotImplementedError is 'todo'; any other exception is shown with
     the engine's own message (and its notes)."""
@@ -110,16 +128,20 @@ def check_function(exercise, what):
             try:
                 found = rule(fn, *args)
             except (NotImplementedError, NotDoneYet):
-                return Check(exercise, "todo", f"not done yet: write {fn.__name__}() above, "
-                                               "then run this cell again.")
+                return Check(exercise, "todo", _("not done yet: write {function}() above, then "
+                                                 "run this cell again.").format(
+                                                     function=fn.__name__))
             except Exception as exc:  # the learner's code failed: show why, in the engine's words
                 notes = "".join(f"\n{note}" for note in getattr(exc, "__notes__", ()))
                 return Check(exercise, "failed", problem(
-                    f"{fn.__name__}() raised {type(exc).__name__}: change what the message "
-                    "below names, then run this cell again.",
+                    _("{function}() raised {error}: change what the message below names, then "
+                      "run this cell again.").format(function=fn.__name__,
+                                                     error=type(exc).__name__),
                     f"{type(exc).__name__}: {exc}{notes}"))
             if found is None:
-                return Check(exercise, "passed", what)
+                return Check(exercise, "passed", _(what).format(**{
+                    key: _(value) if isinstance(value, str) else value
+                    for key, value in fields.items()}))
             return Check(exercise, "failed", found)
         return run
     return decorate

@@ -5,12 +5,16 @@ The backward is called directly, with arrays of the check's own, so that every b
 seen before and after (in an executor a 'null' gradient goes to a scratch array)."""
 import numpy as np
 
-from ._check import problem
+from ._check import N_, _, problem
 
 REQS = ("write", "add", "null")
-MUST = {"write": "it must replace what is there", "add": "it must add to what is there",
-        "null": "it must leave the buffer as it is"}
-EXPECTED = {"write": "the gradient", "add": "old + gradient", "null": "old, untouched"}
+MUST = {"write": N_("it must replace what is there"), "add": N_("it must add to what is there"),
+        "null": N_("it must leave the buffer as it is")}
+EXPECTED = {"write": N_("the gradient"), "add": N_("old + gradient"),
+            "null": N_("old, untouched")}
+DID = {"write": N_(" (it wrote the gradient over what was there)"),
+       "add": N_(" (it added the gradient to what was there)"),
+       "null": N_(" (it left the buffer as it was)")}
 
 
 def req_runs(count):
@@ -34,9 +38,7 @@ def _what_it_did(req, got, old, grad):
     looks = {"write": grad, "add": old + grad, "null": old}
     for other, want in looks.items():
         if other != req and np.allclose(got, want, rtol=1e-4, atol=1e-5):
-            return {"write": " (it wrote the gradient over what was there)",
-                    "add": " (it added the gradient to what was there)",
-                    "null": " (it left the buffer as it was)"}[other]
+            return _(DID[other])
     return ""
 
 
@@ -74,14 +76,17 @@ def backward_req_problem(fn, op, inputs, gradients, fix, recognised_only=False):
             if np.allclose(got, want, rtol=1e-4, atol=1e-5) or (recognised_only and not did):
                 continue
             return problem(
-                f"in_grad[{i}] ({names[i]!r}) ignores req[{i}]: with req[{i}]={reqs[i]!r} "
-                f"{MUST[reqs[i]]}; write it with {fix(i)}.",
-                f"With req = {list(reqs)}, in_grad[{i}] held {_show(old[i])} before backward "
-                f"and the gradient is {_show(grad)}:",
-                f"expected {EXPECTED[reqs[i]]} = {_show(want)}",
-                f"got {_show(got)}{did}.")
+                _("in_grad[{i}] ({name!r}) ignores req[{i}]: with req[{i}]={req!r} {must}; "
+                  "write it with {fix}.").format(i=i, name=names[i], req=reqs[i],
+                                                 must=_(MUST[reqs[i]]), fix=fix(i)),
+                _("With req = {reqs}, in_grad[{i}] held {old} before backward and the gradient "
+                  "is {grad}:").format(reqs=list(reqs), i=i, old=_show(old[i]),
+                                       grad=_show(grad)),
+                _("expected {what} = {values}").format(what=_(EXPECTED[reqs[i]]),
+                                                       values=_show(want)),
+                _("got {values}{did}.").format(values=_show(got), did=did))
     return None
 
 
-REQ_VERIFIED = ("under req 'write' (replaced), 'add' (added to what was there) and 'null' "
-                "(left as it was)")
+REQ_VERIFIED = N_("under req 'write' (replaced), 'add' (added to what was there) and 'null' "
+                  "(left as it was)")

@@ -1,7 +1,7 @@
 """Checks for lesson 3, binding and executing."""
 import numpy as np
 
-from ._check import check_function, problem
+from ._check import N_, _, check_function, problem
 
 
 def _graphs():
@@ -22,51 +22,59 @@ def _numpy(result, fn, what):
     """``result`` as a NumPy array, or the message for what it is instead."""
     import minisym as mx
     if isinstance(result, list):
-        return None, problem(f"return one NumPy array, {what}.asnumpy(): forward() returns a "
-                             "list, one NDArray per output.", f"{fn.__name__}() returned a list.")
+        return None, problem(_("return one NumPy array, {what}.asnumpy(): forward() returns "
+                               "a list, one NDArray per output.").format(what=what),
+                             _("{function}() returned a list.").format(function=fn.__name__))
     if isinstance(result, mx.nd.NDArray):
-        return None, problem(f"return a NumPy array: {what}.asnumpy().",
-                             f"{fn.__name__}() returned an NDArray.")
+        return None, problem(_("return a NumPy array: {what}.asnumpy().").format(what=what),
+                             _("{function}() returned an NDArray.").format(
+                                 function=fn.__name__))
     return np.asarray(result), None
 
 
-@check_function("3.1 (evaluate)", "A * B + D and relu(x) * 3 give the right values.")
+@check_function("3.1 (evaluate)", N_("A * B + D and relu(x) * 3 give the right values."))
 def evaluate(fn):
     """fn(symbol, **values) -> the first output as a NumPy array."""
-    for name, symbol, values, expected, _, _ in _graphs():
+    for name, symbol, values, expected, _head, _grads in _graphs():
         got, found = _numpy(fn(symbol, **values), fn, "executor.outputs[0]")
         if found:
             return found
         if got.shape != expected.shape or not np.allclose(got, expected):
-            return problem("bind every argument (args={name: mx.nd.array(value)}), then run "
-                           "forward().", f"For {name} with {values} it returned {got.tolist()}, "
-                           f"expected {expected.tolist()}.")
+            return problem(_("bind every argument (args={name: mx.nd.array(value)}), then "
+                             "run forward()."),
+                           _("For {name} with {values} it returned {got}, expected "
+                             "{expected}.").format(name=name, values=values, got=got.tolist(),
+                                                   expected=expected.tolist()))
     return None
 
 
-@check_function("3.2 (gradients)", "the gradients of A * B + D and relu(x) * 3 are right, "
-                "for a head gradient that is not all ones.")
+@check_function("3.2 (gradients)", N_("the gradients of A * B + D and relu(x) * 3 are right, "
+                                      "for a head gradient that is not all ones."))
 def gradients(fn):
     """fn(symbol, head, **values) -> {argument: NumPy gradient}."""
     import minisym as mx
-    for name, symbol, values, _, head, expected in _graphs():
+    for name, symbol, values, _output, head, expected in _graphs():
         got = fn(symbol, mx.nd.array(head), **values)
         if not isinstance(got, dict) or sorted(got) != sorted(expected):
             keys = sorted(got) if isinstance(got, dict) else ""
-            return problem(f"return a dict with one NumPy gradient per argument: "
-                           f"{sorted(expected)}.",
-                           f"For {name} it returned {type(got).__name__} {keys}.")
+            return problem(_("return a dict with one NumPy gradient per argument: "
+                             "{names}.").format(names=sorted(expected)),
+                           _("For {name} it returned {kind} {keys}.").format(
+                               name=name, kind=type(got).__name__, keys=keys))
         for arg, want in expected.items():
             grad, found = _numpy(got[arg], fn, f"grads['{arg}']")
             if found:
                 return found
             if np.allclose(grad, want / head) and not np.allclose(head, 1):
-                return problem("pass the head gradient: backward(out_grads=head).",
-                               f"For {name} with head {head.tolist()}, d/d{arg} is "
-                               f"{grad.tolist()}, the gradient for a head gradient of ones.")
+                return problem(_("pass the head gradient: backward(out_grads=head)."),
+                               _("For {name} with head {head}, d/d{arg} is {grad}, the gradient "
+                                 "for a head gradient of ones.").format(
+                                     name=name, head=head.tolist(), arg=arg,
+                                     grad=grad.tolist()))
             if grad.shape != want.shape or not np.allclose(grad, want):
-                return problem("give bind args_grad (one zeros array per argument), run "
-                               "forward(is_train=True), then backward(out_grads=head).",
-                               f"For {name} with head {head.tolist()}, d/d{arg} is "
-                               f"{grad.tolist()}, expected {want.tolist()}.")
+                return problem(_("give bind args_grad (one zeros array per argument), run "
+                                 "forward(is_train=True), then backward(out_grads=head)."),
+                               _("For {name} with head {head}, d/d{arg} is {grad}, expected "
+                                 "{want}.").format(name=name, head=head.tolist(), arg=arg,
+                                                   grad=grad.tolist(), want=want.tolist()))
     return None

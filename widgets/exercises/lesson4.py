@@ -4,7 +4,7 @@ import warnings
 
 import numpy as np
 
-from ._check import check_function, engine_warned, problem, unfinished
+from ._check import N_, _, check_function, engine_warned, problem, unfinished
 from ._req import REQ_VERIFIED, backward_req_problem, req_explains
 
 
@@ -76,9 +76,9 @@ def _warned(caught):
             if issubclass(w.category, (mx.operator.CustomOpWarning, mx.MistakeWarning))]
 
 
-@check_function("4.1 (square_backward)", "check_numeric_gradient agrees (in_grad[0] = "
+@check_function("4.1 (square_backward)", N_("check_numeric_gradient agrees (in_grad[0] = "
                 "out_grad[0] · 6x, the gradient from above times dy/dx), and in_grad[0] is right "
-                + REQ_VERIFIED + ".")
+                "{req_verified}."), req_verified=REQ_VERIFIED)
 def square_backward(fn):
     """fn is the backward of y = 3x²: it must write out_grad[0] * 6x into in_grad[0]."""
     import minisym as mx
@@ -94,16 +94,18 @@ def square_backward(fn):
             if said:
                 return engine_warned(said[0], _summary(error))
             if _ignores_head(sym, fn, x):
-                return problem("multiply by the gradient arriving from above (the chain rule): "
-                               "in_grad[0] = out_grad[0] · 6x.", _summary(error),
-                               "Your backward writes dy/dx = 6x whatever out_grad[0] holds.")
+                return problem(_("multiply by the gradient arriving from above (the chain "
+                                 "rule): in_grad[0] = out_grad[0] · 6x."), _summary(error),
+                               _("Your backward writes dy/dx = 6x whatever out_grad[0] holds."))
             explained = req_explains(fn, mx.operator.CustomOp(), _square_inputs(x),
                                      {0: _square_gradient(x)}, _square_fix)
             if explained:
                 return explained
             flipped = "the sign is flipped" in str(error)
-            return problem(("flip the sign of" if flipped else "change") + " what backward "
-                           "assigns to in_grad[0]: it is out_grad[0] · 6x.", _summary(error))
+            return problem(_("flip the sign of what backward assigns to in_grad[0]: it is "
+                             "out_grad[0] · 6x.") if flipped else
+                           _("change what backward assigns to in_grad[0]: it is out_grad[0] · "
+                             "6x."), _summary(error))
     said = _warned(caught)
     if said:
         return engine_warned(said[0])
@@ -129,8 +131,9 @@ def _square_fix(i):
     return "self.assign(in_grad[0], req[0], grad)"
 
 
-@check_function("4.2 (softmax_backward)", "in_grad[0] = softmax(data) − onehot(label) and "
-                "in_grad[1] = 0, each " + REQ_VERIFIED + ".")
+@check_function("4.2 (softmax_backward)", N_("in_grad[0] = softmax(data) − onehot(label) and "
+                                             "in_grad[1] = 0, each {req_verified}."),
+                req_verified=REQ_VERIFIED)
 def softmax_backward(fn):
     """fn is the softmax loss's backward: probs - onehot into in_grad[0], 0 into in_grad[1]."""
     import minisym as mx
@@ -167,7 +170,7 @@ def _softmax_fix(i):
 def _softmax_change(error):
     """What to change, from what the wrong gradient looks like."""
     if "'label'" in str(error).splitlines()[0]:
-        return "give the label a zero gradient: self.assign(in_grad[1], req[1], 0)."
-    return ("compute the gradient of the scores from the probabilities forward wrote "
-            "(out_data[0], not in_data[0], the scores), minus 1 at each example's label "
-            "(in_data[1]).")
+        return _("give the label a zero gradient: self.assign(in_grad[1], req[1], 0).")
+    return _("compute the gradient of the scores from the probabilities forward wrote "
+             "(out_data[0], not in_data[0], the scores), minus 1 at each example's label "
+             "(in_data[1]).")

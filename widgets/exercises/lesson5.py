@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 
-from ._check import check_function, engine_warned, problem, unfinished
+from ._check import N_, _, check_function, engine_warned, problem, unfinished
 from ._req import REQ_VERIFIED, backward_req_problem, req_explains
 
 ARGUMENTS, AUX = ["data", "label"], ["center"]
@@ -67,8 +67,9 @@ def _prop_of(symbol):
 
 
 # --- 5.1 ------------------------------------------------------------------------------------
-@check_function("5.1 (center_loss_init)", "need_top_grad=False, and num_class an int, alpha a "
-                "float: converted from the strings mx.sym.Custom passes ('4', '0.25').")
+@check_function("5.1 (center_loss_init)", N_("need_top_grad=False, and num_class an int, alpha "
+                                             "a float: converted from the strings "
+                                             "mx.sym.Custom passes ('4', '0.25')."))
 def center_loss_init(fn):
     """fn is the Prop's __init__(self, num_class, alpha)."""
     for num_class, alpha in ((4, 0.25), (7, 0.5)):
@@ -78,24 +79,29 @@ def center_loss_init(fn):
         except RuntimeError as exc:
             if "super()" not in str(exc):
                 raise
-            return problem("call the base class by name: mx.operator.CustomOpProp.__init__(self, "
-                           "need_top_grad=False); outside a class, super() has no class to "
-                           "start from.", f"center_loss_init() raised RuntimeError: {exc}.")
+            return problem(_("call the base class by name: "
+                             "mx.operator.CustomOpProp.__init__(self, need_top_grad=False); "
+                             "outside a class, super() has no class to start from."),
+                           _("center_loss_init() raised RuntimeError: {error}.").format(
+                               error=exc))
         except ValueError as exc:
             if "invalid literal for int()" not in str(exc):
                 raise
-            return problem("convert alpha with float(alpha): it is a fraction; int() is for "
-                           "num_class.", f"{made}: center_loss_init() raised ValueError: {exc}.")
+            return problem(_("convert alpha with float(alpha): it is a fraction; int() is for "
+                             "num_class."),
+                           _("{made}: center_loss_init() raised ValueError: {error}.").format(
+                               made=made, error=exc))
         except AttributeError as exc:
             if "need_top_grad_" not in str(exc):
                 raise
-            return problem("start with mx.operator.CustomOpProp.__init__(self, "
-                           "need_top_grad=False): it sets need_top_grad_.",
-                           f"{made} raised AttributeError: {exc}. Your __init__ never ran the "
-                           "base class's.")
+            return problem(_("start with mx.operator.CustomOpProp.__init__(self, "
+                             "need_top_grad=False): it sets need_top_grad_."),
+                           _("{made} raised AttributeError: {error}. Your __init__ never ran "
+                             "the base class's.").format(made=made, error=exc))
         found = _stored(_prop_of(symbol), num_class, alpha)
         if found:
-            return problem(found[0], f"After {made}: {found[1]}")
+            return problem(found[0], _("After {made}: {found}").format(made=made,
+                                                                        found=found[1]))
     return None
 
 
@@ -103,33 +109,41 @@ def _stored(prop, num_class, alpha):
     """(what to change, what __init__ stored) when that is wrong, or None."""
     kept = {k: v for k, v in vars(prop).items() if k != "need_top_grad_"}
     if getattr(prop, "need_top_grad_", True) is not False:
-        return ("mark it a loss, which makes its own gradient: "
-                "mx.operator.CustomOpProp.__init__(self, need_top_grad=False).",
-                "need_top_grad is True, so backward would wait for a gradient from above.")
+        return (_("mark it a loss, which makes its own gradient: "
+                  "mx.operator.CustomOpProp.__init__(self, need_top_grad=False)."),
+                _("need_top_grad is True, so backward would wait for a gradient from above."))
     for name, want, convert in (("num_class", num_class, "int"), ("alpha", alpha, "float")):
         if name not in kept:
-            return (f"keep {name} for the other methods: self.{name} = {convert}({name}).",
-                    f"your __init__ did not set self.{name} (it stored {kept or 'nothing'}).")
+            stored = (_("your __init__ did not set self.{name} (it stored {kept}).").format(
+                name=name, kept=kept) if kept else
+                _("your __init__ did not set self.{name} (it stored nothing).").format(name=name))
+            return (_("keep {name} for the other methods: self.{name} = {convert}({name}).")
+                    .format(name=name, convert=convert), stored)
         got = kept[name]
         if isinstance(got, str):
-            return (f"convert {name}: self.{name} = {convert}({name}); every keyword of "
-                    "mx.sym.Custom arrives as a str.", f"self.{name} is the string {got!r}.")
+            return (_("convert {name}: self.{name} = {convert}({name}); every keyword of "
+                      "mx.sym.Custom arrives as a str.").format(name=name, convert=convert),
+                    _("self.{name} is the string {got!r}.").format(name=name, got=got))
         if name == "num_class" and not isinstance(got, (int, np.integer)):
-            return ("make num_class an int, int(num_class): it is a size (center is "
-                    "(num_class, features)), and sizes are ints.",
-                    f"self.num_class is {got!r}, a {type(got).__name__}.")
+            return (_("make num_class an int, int(num_class): it is a size (center is "
+                      "(num_class, features)), and sizes are ints."),
+                    _("self.num_class is {got!r}, a {kind}.").format(got=got,
+                                                                      kind=type(got).__name__))
         if name == "alpha" and not isinstance(got, float):
-            return ("make alpha a float, float(alpha): it is a fraction.",
-                    f"self.alpha is {got!r}, a {type(got).__name__}.")
+            return (_("make alpha a float, float(alpha): it is a fraction."),
+                    _("self.alpha is {got!r}, a {kind}.").format(got=got,
+                                                                 kind=type(got).__name__))
         if got != want:
-            return (f"store the keyword as it came: self.{name} = {convert}({name}).",
-                    f"self.{name} is {got!r}, but the keyword was {name}={want}.")
+            return (_("store the keyword as it came: self.{name} = {convert}({name}).").format(
+                        name=name, convert=convert),
+                    _("self.{name} is {got!r}, but the keyword was {name}={want}.").format(
+                        name=name, got=got, want=want))
     return None
 
 
 # --- 5.2 ------------------------------------------------------------------------------------
-@check_function("5.2 (center_loss_infer_shape)", "data and label (batch, features) and "
-                "(batch,), the loss (1,), and center (num_class, features), the third list.")
+@check_function("5.2 (center_loss_infer_shape)", N_("data and label (batch, features) and "
+                "(batch,), the loss (1,), and center (num_class, features), the third list."))
 def center_loss_infer_shape(fn):
     """fn is the Prop's infer_shape(self, in_shape); self.num_class is an int."""
     for num_class, data in ((3, (6, 2)), (7, (5, 4))):
@@ -141,19 +155,22 @@ def center_loss_infer_shape(fn):
         except ValueError as exc:
             if "aux state shapes" not in str(exc):
                 raise
-            return problem("return a third list, the aux shapes, one per "
-                           "list_auxiliary_states() name: [(self.num_class, features)].",
-                           f"With num_class={num_class} and data {data}: {exc}")
+            return problem(_("return a third list, the aux shapes, one per "
+                             "list_auxiliary_states() name: [(self.num_class, features)]."),
+                           _("With num_class={num_class} and data {data}: {error}").format(
+                               num_class=num_class, data=data, error=exc))
         if args is None:  # it raised while the label was unknown, and the engine moved on
             fn(_prop_of(symbol), [list(data), []])
-            return problem("work every shape out from in_shape[0]: the label is (batch,).",
-                           f"With data {data} and the label's shape not known yet (in_shape = "
-                           f"[{list(data)}, []]), infer_shape gave no label shape.")
+            return problem(_("work every shape out from in_shape[0]: the label is (batch,)."),
+                           _("With data {data} and the label's shape not known yet (in_shape = "
+                             "[{shape}, []]), infer_shape gave no label shape.").format(
+                                 data=data, shape=list(data)))
         found = _shape_problem(args, outs, aux, num_class, data)
         if found:
-            return problem(found[0], f"With num_class={num_class} and data {data}, infer_shape "
-                                     f"gave arguments {args}, outputs {outs}, aux {aux}."
-                                     + (f" {found[1]}" if found[1] else ""))
+            gave = _("With num_class={num_class} and data {data}, infer_shape gave arguments "
+                     "{args}, outputs {outs}, aux {aux}.").format(
+                         num_class=num_class, data=data, args=args, outs=outs, aux=aux)
+            return problem(found[0], gave + (f" {found[1]}" if found[1] else ""))
     return None
 
 
@@ -161,25 +178,28 @@ def _shape_problem(args, outs, aux, num_class, data):
     """(what to change, what else the shapes show) or None."""
     batch, features = data
     if args[0] != data:
-        return "return in_shape[0] unchanged as the first argument shape: data keeps it.", ""
+        return _("return in_shape[0] unchanged as the first argument shape: data keeps "
+                 "it."), ""
     if args[1] != (batch,):
-        return f"give label one class index per example: (batch,) = ({batch},).", ""
+        return _("give label one class index per example: (batch,) = ({batch},).").format(
+            batch=batch), ""
     if outs != [(1,)]:
-        return ("give the output the shape (1,): it is the loss, one number per batch.",
-                "The loss is the mean over the batch, not one number per example."
+        return (_("give the output the shape (1,): it is the loss, one number per batch."),
+                _("The loss is the mean over the batch, not one number per example.")
                 if outs == [(batch,)] else "")
     center = aux[0]
     if center == (num_class, features):
         return None
     want = f"(num_class, features) = ({num_class}, {features})"
     if center == data:
-        return (f"make center {want}: one center per class, whatever the batch.",
-                f"center came out {center}, the shape of the batch.")
+        return (_("make center {want}: one center per class, whatever the batch.").format(
+                    want=want),
+                _("center came out {center}, the shape of the batch.").format(center=center))
     if center == (features, num_class):
-        return (f"make center {want}: row c is the center of class c.",
-                f"center came out {center}: swapped.")
-    return (f"make center {want}: one row per class, each as wide as an embedding "
-            "(in_shape[0][1]).", "")
+        return (_("make center {want}: row c is the center of class c.").format(want=want),
+                _("center came out {center}: swapped.").format(center=center))
+    return (_("make center {want}: one row per class, each as wide as an embedding "
+              "(in_shape[0][1]).").format(want=want), "")
 
 
 # --- 5.3 ------------------------------------------------------------------------------------
@@ -198,9 +218,10 @@ def _step(center, x=X, labels=LABELS, alpha=ALPHA):
     return diff / len(x), new
 
 
-@check_function("5.3 (center_loss_backward)", "after each of two steps, in_grad[0] = (x − "
+@check_function("5.3 (center_loss_backward)", N_("after each of two steps, in_grad[0] = (x − "
                 "center[label]) / batch, and every center moved a fraction alpha toward its "
-                "examples, in aux[0]; and in_grad[0] is right " + REQ_VERIFIED + ".")
+                "examples, in aux[0]; and in_grad[0] is right {req_verified}."),
+                req_verified=REQ_VERIFIED)
 def center_loss_backward(fn):
     """fn is the Op's backward; it must write in_grad[0] and update aux[0] in place."""
     import minisym as mx
@@ -261,47 +282,57 @@ def _grad_problem(grad, want, center, step, caught):
     said = _warned(caught)
     if said:
         return engine_warned(said[0])
-    shown = (f"Step {step}: in_grad[0] ('data') is\n{_show(grad)}\nexpected\n{_show(want)}")
-    _, moved = _step(center)
+    shown = _("Step {step}: in_grad[0] ('data') is\n{got}\nexpected\n{want}").format(
+        step=step, got=_show(grad), want=_show(want))
+    moved = _step(center)[1]
     if np.allclose(grad, want * len(X), atol=1e-5):
-        change, why = ("divide by the batch size: the gradient is (x − center[label]) / batch.",
-                       f"It is {len(X)} times too large: the loss is a mean over the batch.")
+        change, why = (_("divide by the batch size: the gradient is (x − center[label]) / "
+                         "batch."),
+                       _("It is {times} times too large: the loss is a mean over the "
+                         "batch.").format(times=len(X)))
     elif np.allclose(grad, -want, atol=1e-5):
-        change, why = ("flip the sign: the gradient is +(x − center[label]) / batch.",
-                       "It has the wrong sign: the loss grows as x moves away from its center.")
+        change, why = (_("flip the sign: the gradient is +(x − center[label]) / batch."),
+                       _("It has the wrong sign: the loss grows as x moves away from its "
+                         "center."))
     elif np.allclose(grad, X / len(X), atol=1e-5):
-        change, why = ("subtract each example's center: (x − center[label]) / batch, with "
-                       "center = aux[0].asnumpy() and label = in_data[1].",
-                       "It is x / batch, as if every center were 0 (true only at the start).")
+        change, why = (_("subtract each example's center: (x − center[label]) / batch, with "
+                         "center = aux[0].asnumpy() and label = in_data[1]."),
+                       _("It is x / batch, as if every center were 0 (true only at the "
+                         "start)."))
     elif np.allclose(grad, (X - moved[LABELS]) / len(X), atol=1e-5):
-        change, why = ("compute the gradient first, from the centers forward used, then update "
-                       "aux[0].", "It is computed from the centers after your update.")
+        change, why = (_("compute the gradient first, from the centers forward used, then "
+                         "update aux[0]."), _("It is computed from the centers after your "
+                                              "update."))
     else:
-        change, why = ("write (x − center[label]) / batch into in_grad[0], with center = "
-                       "aux[0].asnumpy().", "")
+        change, why = (_("write (x − center[label]) / batch into in_grad[0], with center = "
+                         "aux[0].asnumpy()."), "")
     return problem(change, shown, why)
 
 
 def _center_problem(got, want, before, step):
     if np.allclose(got, want, atol=1e-5):
         return None
-    shown = f"Step {step}: aux[0] ('center') is\n{_show(got)}\nexpected\n{_show(want)}"
+    shown = _("Step {step}: aux[0] ('center') is\n{got}\nexpected\n{want}").format(
+        step=step, got=_show(got), want=_show(want))
     if step == 2 and np.allclose(got, _step(np.zeros_like(before))[1], atol=1e-5):
-        return problem("start from the centers in aux[0] every time: the executor keeps them "
-                       "between calls.", shown, "Right after one step, wrong after two: the "
-                       "centers moved as if they had started from 0 again.")
+        return problem(_("start from the centers in aux[0] every time: the executor keeps them "
+                         "between calls."), shown,
+                       _("Right after one step, wrong after two: the centers moved as if they "
+                         "had started from 0 again."))
     if np.allclose(got, before, atol=1e-7):
-        return problem("write the new centers into the array itself: aux[0][:] = center.", shown,
-                       "It did not change. aux[0].asnumpy() is a copy, and aux[0] = ... only "
-                       "replaces an entry of a Python list.")
+        return problem(_("write the new centers into the array itself: aux[0][:] = center."),
+                       shown, _("It did not change. aux[0].asnumpy() is a copy, and aux[0] = "
+                                "... only replaces an entry of a Python list."))
     if np.allclose(got, 2 * before - want, atol=1e-5):
-        return problem("move each center toward its examples: center[c] += alpha · "
-                       "Σ (x_i − center[c]) / (1 + n_c).", shown,
-                       "The centers moved away from their examples.")
+        return problem(_("move each center toward its examples: center[c] += alpha · "
+                         "Σ (x_i − center[c]) / (1 + n_c)."), shown,
+                       _("The centers moved away from their examples."))
     wrong = next(c for c in range(len(want)) if not np.allclose(got[c], want[c], atol=1e-5))
     count = int((LABELS == wrong).sum())
     if count == 0:
-        return problem(f"leave the center of class {wrong} where it is: no example of it is in "
-                       "this batch.", shown, f"Class {wrong} has no example in this batch.")
-    return problem(f"move center[{wrong}] by alpha · Σ (x_i − center[{wrong}]) / (1 + {count}), "
-                   "with alpha = self.alpha.", shown, f"Class {wrong} has {count} examples here.")
+        return problem(_("leave the center of class {c} where it is: no example of it is in "
+                         "this batch.").format(c=wrong), shown,
+                       _("Class {c} has no example in this batch.").format(c=wrong))
+    return problem(_("move center[{c}] by alpha · Σ (x_i − center[{c}]) / (1 + {count}), with "
+                     "alpha = self.alpha.").format(c=wrong, count=count), shown,
+                   _("Class {c} has {count} examples here.").format(c=wrong, count=count))

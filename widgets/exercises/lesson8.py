@@ -6,7 +6,7 @@ same gradient as the lesson's custom softmax loss, and the same name, ``softmax`
 label, ``softmax_label``), started from the lesson's seeded weights."""
 import numpy as np
 
-from ._check import check_function, problem
+from ._check import N_, _, check_function, problem
 
 BATCH = 32
 
@@ -54,7 +54,7 @@ def small_resnet():
 def initial_params(net, batch_size=BATCH):
     """(arg_params, aux_params): the lesson's seeded starting weights."""
     import minisym as mx
-    arg_shapes, _, aux_shapes = net.infer_shape(data=(batch_size, 1, 8, 8))
+    arg_shapes, aux_shapes = net.infer_shape(data=(batch_size, 1, 8, 8))[::2]
     rng = np.random.RandomState(0)
     arg_params = {}
     for name, shape in zip(net.list_arguments(), arg_shapes):
@@ -79,22 +79,25 @@ def _module(net):
 # --- 8.1 -----------------------------------------------------------------------------------
 def _shape_problem(name, shape, batch_size):
     if shape[0] != batch_size:
-        return problem("pass batch_size=batch_size to NDArrayIter.",
-                       f"Its batches hold {shape[0]} examples, but the check asked for "
-                       f"batch_size={batch_size}.")
+        return problem(_("pass batch_size=batch_size to NDArrayIter."),
+                       _("Its batches hold {count} examples, but the check asked for "
+                         "batch_size={batch_size}.").format(count=shape[0],
+                                                            batch_size=batch_size))
     if shape[1:] == (64,):
-        return problem("reshape the pixels with pixels.reshape(-1, 1, 8, 8).",
-                       f"Its {name} batches are {shape}: flat rows of 64 pixels. The network "
-                       "starts with a Convolution, which needs (batch, channels, height, width) "
-                       f"= {(batch_size, 1, 8, 8)}.")
+        return problem(_("reshape the pixels with pixels.reshape(-1, 1, 8, 8)."),
+                       _("Its {name} batches are {shape}: flat rows of 64 pixels. The network "
+                         "starts with a Convolution, which needs (batch, channels, height, "
+                         "width) = {needed}.").format(name=name, shape=shape,
+                                                      needed=(batch_size, 1, 8, 8)))
     if shape[1:] == (8, 8):
-        return problem("add the channel axis: pixels.reshape(-1, 1, 8, 8).",
-                       f"Its {name} batches are {shape}: the channel axis is missing. A "
-                       "Convolution needs (batch, channels, height, width).")
+        return problem(_("add the channel axis: pixels.reshape(-1, 1, 8, 8)."),
+                       _("Its {name} batches are {shape}: the channel axis is missing. A "
+                         "Convolution needs (batch, channels, height, width).").format(
+                             name=name, shape=shape))
     if shape[1:] != (1, 8, 8):
-        return problem("reshape the pixels with pixels.reshape(-1, 1, 8, 8).",
-                       f"Its {name} batches are {shape}; the network needs "
-                       f"{(batch_size, 1, 8, 8)}.")
+        return problem(_("reshape the pixels with pixels.reshape(-1, 1, 8, 8)."),
+                       _("Its {name} batches are {shape}; the network needs {needed}.").format(
+                           name=name, shape=shape, needed=(batch_size, 1, 8, 8)))
     return None
 
 
@@ -108,14 +111,15 @@ def _batches(it):
 
 def _pairing_problem(batches, pixels, targets):
     """What is wrong with the examples the batches hold, compared with ``pixels``."""
-    largest = max(float(data.max()) for data, _, _ in batches)
+    largest = max(float(batch[0].max()) for batch in batches)
     if largest > 1.0 + 1e-6:
-        return problem("scale the pixels to 0-1 (pixels / 16), as the lesson did: the starting "
-                       "weights suit inputs of that size.",
-                       f"Its pixels go up to {largest:g}.")
+        return problem(_("scale the pixels to 0-1 (pixels / 16), as the lesson did: the "
+                         "starting weights suit inputs of that size."),
+                       _("Its pixels go up to {largest:g}.").format(largest=largest))
     if largest < 0.5:
-        return problem("divide by 16 (not 255) to scale the pixels to 0-1: the grey levels go "
-                       "from 0 to 16.", f"Its pixels only go up to {largest:.3g}.")
+        return problem(_("divide by 16 (not 255) to scale the pixels to 0-1: the grey levels "
+                         "go from 0 to 16."),
+                       _("Its pixels only go up to {largest:.3g}.").format(largest=largest))
     expected = (pixels / 16).astype(np.float32).reshape(-1, 64)
     where = {}
     for i, row in enumerate(expected):
@@ -126,24 +130,27 @@ def _pairing_problem(batches, pixels, targets):
         for row, y in zip(rows, label[:len(rows)]):
             found = where.get(row.round(4).tobytes())
             if found is None:
-                return problem("reshape with pixels.reshape(-1, 1, 8, 8), which keeps each "
-                               "image's 64 pixels in order (no transpose).",
-                               "Its batches hold images that are not the pixels reshaped row "
-                               "by row.")
+                return problem(_("reshape with pixels.reshape(-1, 1, 8, 8), which keeps each "
+                                 "image's 64 pixels in order (no transpose)."),
+                               _("Its batches hold images that are not the pixels reshaped row "
+                                 "by row."))
             if int(y) not in found:
-                return problem("give NDArrayIter pixels and targets together, in the same "
-                               "order (shuffle=True shuffles both).",
-                               f"An image of a {sorted(found)[0]} comes with the label "
-                               f"{int(y)}: the labels no longer belong to their images.")
+                return problem(_("give NDArrayIter pixels and targets together, in the same "
+                                 "order (shuffle=True shuffles both)."),
+                               _("An image of a {digit} comes with the label {label}: the "
+                                 "labels no longer belong to their images.").format(
+                                     digit=sorted(found)[0], label=int(y)))
             seen += 1
     if seen != len(pixels):
-        return problem("use all of pixels and targets.",
-                       f"One epoch gives {seen} examples, but {len(pixels)} were given.")
+        return problem(_("use all of pixels and targets."),
+                       _("One epoch gives {seen} examples, but {given} were given.").format(
+                           seen=seen, given=len(pixels)))
     return None
 
 
-@check_function("8.1 (digits_iter)", "batches of data (32, 1, 8, 8) in 0-1 with their labels as "
-                "softmax_label, and one training step of the network runs on them.")
+@check_function("8.1 (digits_iter)", N_("batches of data (32, 1, 8, 8) in 0-1 with their labels "
+                                        "as softmax_label, and one training step of the "
+                                        "network runs on them."))
 def digits_iter(fn):
     """fn(pixels (N, 64) in 0-16, targets (N,), batch_size) -> an NDArrayIter for the network."""
     from sklearn.datasets import load_digits
@@ -153,32 +160,34 @@ def digits_iter(fn):
     pixels, targets = digits.data[:100].copy(), digits.target[:100].copy()
     it = fn(pixels, targets, BATCH)
     if not isinstance(it, mx.io.DataIter):
-        return problem("return the iterator itself: mx.io.NDArrayIter(data, label, "
-                       "batch_size=batch_size).", f"digits_iter() returned "
-                                                  f"{type(it).__name__}.")
+        return problem(_("return the iterator itself: mx.io.NDArrayIter(data, label, "
+                         "batch_size=batch_size)."),
+                       _("digits_iter() returned {kind}.").format(kind=type(it).__name__))
     data_names = [d.name for d in it.provide_data]
     if data_names != ['data']:
-        return problem("give NDArrayIter one array (it is then named 'data'), not a dict or a "
-                       "list.", f"Its data is named {data_names}, but the network's input is "
-                                "the Variable 'data'.")
+        return problem(_("give NDArrayIter one array (it is then named 'data'), not a dict or "
+                         "a list."),
+                       _("Its data is named {names}, but the network's input is the Variable "
+                         "'data'.").format(names=data_names))
     label_names = [d.name for d in it.provide_label]
     if not label_names:
-        return problem("pass targets as NDArrayIter's second argument: NDArrayIter(images, "
-                       "targets, batch_size=batch_size).",
-                       "It provides no labels (provide_label is []).")
+        return problem(_("pass targets as NDArrayIter's second argument: NDArrayIter(images, "
+                         "targets, batch_size=batch_size)."),
+                       _("It provides no labels (provide_label is [])."))
     if label_names != ['softmax_label']:
-        return problem("keep NDArrayIter's default label name, or pass "
-                       "label_name='softmax_label': Module finds arrays by name.",
-                       f"Its labels are named {label_names}, but the network's label argument "
-                       "is 'softmax_label' (mx.sym.Custom named 'softmax' made it from its "
-                       "Prop's 'label').")
+        return problem(_("keep NDArrayIter's default label name, or pass "
+                         "label_name='softmax_label': Module finds arrays by name."),
+                       _("Its labels are named {names}, but the network's label argument is "
+                         "'softmax_label' (mx.sym.Custom named 'softmax' made it from its "
+                         "Prop's 'label').").format(names=label_names))
     found = _shape_problem("data", tuple(it.provide_data[0].shape), BATCH)
     if found:
         return found
     if tuple(it.provide_label[0].shape) != (BATCH,):
-        return problem("pass targets as they are, one number each.",
-                       f"Its label batches are {tuple(it.provide_label[0].shape)}; the loss "
-                       f"wants one class per example, {(BATCH,)}.")
+        return problem(_("pass targets as they are, one number each."),
+                       _("Its label batches are {shape}; the loss wants one class per "
+                         "example, {wanted}.").format(shape=tuple(it.provide_label[0].shape),
+                                                      wanted=(BATCH,)))
     found = _pairing_problem(_batches(it), pixels, targets)
     if found:
         return found
@@ -206,20 +215,21 @@ def _is_number(value):
     return isinstance(value, (int, float, np.floating, np.integer)) and not isinstance(value, bool)
 
 
-@check_function("8.2 (loss_recorder)", "one cross-entropy per batch, each of that batch alone, "
-                "and fit's own totals left intact.")
+@check_function("8.2 (loss_recorder)", N_("one cross-entropy per batch, each of that batch "
+                                          "alone, and fit's own totals left intact."))
 def loss_recorder(fn):
     """fn(losses) -> a batch_end_callback appending each batch's cross-entropy to losses."""
     import minisym as mx
-    images, labels, train, _ = _digits()
+    images, labels, train = _digits()[:3]
     picked = train[:5 * BATCH]
     it = mx.io.NDArrayIter(images[picked], labels[picked], batch_size=BATCH)
     losses = []
     callback = fn(losses)
     if not callable(callback):
-        return problem("return the function fit calls after each batch (def record(param): "
-                       "..., then return record).", f"loss_recorder(losses) returned "
-                                                    f"{type(callback).__name__}.")
+        return problem(_("return the function fit calls after each batch (def record(param): "
+                         "..., then return record)."),
+                       _("loss_recorder(losses) returned {kind}.").format(
+                           kind=type(callback).__name__))
     truth = {"ce": [], "acc": [], "running": [], "global": []}
 
     def before(param):  # the batch's own values, from the module's outputs
@@ -244,39 +254,40 @@ def loss_recorder(fn):
 def _judge_losses(losses, truth):
     batches = len(truth["ce"])
     if len(losses) != batches:
-        return problem("append one value per call of the callback.",
-                       f"losses holds {len(losses)} values after 2 epochs of 5 batches; "
-                       f"expected {batches}.")
+        return problem(_("append one value per call of the callback."),
+                       _("losses holds {count} values after 2 epochs of 5 batches; expected "
+                         "{batches}.").format(count=len(losses), batches=batches))
     first = losses[0]
     if not _is_number(first):
-        return problem("append only the cross-entropy's value, a number: "
-                       "dict(param.eval_metric.get_name_value())['cross-entropy'].",
-                       f"losses[0] is {first!r}.")
+        return problem(_("append only the cross-entropy's value, a number: "
+                         "dict(param.eval_metric.get_name_value())['cross-entropy']."),
+                       _("losses[0] is {first!r}.").format(first=first))
     got = np.array(losses, dtype=float)
     if np.allclose(got, truth["ce"], rtol=1e-4, atol=1e-6):
         if not np.allclose(truth["global"], truth["running"], rtol=1e-4, atol=1e-6):
-            return problem("call param.eval_metric.reset_local(), not reset().",
-                           "Each value is right, but the callback also cleared the metric's "
-                           "totals for the epoch, which fit's progress line and log show.")
+            return problem(_("call param.eval_metric.reset_local(), not reset()."),
+                           _("Each value is right, but the callback also cleared the metric's "
+                             "totals for the epoch, which fit's progress line and log show."))
         return None
     if np.allclose(got, truth["running"], rtol=1e-4, atol=1e-6):
-        return problem("after reading the value, call param.eval_metric.reset_local(), as "
-                       "mx.callback.Speedometer(auto_reset=True) does.",
-                       f"losses[1] is {got[1]:.4f}, the mean over batches 0 and 1 of the "
-                       f"epoch, not batch 1 alone ({truth['ce'][1]:.4f}): get_name_value() "
-                       "gives the metric since its last reset.")
+        return problem(_("after reading the value, call param.eval_metric.reset_local(), as "
+                         "mx.callback.Speedometer(auto_reset=True) does."),
+                       _("losses[1] is {got:.4f}, the mean over batches 0 and 1 of the epoch, "
+                         "not batch 1 alone ({alone:.4f}): get_name_value() gives the metric "
+                         "since its last reset.").format(got=got[1], alone=truth['ce'][1]))
     if np.allclose(got, truth["acc"], rtol=1e-4, atol=1e-6):
-        return problem("take the value named 'cross-entropy'.",
-                       "Those are the batches' accuracies: the metric is accuracy and "
-                       "cross-entropy together.")
+        return problem(_("take the value named 'cross-entropy'."),
+                       _("Those are the batches' accuracies: the metric is accuracy and "
+                         "cross-entropy together."))
     k = int(np.argmax(~np.isclose(got, truth["ce"], rtol=1e-4, atol=1e-6)))
-    return problem("read dict(param.eval_metric.get_name_value())['cross-entropy'], then call "
-                   "param.eval_metric.reset_local().", f"losses[{k}] is {got[k]:.4f}, but "
-                   f"batch {k}'s cross-entropy was {truth['ce'][k]:.4f}.")
+    return problem(_("read dict(param.eval_metric.get_name_value())['cross-entropy'], then "
+                     "call param.eval_metric.reset_local()."),
+                   _("losses[{k}] is {got:.4f}, but batch {k}'s cross-entropy was "
+                     "{want:.4f}.").format(k=k, got=got[k], want=truth['ce'][k]))
 
 
 # --- 8.3 -----------------------------------------------------------------------------------
-@check_function("8.3 (optimizer_params)", "past 90% held-out accuracy after two epochs.")
+@check_function("8.3 (optimizer_params)", N_("past 90% held-out accuracy after two epochs."))
 def optimizer_params(fn):
     """fn() -> optimizer_params for 'sgd' that reach 90% held-out accuracy in two epochs."""
     import minisym as mx
@@ -285,11 +296,13 @@ def optimizer_params(fn):
                                                  for p in params):
         params = dict(params)
     if not isinstance(params, dict):
-        return problem("return a dict, such as {'learning_rate': 0.1}.",
-                       f"optimizer_params() returned {type(params).__name__}.")
+        return problem(_("return a dict, such as {'learning_rate': 0.1}."),
+                       _("optimizer_params() returned {kind}.").format(
+                           kind=type(params).__name__))
     if 'lr' in params:
-        return problem(f"name the key 'learning_rate', not 'lr': {{'learning_rate': "
-                       f"{params['lr']!r}}}.", "SGD has no parameter named lr.")
+        return problem(_("name the key 'learning_rate', not 'lr': {{'learning_rate': "
+                         "{lr!r}}}.").format(lr=params['lr']),
+                       _("SGD has no parameter named lr."))
     images, labels, train, held_out = _digits()
     train_iter = mx.io.NDArrayIter(images[train], labels[train], batch_size=BATCH)
     test_iter = mx.io.NDArrayIter(images[held_out], labels[held_out], batch_size=BATCH)
@@ -304,9 +317,10 @@ def optimizer_params(fn):
     accuracy, losses = curve[-1]['accuracy'], [c['cross-entropy'] for c in curve]
     weights = mod.get_params()[0]
     if not all(np.isfinite(w.asnumpy()).all() for w in weights.values()):
-        return problem("use a smaller learning rate (0.1 to 1 suits this network) or less "
-                       "momentum.", f"With {params} the weights became nan: the steps were so "
-                                    "large that training blew up.")
+        return problem(_("use a smaller learning rate (0.1 to 1 suits this network) or less "
+                         "momentum."),
+                       _("With {params} the weights became nan: the steps were so large that "
+                         "training blew up.").format(params=params))
     if accuracy > 0.9:
         return None
     return _too_slow_or_too_far(params, accuracy, losses)
@@ -317,22 +331,28 @@ CHANCE = float(np.log(10))  # the cross-entropy of guessing: probability 1/10 fo
 
 def _too_slow_or_too_far(params, accuracy, losses):
     """Why two epochs with ``params`` stayed below 90%, from the held-out loss after each."""
-    seen = (f"With {params} held-out accuracy is {accuracy:.1%} after two epochs, and the loss "
-            f"was {losses[0]:.3f} after the first, {losses[-1]:.3f} after the second")
+    seen = _("With {params} held-out accuracy is {accuracy:.1%} after two epochs, and the loss "
+             "was {first:.3f} after the first, {last:.3f} after the second").format(
+                 params=params, accuracy=accuracy, first=losses[0], last=losses[-1])
     stuck = losses[-1] > CHANCE - 0.3 and losses[0] - losses[-1] < 0.05
     if losses[-1] > losses[0] or losses[-1] > CHANCE + 0.2 or stuck:
-        how = ("worse than guessing" if losses[-1] > CHANCE else
-               "going up" if losses[-1] > losses[0] else "stuck near guessing")
-        return problem("try a smaller learning rate (0.1 to 1 suits this network) or less "
-                       "momentum: the steps overshoot.",
-                       f"{seen}: {how} (guessing gives {CHANCE:.3f}).")
+        how = (_("worse than guessing") if losses[-1] > CHANCE else
+               _("going up") if losses[-1] > losses[0] else _("stuck near guessing"))
+        return problem(_("try a smaller learning rate (0.1 to 1 suits this network) or less "
+                         "momentum: the steps overshoot."),
+                       _("{seen}: {how} (guessing gives {chance:.3f}).").format(
+                           seen=seen, how=how, chance=CHANCE))
     if losses[-1] > CHANCE - 0.3:
-        return problem("try a learning rate ten times larger: the steps are far too small.",
-                       f"{seen}: hardly better than guessing ({CHANCE:.3f}).")
+        return problem(_("try a learning rate ten times larger: the steps are far too small."),
+                       _("{seen}: hardly better than guessing ({chance:.3f}).").format(
+                           seen=seen, chance=CHANCE))
     if losses[-1] > 0.95 * losses[0]:
-        return problem("try a smaller learning rate or less momentum (momentum 0.9 carries 90% "
-                       "of each step into the next).", f"{seen}: it stopped falling, the steps "
-                       "swing to and fro around a minimum instead of going down into it.")
-    more = " or add 'momentum': 0.5" if not params.get('momentum') else ""
-    return problem(f"try a larger learning rate (a few times larger){more}: the steps are too "
-                   "small.", f"{seen}: still falling.")
+        return problem(_("try a smaller learning rate or less momentum (momentum 0.9 carries "
+                         "{share} of each step into the next).").format(share="90%"),
+                       _("{seen}: it stopped falling, the steps swing to and fro around a "
+                         "minimum instead of going down into it.").format(seen=seen))
+    change = (_("try a larger learning rate (a few times larger): the steps are too small.")
+              if params.get('momentum') else
+              _("try a larger learning rate (a few times larger) or add 'momentum': 0.5: the "
+                "steps are too small."))
+    return problem(change, _("{seen}: still falling.").format(seen=seen))
