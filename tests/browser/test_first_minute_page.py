@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 def make_lab_command():
     """The config file and folder `make lab` passes to jupyter lab."""
     line = next(line for line in (REPO / "Makefile").read_text().splitlines()
-                if "jupyter lab" in line and "learner" in line)
+                if "jupyter lab" in line and "learner_lab_config.py" in line)
     config = re.search(r"--config=(\S+)", line).group(1)
     return REPO / config, line.split()[-1]
 
