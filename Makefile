@@ -24,7 +24,7 @@ LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 # widgets and the exercise checks speak Chinese (the engine's own messages stay English).
 ZH_ENV := LANG=zh_CN.UTF-8 LANGUAGE=zh_CN
 
-.PHONY: venv lab lab-zh instructor test lessons lessons-zh test-any-machine
+.PHONY: venv lab lab-zh instructor student test lessons lessons-zh test-any-machine
 
 venv: $(STAMP)
 
@@ -58,6 +58,11 @@ instructor: venv
 	$(VENV)/bin/pip install -q -e '.[instructor]'
 	$(VENV)/bin/python -m minisym.kernels.warmup
 	$(KERNEL_ENV) $(VENV)/bin/jupyter lab $(LAB_FLAGS) .
+
+# The students' tree (no solutions, tests or benchmarks) as a commit on the branch `student`,
+# which nbgitpuller and Binder serve; STUDENT_FLAGS='--remote origin' or '--folder DIR'.
+student: venv
+	$(VENV)/bin/python -m minisym_widgets.student_tree $(STUDENT_FLAGS)
 
 # Every lesson under strict nbval with other kernels, BLAS thread counts and a generic processor
 # (tests/any_machine.py): the stored outputs must hold on any machine. One configuration at a

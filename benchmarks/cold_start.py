@@ -29,7 +29,8 @@ print(json.dumps({{"import": t1 - t0, "simple_bind": t2 - t1, "first_forward": t
 
 def measure(depth, cache_dir):
     """Seconds of each phase in a new process using ``cache_dir`` as numba's cache."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    # MINISYM_SHARED_CACHE=none: an empty cache stays empty (not seeded from the checkout's).
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, MINISYM_SHARED_CACHE="none")
     code = PROBE.format(tests=str(ROOT / "tests"), depth=depth)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True, cwd=ROOT)

@@ -26,8 +26,9 @@ from pathlib import Path
 
 import pytest
 
+from read_only import IS_ROOT, as_root_with_read_only, make_read_only, make_writable
+
 ROOT = Path(__file__).resolve().parent.parent
-IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux paths")]
@@ -74,18 +75,8 @@ LEARNER = textwrap.dedent("""
 """)
 
 
-def _make_read_only(path):
-    for folder, _dirs, files in os.walk(path):
-        for name in files:
-            os.chmod(os.path.join(folder, name), 0o444)
-        os.chmod(folder, 0o555)
 
 
-def _make_writable(path):
-    for folder, _dirs, files in os.walk(path):
-        os.chmod(folder, 0o755)
-        for name in files:
-            os.chmod(os.path.join(folder, name), 0o644)
 
 
 @pytest.fixture
@@ -95,18 +86,12 @@ def install(tmp_path):
     skip = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(ROOT / "minisym", site / "minisym", ignore=skip)
     shutil.copytree(ROOT / "widgets", site / "minisym_widgets", ignore=skip)
-    _make_read_only(site)
+    make_read_only(site)
     yield site
     for path in tmp_path.iterdir():
-        _make_writable(path)
+        make_writable(path)
 
 
-def _namespaces_work():
-    if not shutil.which("unshare"):
-        return False
-    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount --bind / /mnt 2>/dev/null; "
-                            "umount /mnt; true"], capture_output=True, timeout=30)
-    return probe.returncode == 0
 
 
 def _run(site, read_only, env, *args):
@@ -115,15 +100,10 @@ def _run(site, read_only, env, *args):
            "LANG": "C.UTF-8", **env}
     command = [sys.executable, "-c", LEARNER, *args]
     if IS_ROOT:
-        if not _namespaces_work():
-            pytest.skip("running as root without mount namespaces: cannot make a folder "
-                        "read-only for root")
-        mounts = " && ".join(f'mount --bind "{p}" "{p}" && mount -o remount,bind,ro "{p}" "{p}"'
-                             for p in [site, *read_only])
-        command = ["unshare", "-m", "sh", "-c", f'{mounts} && exec "$@"', "sh", *command]
+        command = as_root_with_read_only(command, [site, *read_only])
     else:
         for path in read_only:
-            _make_read_only(path)
+            make_read_only(path)
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300,
                           cwd=site.parent)  # not the project: its minisym/ would come first
     assert done.returncode == 0, done.stderr[-3000:]

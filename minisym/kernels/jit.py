@@ -10,6 +10,19 @@
   (``/tmp/minisym-<uid>/numba``, mode 700, never one another user owns: the cache holds machine
   code), or compiles without a cache if nothing at all can be written. A ``NUMBA_CACHE_DIR``
   you set always wins.
+- **A shared, warmed cache.** numba only reads the cache it writes to, so kernels warmed into a
+  read-only installation (``python -m minisym.kernels.warmup`` in the image) would be compiled
+  again by every user whose cache is elsewhere (a hub's ``NUMBA_CACHE_DIR`` in each home).
+  Once per process, before any kernel runs, minisym therefore seeds the user's cache folder
+  (``kernel_folder()``) from the installation's ``kernels/__pycache__`` and from the folder
+  ``MINISYM_SHARED_CACHE`` names (flat, or laid out as a ``NUMBA_CACHE_DIR``): each kernel's
+  index (``.nbi``) with its compiled files (``.nbc``), when the user lacks it or holds an older
+  copy. numba's index is keyed by the source's content and by the CPU name and features, so the
+  copies load only on a matching CPU: warm with ``NUMBA_CPU_NAME=generic`` (and run with it)
+  for a cache valid on any x86-64 host. A shared folder or file that another user could write,
+  or that a user other than root, you or the installation's owner owns, is refused with a
+  ``SharedCacheWarning``; symlinked files are never followed. ``MINISYM_SHARED_CACHE=none``
+  seeds nothing (to measure a first run that compiles).
 - **Threads.** numba runs parallel kernels on a threading layer: ``omp`` and ``tbb`` may be
   called from several Python threads at once; ``workqueue`` aborts the whole process when two
   threads use it ("Concurrent access has been detected"). Under ``workqueue`` (and until the
@@ -27,11 +40,13 @@ import stat
 import tempfile
 import threading
 import types
+import warnings
 
 import numba
 from numba import njit
 
-__all__ = ["CACHE", "parallel_kernel", "cache_folder", "kernel_mode"]
+__all__ = ["CACHE", "parallel_kernel", "cache_folder", "kernel_folder", "kernel_mode",
+           "seed_cache", "seeded", "SharedCacheWarning"]
 
 
 # --- the cache -------------------------------------------------------------------------------
@@ -96,6 +111,207 @@ CACHE, _CACHE_FOLDER = _choose_cache()
 def cache_folder():
     """Where the compiled kernels are cached (or why they are not)."""
     return _CACHE_FOLDER
+
+
+# --- seeding the user's cache from a shared, warmed one --------------------------------------
+_KERNELS = os.path.dirname(os.path.abspath(__file__))
+_IN_TREE = os.path.join(_KERNELS, "__pycache__")
+_seeding = {"done": False, "from": [], "kernels": []}
+
+
+class SharedCacheWarning(UserWarning):
+    """A shared cache of compiled kernels was not used (unsafe, or holds none)."""
+
+
+def _subpath():
+    """The subfolder numba's NUMBA_CACHE_DIR and user-wide locators keep this folder's kernels
+    in (its name and a hash of its absolute path)."""
+    from numba.core.caching import _CacheLocator
+    return _CacheLocator.get_suitable_cache_subpath(os.path.join(_KERNELS, "jit.py"))
+
+
+def kernel_folder():
+    """The folder numba reads and writes this installation's compiled kernels in, or None."""
+    if not CACHE:
+        return None
+    if _CACHE_FOLDER == _IN_TREE and not os.environ.get("NUMBA_CACHE_DIR"):
+        return _IN_TREE
+    return os.path.join(_CACHE_FOLDER, _subpath())
+
+
+def _trusted_owners():
+    """Root, this user, and whoever owns the installation (who can change its code anyway)."""
+    owners = {0, os.getuid()}
+    try:
+        owners.add(os.stat(_KERNELS).st_uid)
+    except OSError:
+        pass
+    return owners
+
+
+def _unsafe(info):
+    """Why a shared folder or file with this ``stat`` result cannot be trusted, or None."""
+    if not hasattr(os, "getuid"):
+        return None
+    if info.st_mode & 0o022:
+        return "other users can write it"
+    if info.st_uid not in _trusted_owners():
+        return f"it belongs to another user (uid {info.st_uid})"
+    return None
+
+
+def _read_shared(path):
+    """The bytes and stat of the regular file ``path``, never through a symlink; ValueError
+    saying why if it cannot be trusted."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError("not a regular file")
+        reason = _unsafe(info)
+        if reason:
+            raise ValueError(reason)
+        return f.read(), info
+
+
+def _write_private(folder, name, data, info):
+    """Write ``data`` to ``folder/name`` at once (a reader sees the old file or the new one),
+    keeping the source's modification time."""
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{name}.")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.utime(temporary, ns=(info.st_atime_ns, info.st_mtime_ns))
+        os.replace(temporary, os.path.join(folder, name))
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _kernel_files(folder):
+    """{index file name: [its data file names]} of the compiled kernels in ``folder``."""
+    names = os.listdir(folder)
+    groups = {}
+    for index in (n for n in names if n.endswith(".nbi")):
+        base = index[:-len(".nbi")]
+        groups[index] = sorted(n for n in names if n.startswith(base + ".") and n.endswith(".nbc")
+                               and n[len(base) + 1:-len(".nbc")].isdigit())
+    return groups
+
+
+def _needs_copy(src_index, dst_index):
+    try:
+        return os.stat(dst_index).st_mtime_ns < os.stat(src_index).st_mtime_ns
+    except FileNotFoundError:
+        return True
+
+
+def _own_folder(folder):
+    """``folder`` (made if missing) if it resolves to a folder of this user's; else None."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        info = os.stat(os.path.realpath(folder))
+    except OSError:
+        return None
+    owned = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+    return folder if stat.S_ISDIR(info.st_mode) and owned else None
+
+
+def _copy_kernel(src, dst, index, data_files):
+    """Copy one kernel's index and data files; the old index goes first and the new one comes
+    last, so numba never pairs an index with another version's data files."""
+    files = [(name, *_read_shared(os.path.join(src, name))) for name in data_files + [index]]
+    try:
+        os.unlink(os.path.join(dst, index))
+    except FileNotFoundError:
+        pass
+    for name, data, info in files:
+        _write_private(dst, name, data, info)
+
+
+def seed_cache(src, dst):
+    """Copy into ``dst`` (numba's cache folder for these kernels, made if missing) the compiled
+    kernels of ``src`` that ``dst`` lacks or holds older copies of; returns the index files
+    copied. Warns (SharedCacheWarning) and copies nothing from a ``src`` others could change;
+    skips, with a warning, a kernel whose files are unsafe or symlinks."""
+    real = os.path.realpath(src)
+    reason = _unsafe(os.stat(real))
+    if reason:
+        warnings.warn(f"not using the compiled kernels in {src}: {reason}", SharedCacheWarning,
+                      stacklevel=2)
+        return []
+    if _own_folder(dst) is None:
+        warnings.warn(f"not seeding {dst}: it is not a folder of yours", SharedCacheWarning,
+                      stacklevel=2)
+        return []
+    copied = []
+    for index, data_files in sorted(_kernel_files(real).items()):
+        if not _needs_copy(os.path.join(real, index), os.path.join(dst, index)):
+            continue
+        try:
+            _copy_kernel(real, dst, index, data_files)
+        except (OSError, ValueError) as error:
+            warnings.warn(f"not using the compiled kernel {os.path.join(src, index)}: {error}",
+                          SharedCacheWarning, stacklevel=2)
+            continue
+        copied.append(index)
+    return copied
+
+
+def _warmed(folder):
+    """``folder``, or its subfolder in NUMBA_CACHE_DIR's layout, if it holds compiled kernels."""
+    for candidate in (folder, os.path.join(folder, _subpath())):
+        try:
+            if any(name.endswith(".nbi") for name in os.listdir(candidate)):
+                return candidate
+        except OSError:
+            pass
+    return None
+
+
+def _shared_folders():
+    """The folders to seed from: MINISYM_SHARED_CACHE's, then the installation's own."""
+    named = os.environ.get("MINISYM_SHARED_CACHE")
+    if named == "none":
+        return []
+    folders = []
+    if named:
+        if _warmed(named) is None:
+            warnings.warn(f"MINISYM_SHARED_CACHE={named} holds no compiled minisym kernels "
+                          f"(flat, or in {_subpath()})", SharedCacheWarning, stacklevel=3)
+        else:
+            folders.append(_warmed(named))
+    if _warmed(_IN_TREE):
+        folders.append(_IN_TREE)
+    return folders
+
+
+def _seed_once():
+    """Seed the user's cache from the shared ones, once per process, before any kernel runs."""
+    if _seeding["done"] or numba.core.config.DISABLE_JIT:
+        return
+    _seeding["done"] = True
+    dst = kernel_folder()
+    if dst is None:
+        return
+    for folder in _shared_folders():
+        if os.path.realpath(folder) == os.path.realpath(dst):
+            continue
+        _seeding["from"].append(folder)
+        try:
+            _seeding["kernels"] += seed_cache(folder, dst)
+        except OSError as error:  # a folder that vanished or cannot be read: compile instead
+            warnings.warn(f"not using the compiled kernels in {folder}: {error}",
+                          SharedCacheWarning, stacklevel=2)
+
+
+def seeded():
+    """What this process copied into its cache: {'from': [shared folders], 'kernels': [index
+    files copied]} (nothing when the cache already held them)."""
+    return {"from": list(_seeding["from"]), "kernels": list(_seeding["kernels"])}
+
+
+_seed_once()
 
 
 # --- calling parallel kernels safely ---------------------------------------------------------

@@ -1,12 +1,18 @@
 """Compile every kernel for float32 and float64 once, so that later runs load them from
-numba's cache: ``python -m minisym.kernels.warmup`` (``make lab`` runs it)."""
+numba's cache: ``python -m minisym.kernels.warmup`` (``make lab`` runs it). It says which CPU
+the code is compiled for and how many kernels were compiled and how many loaded from the cache.
+For an image many machines share, warm with ``NUMBA_CPU_NAME=generic``: numba keys its cache by
+the CPU, so kernels compiled for the build machine's CPU would be compiled again elsewhere."""
 import time
 
 import numpy as np
+from numba.core import config
 
-from . import batchnorm, conv, nms, pool, roi, sampler
+from . import batchnorm, conv, grouped_conv, jit, nms, pool, roi, sampler, winograd
 
-__all__ = ["warm_up"]
+__all__ = ["warm_up", "kernel_counts", "cpu_name"]
+
+_MODULES = (batchnorm, conv, grouped_conv, nms, pool, roi, sampler, winograd)
 
 
 def _conv_and_pool(dtype):
@@ -42,6 +48,35 @@ def _image(dtype):
     sampler.sample_backward(sampled, x, points, True)
 
 
+def _dispatchers():
+    """numba's dispatchers of every kernel (both twins of a parallel kernel once made)."""
+    for module in _MODULES:
+        for value in vars(module).values():
+            if isinstance(value, jit.ParallelKernel):
+                yield from (d for d in (value.parallel, value._serial) if d is not None)
+            elif hasattr(value, "stats") and hasattr(value, "py_func"):
+                yield value
+
+
+def kernel_counts():
+    """(kernels compiled, kernels loaded from numba's cache) in this process so far, one per
+    kernel and signature (0, 0 under NUMBA_DISABLE_JIT=1: nothing is compiled)."""
+    compiled = loaded = 0
+    for dispatcher in _dispatchers():
+        compiled += sum(dispatcher.stats.cache_misses.values())
+        loaded += sum(dispatcher.stats.cache_hits.values())
+    return compiled, loaded
+
+
+def cpu_name():
+    """The CPU numba compiles for: 'generic' (NUMBA_CPU_NAME=generic, any x86-64) or 'host
+    (<name>)', this machine's."""
+    if config.CPU_NAME:
+        return config.CPU_NAME
+    import llvmlite.binding as llvm
+    return f"host ({llvm.get_host_cpu_name()})"
+
+
 def warm_up(verbose=True):
     """Run each kernel once per dtype; returns the seconds it took."""
     start = time.perf_counter()
@@ -52,7 +87,9 @@ def warm_up(verbose=True):
     nms.nms(np.array([[0, 0, 9, 9], [1, 1, 9, 9]], np.float32), 0.7, 2)  # float32 only
     seconds = time.perf_counter() - start
     if verbose:
-        print(f"minisym kernels ready ({seconds:.1f} s)")
+        compiled, loaded = kernel_counts()
+        print(f"minisym kernels ready ({seconds:.1f} s) for CPU {cpu_name()}: {compiled} "
+              f"compiled, {loaded} loaded from the cache in {jit.kernel_folder()}")
     return seconds
 
 

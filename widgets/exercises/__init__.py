@@ -7,8 +7,10 @@ evidence (expected vs got) on the lines after it; in JupyterLab it is a coloured
 ``bool(result)`` is whether it passed, and ``result.assert_passed()`` raises ``ExerciseError``
 with the same message (what an autograder needs). A check judges by values, never by how the
 code is written: a backward is run under every ``req`` it can receive ('write' replaces what
-in_grad holds, 'add' adds to it, 'null' leaves it). The solutions are not in the package: they
-live in the repository's ``lessons/solutions/``.
+in_grad holds, 'add' adds to it, 'null' leaves it). The solutions are not shipped: they live in
+``lessons/solutions/`` on the main branch (the instructor's tree), and the checks hold none of
+them (what a check compares with is recorded as data); the students' branch, written by ``make
+student`` (``minisym_widgets.student_tree``), leaves them out.
 
 A check speaks the learner's language (``minisym_widgets.i18n``, catalogue domain
 ``minisym_exercises``): its own words are ``str.format`` templates marked with ``_`` (or ``N_``

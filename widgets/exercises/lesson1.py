@@ -73,4 +73,5 @@ def hidden_and_output(answer, net):
                                                                           expected=expected)
     if outputs == expected[::-1]:
         return problem(_("put relu1's output first: Group keeps the order of its list."), seen)
-    return problem(_("return mx.sym.Group([net.get_internals()['relu1_output'], net])."), seen)
+    return problem(_("take relu1's output from net.get_internals() and Group it, first, with "
+                     "net."), seen)

@@ -50,17 +50,67 @@ def _basic_unit(data, num_filter, stride, dim_match, name):
     return mx.sym.elemwise_add(body, shortcut, name=name + "_plus")
 
 
-def _bottleneck(data, num_filter, stride, dim_match, name):
-    """The answer to 7.1, to compare with."""
+# The bottleneck units the checks compare with, recorded once from the answer to 7.1 (which
+# stays out of the package): each layer in order, (op, name, its input, ...) and for a
+# Convolution (num_filter, kernel, stride, pad); every Convolution has no_bias=True, every
+# BatchNorm fix_gamma=False and eps=EPS, every Activation is a ReLU.
+UNIT_NODES = {
+    "b": (  # bottleneck_unit(data, 256, (2, 2), dim_match=False, name="b")
+        ("BatchNorm", "b_bn1", "data"),
+        ("Activation", "b_relu1", "b_bn1"),
+        ("Convolution", "b_conv1", "b_relu1", 64, (1, 1), (1, 1), (0, 0)),
+        ("BatchNorm", "b_bn2", "b_conv1"),
+        ("Activation", "b_relu2", "b_bn2"),
+        ("Convolution", "b_conv2", "b_relu2", 64, (3, 3), (2, 2), (1, 1)),
+        ("BatchNorm", "b_bn3", "b_conv2"),
+        ("Activation", "b_relu3", "b_bn3"),
+        ("Convolution", "b_conv3", "b_relu3", 256, (1, 1), (1, 1), (0, 0)),
+        ("Convolution", "b_sc", "b_relu1", 256, (1, 1), (2, 2), (0, 0)),
+        ("elemwise_add", "b_plus", "b_conv3", "b_sc"),
+    ),
+    "c": (  # bottleneck_unit(data, 256, (1, 1), dim_match=True, name="c")
+        ("BatchNorm", "c_bn1", "data"),
+        ("Activation", "c_relu1", "c_bn1"),
+        ("Convolution", "c_conv1", "c_relu1", 64, (1, 1), (1, 1), (0, 0)),
+        ("BatchNorm", "c_bn2", "c_conv1"),
+        ("Activation", "c_relu2", "c_bn2"),
+        ("Convolution", "c_conv2", "c_relu2", 64, (3, 3), (1, 1), (1, 1)),
+        ("BatchNorm", "c_bn3", "c_conv2"),
+        ("Activation", "c_relu3", "c_bn3"),
+        ("Convolution", "c_conv3", "c_relu3", 256, (1, 1), (1, 1), (0, 0)),
+        ("elemwise_add", "c_plus", "c_conv3", "data"),
+    ),
+    "u": (  # bottleneck_unit(data, 256, (1, 1), dim_match=False, name="u")
+        ("BatchNorm", "u_bn1", "data"),
+        ("Activation", "u_relu1", "u_bn1"),
+        ("Convolution", "u_conv1", "u_relu1", 64, (1, 1), (1, 1), (0, 0)),
+        ("BatchNorm", "u_bn2", "u_conv1"),
+        ("Activation", "u_relu2", "u_bn2"),
+        ("Convolution", "u_conv2", "u_relu2", 64, (3, 3), (1, 1), (1, 1)),
+        ("BatchNorm", "u_bn3", "u_conv2"),
+        ("Activation", "u_relu3", "u_bn3"),
+        ("Convolution", "u_conv3", "u_relu3", 256, (1, 1), (1, 1), (0, 0)),
+        ("Convolution", "u_sc", "u_relu1", 256, (1, 1), (1, 1), (0, 0)),
+        ("elemwise_add", "u_plus", "u_conv3", "u_sc"),
+    ),
+}
+
+
+def _recorded_unit(name):
+    """The Symbol of UNIT_NODES[name], layer by layer."""
     import minisym as mx
-    act1 = _bn_relu(data, name, 1)
-    inner = num_filter // 4
-    body = _conv(act1, inner, (1, 1), (1, 1), (0, 0), name + "_conv1")
-    body = _conv(_bn_relu(body, name, 2), inner, (3, 3), stride, (1, 1), name + "_conv2")
-    body = _conv(_bn_relu(body, name, 3), num_filter, (1, 1), (1, 1), (0, 0), name + "_conv3")
-    shortcut = data if dim_match else _conv(act1, num_filter, (1, 1), stride, (0, 0),
-                                            name + "_sc")
-    return mx.sym.elemwise_add(body, shortcut, name=name + "_plus")
+    made = {"data": mx.sym.Variable("data")}
+    for op, node, *rest in UNIT_NODES[name]:
+        if op == "BatchNorm":
+            made[node] = mx.sym.BatchNorm(made[rest[0]], fix_gamma=False, eps=EPS, name=node)
+        elif op == "Activation":
+            made[node] = mx.sym.Activation(made[rest[0]], act_type="relu", name=node)
+        elif op == "Convolution":
+            source, num_filter, kernel, stride, pad = rest
+            made[node] = _conv(made[source], num_filter, kernel, stride, pad, node)
+        else:
+            made[node] = mx.sym.elemwise_add(made[rest[0]], made[rest[1]], name=node)
+    return made[node]
 
 
 # --- 7.1 ---------------------------------------------------------------------------------------
@@ -85,7 +135,7 @@ def bottleneck_unit(fn):
             found = _not_a_symbol(got, fn)
             if found:
                 return found
-            want = _bottleneck(mx.sym.Variable("data"), num_filter, stride, dim_match, name)
+        want = _recorded_unit(name)
         found = (_compare_arguments(got, want, name, dim_match, call)
                  or _compare_layers(got, want, name, call)
                  or _compare_shapes(got, want, shape, call))
@@ -213,7 +263,7 @@ def _count_cases():
         fc = mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=10, name="fc")
         yield (_("a FullyConnected layer and its softmax"),
                mx.sym.SoftmaxOutput(fc, name="softmax"), {"data": (5, 20)})
-        unit = _bottleneck(mx.sym.Variable("data"), 256, (1, 1), False, "u")
+        unit = _recorded_unit("u")
         yield _("a bottleneck unit, 64 → 256 channels"), unit, {"data": (2, 64, 8, 8)}
 
 
