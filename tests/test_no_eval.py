@@ -24,6 +24,10 @@ FOLDERS = ("minisym", "widgets")
 ALLOWED = [
     ("minisym/symbol/symbol.py", "def eval(self, ctx=None, **kwargs):",
      "Symbol.eval is MXNet's method name: it binds and runs forward; no text is evaluated"),
+    ("widgets/grading/harness.py",
+     'exec(compile(source, f"<answer cell {number}>", "exec"), namespace)  # noqa: S102',
+     "the grader's own process runs a student's definitions, as nbgrader's kernel runs the "
+     "whole notebook: that is its job, in a process of its own with a time limit"),
 ]
 
 _CALLS = {"eval", "exec", "compile", "__import__"}
