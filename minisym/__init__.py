@@ -28,11 +28,13 @@ from . import (
     symbol,
     test_utils,
     tracebacks,
+    util,
     visualization,
 )
 from .attribute import AttrScope
 from .base import MistakeWarning, MXNetError
 from .context import Context, cpu, current_context, gpu
+from .util import is_np_shape, np_shape, set_np_shape, use_np_shape
 
 ndarray._install_operators()  # mx.nd.<Operator>: every registered operator, run imperatively
 tracebacks.install()  # in IPython / Jupyter: tracebacks without the engine's own frames
@@ -62,5 +64,5 @@ __all__ = ["sym", "symbol", "nd", "ndarray", "mod", "module", "mon", "monitor", 
            "initializer", "viz", "visualization", "io", "model", "metric", "optimizer",
            "lr_scheduler", "callback", "operator", "name", "attribute", "base", "random",
            "lifecycle", "test_utils", "autograd", "recordio", "contrib", "AttrScope", "MXNetError",
-           "MistakeWarning",
+           "MistakeWarning", "util", "np_shape", "is_np_shape", "set_np_shape", "use_np_shape",
            "Context", "cpu", "gpu", "current_context"]

@@ -32,6 +32,7 @@ BINARY = {  # op name: (python reference, domain of lhs, domain of rhs)
     "mod": (_python_mod, "any", "nonzero"),
     "maximum": (max, "any", "any"),
     "minimum": (min, "any", "any"),
+    "hypot": (math.hypot, "nonzero", "nonzero"),
     "equal": (lambda a, b: float(a == b), "any", "any"),
     "not_equal": (lambda a, b: float(a != b), "any", "any"),
     "greater": (lambda a, b: float(a > b), "any", "any"),
@@ -46,9 +47,9 @@ ELEMWISE = {"elemwise_add": "add", "elemwise_sub": "sub", "elemwise_mul": "mul",
             "elemwise_div": "div", "_power": "power", "_mod": "mod", "_equal": "equal",
             "_not_equal": "not_equal", "_greater": "greater", "_greater_equal": "greater_equal",
             "_lesser": "lesser", "_lesser_equal": "lesser_equal", "_maximum": "maximum",
-            "_minimum": "minimum"}
+            "_minimum": "minimum", "_hypot": "hypot"}
 BROADCAST = {f"broadcast_{m}": m for m in ("add", "sub", "mul", "div", "power", "mod", "maximum",
-                                             "minimum", "equal", "not_equal", "greater",
+                                             "minimum", "hypot", "equal", "not_equal", "greater",
                                              "greater_equal", "lesser", "lesser_equal",
                                              "logical_and", "logical_or", "logical_xor")}
 SCALAR = {  # op name: (python reference f(x, s), domain of x, scalars to try)
@@ -64,6 +65,7 @@ SCALAR = {  # op name: (python reference f(x, s), domain of x, scalars to try)
     "_rmod_scalar": (lambda x, s: _python_mod(s, x), "nonzero", [5.5, -2.0]),
     "_maximum_scalar": (max, "any", [0.2]),
     "_minimum_scalar": (min, "any", [0.2]),
+    "_hypot_scalar": (math.hypot, "nonzero", [1.5, -0.5]),
     "_equal_scalar": (lambda x, s: float(x == s), "any", [1.0]),
     "_not_equal_scalar": (lambda x, s: float(x != s), "any", [1.0]),
     "_greater_scalar": (lambda x, s: float(x > s), "any", [0.1]),
@@ -86,7 +88,22 @@ UNARY = {  # op name: (python reference, domain)
     "logical_not": (lambda x: float(x == 0), "any"),
     "rsqrt": (lambda x: 1 / math.sqrt(x), "positive"), "sin": (math.sin, "any"),
     "cos": (math.cos, "any"), "softsign": (lambda x: x / (1 + abs(x)), "any"),
+    "reciprocal": (lambda x: 1 / x, "nonzero"), "ceil": (lambda x: float(math.ceil(x)), "any"),
+    "floor": (lambda x: float(math.floor(x)), "any"),
+    "fix": (lambda x: float(math.trunc(x)), "any"),
+    "tan": (math.tan, "unit"), "arcsin": (math.asin, "unit"), "arccos": (math.acos, "unit"),
+    "arctan": (math.atan, "any"), "sinh": (math.sinh, "any"), "cosh": (math.cosh, "any"),
+    "arcsinh": (math.asinh, "any"), "arccosh": (math.acosh, "above_one"),
+    "arctanh": (math.atanh, "unit"), "degrees": (math.degrees, "any"),
+    "radians": (math.radians, "any"), "log2": (math.log2, "positive"),
+    "log10": (math.log10, "positive"), "log1p": (math.log1p, "positive"),
+    "expm1": (math.expm1, "any"),
+    "cbrt": (lambda x: math.copysign(abs(x) ** (1 / 3), x), "nonzero"),
+    "rcbrt": (lambda x: 1 / math.copysign(abs(x) ** (1 / 3), x), "nonzero"),
+    "gamma": (math.gamma, "positive"), "gammaln": (math.lgamma, "positive"),
+    "erf": (math.erf, "any"),
 }
+ROUNDING = ("round", "trunc", "ceil", "floor", "fix")  # zero gradient, no head gradient needed
 
 
 def _smooth_l1(x, sigma):
@@ -102,6 +119,10 @@ def _draw(shape, domain, seed, dtype=np.float64):
         x = np.abs(x) + 0.3
     elif domain == "nonzero":
         x = np.sign(x) * (np.abs(x) + 0.3)
+    elif domain == "unit":  # inside (-1, 1), away from its ends (asin, atanh; tan's poles)
+        x = x * 0.4
+    elif domain == "above_one":
+        x = np.abs(x) + 1.3
     return x.astype(dtype)
 
 
@@ -303,7 +324,7 @@ def test_only_comparisons_need_no_head_gradient(name, params, in_shapes, out_sha
     op = make_op(name, **params)
     deps = op.declare_backward_dependency([0], [1, 2][:len(in_shapes)], [3])
     comparison = any(word in name for word in ("equal", "greater", "lesser", "logical"))
-    zero_gradient = name in ("round", "trunc")
+    zero_gradient = name in ROUNDING
     assert (0 in deps) == (not (comparison or zero_gradient))
 
 
@@ -318,7 +339,7 @@ def test_round_halves_go_away_from_zero():
     np.testing.assert_array_equal(out, [0, 0])  # floor(x + 0.5) would give 1 in float32
 
 
-@pytest.mark.parametrize("name", ["sign", "round", "trunc", "logical_not"])
+@pytest.mark.parametrize("name", ["sign", *ROUNDING, "logical_not"])
 def test_zero_gradient_unary(name):
     """MXNet 1.9.1 (p603, p605): these have a zero gradient everywhere (sign too at 0)."""
     _, (grad,) = _run(name, [[-2.5, -0.5, 0.0, 0.5, 3.0]], head=[1.0, 2, 3, 4, 5])

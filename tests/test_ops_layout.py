@@ -42,6 +42,10 @@ CASES = [
     ("squeeze", {"axis": 2}, [(1, 3, 1)], [(1, 3)]),
     ("squeeze", {"axis": (0, -1)}, [(1, 3, 1)], [(3,)]),
     ("squeeze", {}, [(1, 1)], [(1,)]),
+    ("broadcast_like", {}, [(1, 3), (4, 3)], [(4, 3)]),
+    ("broadcast_like", {"lhs_axes": (0,), "rhs_axes": (2,)}, [(1, 3), (2, 2, 5)], [(5, 3)]),
+    ("slice_like", {}, [(4, 5, 6), (2, 3, 6)], [(2, 3, 6)]),
+    ("slice_like", {"axes": (0, -1)}, [(4, 5, 6), (2, 3, 3)], [(2, 5, 3)]),
 ]
 IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in params.items())}-{shapes}"
        for name, params, shapes, _ in CASES]
@@ -68,6 +72,8 @@ test_shape_rule, test_gradients, test_req, test_backward_dependency = case_tests
     ("reverse", {"axis": (0, 1)}, [(2, 3)], lambda x: x[::-1, ::-1]),
     ("reverse", {"axis": (1, 1)}, [(2, 3)], lambda x: x),  # twice is none (as in MXNet)
     ("squeeze", {"axis": 0}, [(1, 3, 1)], lambda x: x[0]),
+    ("broadcast_like", {}, [(1, 3), (2, 3)], lambda x, like: np.vstack([x, x])),
+    ("slice_like", {"axes": (1,)}, [(3, 4), (1, 2)], lambda x, like: x[:, :2]),
 ])
 def test_values(name, params, shapes, numpy_fn):
     ins = _inputs(shapes)

@@ -189,6 +189,10 @@ class NDArray:
         result = self._data[index]
         if not isinstance(result, np.ndarray) or result.ndim == 0:
             result = np.asarray(result).reshape(1)  # MXNet has no 0-d arrays: x[0, 0] is (1,)
+        elif not result.flags.c_contiguous:
+            # MXNet's view is one block of memory: x[1], x[1:3], x[0, 1:3] write through to x;
+            # a slice whose elements are apart (x[:, 1], x[:, :, 1]) is a copy.
+            result = np.ascontiguousarray(result)
         return _recorded(f"x[{_key_text(key)}]", [self], NDArray(result, self._ctx),
                          lambda g: [_scatter(self._data, index, g[0])])
 
@@ -216,8 +220,11 @@ class NDArray:
     def _binary(self, other, fn, symbol, reverse=False):
         """self ``symbol`` other (other ``symbol`` self when ``reverse``): ``other`` is an NDArray
         (broadcast as NumPy does) or a number (int, float, NumPy scalar), as in MXNet."""
-        if _autograd.is_recording() and isinstance(other, (NDArray,) + _NUMBERS):
-            from . import arithmetic  # recorded: the operator, as mx.nd.multiply(x, 2) is
+        integer_division = fn is np.true_divide and np.issubdtype(self._data.dtype, np.integer)
+        if (_autograd.is_recording() or integer_division) and isinstance(
+                other, (NDArray,) + _NUMBERS):
+            # recorded (or dividing integers): the operator, as mx.nd.multiply(x, 2) is
+            from . import arithmetic
             function = getattr(arithmetic, _ARITHMETIC[fn if fn in _ARITHMETIC else symbol])
             return function(other, self) if reverse else function(self, other)
         if isinstance(other, NDArray):
@@ -228,7 +235,9 @@ class NDArray:
             lhs, rhs = (scalar, self._data) if reverse else (self._data, scalar)
         else:
             raise _operand_error(self, other, symbol, reverse)
-        return NDArray(np.asarray(fn(lhs, rhs)).astype(self._data.dtype, copy=False), self._ctx)
+        with np.errstate(all="ignore"):  # MXNet gives inf / nan silently
+            value = np.asarray(fn(lhs, rhs))
+        return NDArray(value.astype(self._data.dtype, copy=False), self._ctx)
 
     def _inplace(self, other, fn):
         symbol = _INPLACE_SYMBOLS.get(fn, fn.__name__)

@@ -6,6 +6,7 @@ derivative, so "what is the gradient of _rdiv_scalar" is answered by one row of
 ``_SCALAR_OPS``. A derivative of ``None`` means the input gets a zero gradient (comparisons).
 """
 import numpy as np
+import scipy.special
 
 from ..base import MXNetValueError
 from ..operands import shape_difference
@@ -20,6 +21,20 @@ __all__ = []
 def _floor_mod(a, b):
     """a mod b with the sign of b (Python's %), and 0 where b == 0 (as MXNet does)."""
     return np.where(np.equal(b, 0), 0, np.mod(a, b))
+
+
+def _divide(a, b):
+    """a / b; integers divide as MXNet's integer kernels do, toward zero (7 / -2 is -3), with 0
+    where b == 0 (where NumPy's quotient, cast back, would be -2147483648)."""
+    if not np.issubdtype(np.result_type(a, b), np.integer):
+        return np.divide(a, b)
+    quotient = np.trunc(np.true_divide(a, np.where(np.equal(b, 0), 1, b)))
+    return np.where(np.equal(b, 0), 0, quotient).astype(np.result_type(a, b))
+
+
+def _as(scalar, data):
+    """The scalar in data's dtype, as MXNet casts it (an integer array divides by an integer)."""
+    return np.asarray(scalar, dtype=data.dtype)
 
 
 def _head_times(grad, derivative, *args):
@@ -43,10 +58,11 @@ _BINARY_MATH = {
     "add": (np.add, lambda l, r: 1, lambda l, r: 1),
     "sub": (np.subtract, lambda l, r: 1, lambda l, r: -1),
     "mul": (np.multiply, lambda l, r: r, lambda l, r: l),
-    "div": (np.divide, lambda l, r: 1 / r, lambda l, r: -l / (r * r)),
+    "div": (_divide, lambda l, r: 1 / r, lambda l, r: -l / (r * r)),
     "power": (np.power, lambda l, r: r * l ** (r - 1), lambda l, r: l ** r * np.log(l)),
     # MXNet: d(l mod r)/dr = -floor(l / r) (inf/nan where r == 0), d/dl = 1 everywhere.
     "mod": (_floor_mod, lambda l, r: 1, lambda l, r: -np.floor(l / r)),
+    "hypot": (np.hypot, lambda l, r: l / np.hypot(l, r), lambda l, r: r / np.hypot(l, r)),
     # On ties the lhs gets the gradient, the rhs none (observed in MXNet).
     "maximum": (np.maximum, lambda l, r: l >= r, lambda l, r: l < r),
     "minimum": (np.minimum, lambda l, r: l <= r, lambda l, r: l > r),
@@ -166,6 +182,7 @@ _binary("elemwise_mul", "mul", "lhs * rhs (equal shapes).")
 _binary("elemwise_div", "div", "lhs / rhs (equal shapes).")
 _binary("_power", "power", "lhs ** rhs (equal shapes).")
 _binary("_mod", "mod", "lhs % rhs (equal shapes).")
+_binary("_hypot", "hypot", "sqrt(lhs**2 + rhs**2) (equal shapes).")
 _binary("_maximum", "maximum", "max(lhs, rhs) (equal shapes); on ties lhs gets the gradient.")
 _binary("_minimum", "minimum", "min(lhs, rhs) (equal shapes); on ties lhs gets the gradient.")
 for _cmp in ("_equal", "_not_equal", "_greater", "_greater_equal", "_lesser", "_lesser_equal"):
@@ -176,7 +193,7 @@ for _fn, _op in (("_Plus", "elemwise_add"), ("_plus", "elemwise_add"), ("_add", 
                  ("_Minus", "elemwise_sub"), ("_minus", "elemwise_sub"), ("_sub", "elemwise_sub"),
                  ("_Mul", "elemwise_mul"), ("_mul", "elemwise_mul"), ("_Div", "elemwise_div"),
                  ("_div", "elemwise_div"), ("_Power", "_power"), ("_Mod", "_mod"),
-                 ("_Maximum", "_maximum"), ("_Minimum", "_minimum")):
+                 ("_Maximum", "_maximum"), ("_Minimum", "_minimum"), ("_Hypot", "_hypot")):
     add_function(_fn, _op)
 
 
@@ -215,7 +232,7 @@ _COMPARISONS += ("logical_and", "logical_or", "logical_xor")  # 1 / 0 too, no gr
 for _name, _alias in (("broadcast_add", "broadcast_plus"), ("broadcast_sub", "broadcast_minus"),
                       ("broadcast_mul", None), ("broadcast_div", None), ("broadcast_power", None),
                       ("broadcast_mod", None), ("broadcast_maximum", None),
-                      ("broadcast_minimum", None),
+                      ("broadcast_minimum", None), ("broadcast_hypot", None),
                       *((f"broadcast_{c}", None) for c in _COMPARISONS)):
     _math = _name.split("_", 1)[1]
     _cls = type(_name, (_Broadcast,), {
@@ -247,8 +264,9 @@ _SCALAR_OPS = {
     "_minus_scalar": ("_MinusScalar", "data - scalar", lambda x, s: x - s, lambda x, s: 1),
     "_rminus_scalar": ("_RMinusScalar", "scalar - data", lambda x, s: s - x, lambda x, s: -1),
     "_mul_scalar": ("_MulScalar", "data * scalar", lambda x, s: x * s, lambda x, s: s),
-    "_div_scalar": ("_DivScalar", "data / scalar", lambda x, s: x / s, lambda x, s: 1 / s),
-    "_rdiv_scalar": ("_RDivScalar", "scalar / data", lambda x, s: s / x,
+    "_div_scalar": ("_DivScalar", "data / scalar", lambda x, s: _divide(x, _as(s, x)),
+                    lambda x, s: 1 / s),
+    "_rdiv_scalar": ("_RDivScalar", "scalar / data", lambda x, s: _divide(_as(s, x), x),
                      lambda x, s: -s / (x * x)),
     "_power_scalar": ("_PowerScalar", "data ** scalar", lambda x, s: x ** s,
                       lambda x, s: s * x ** (s - 1)),
@@ -259,6 +277,8 @@ _SCALAR_OPS = {
     "_rmod_scalar": ("_RModScalar", "scalar % data", lambda x, s: _floor_mod(s, x),
                      lambda x, s: -np.floor(s / x)),
     # On ties (data == scalar) the data gets the gradient (observed in MXNet).
+    "_hypot_scalar": ("_HypotScalar", "sqrt(data**2 + scalar**2)", np.hypot,
+                      lambda x, s: x / np.hypot(x, s)),
     "_maximum_scalar": ("_MaximumScalar", "max(data, scalar)", np.maximum, lambda x, s: x >= s),
     "_minimum_scalar": ("_MinimumScalar", "min(data, scalar)", np.minimum, lambda x, s: x <= s),
     # sigma = scalar: 0.5 * (sigma * x)**2 where |x| < 1 / sigma**2, else |x| - 0.5 / sigma**2
@@ -313,6 +333,7 @@ for _op, (_fn, _doc, _f, _df) in _SCALAR_OPS.items():
 
 
 # --- f(Symbol) ----------------------------------------------------------------------------------
+_READS_X = ("out_grad", "in_data")
 # name: (doc, value f(x), derivative df/dx(x, y), what backward reads), where x is the input and
 # y = f(x) the output; each derivative reads only what its last column declares, because an
 # executor may reuse the other buffer.
@@ -341,6 +362,34 @@ _UNARY_OPS = {
     "cos": ("cos(x)", np.cos, lambda x, y: -np.sin(x), ("out_grad", "in_data")),
     "softsign": ("x / (1 + |x|)", lambda x: x / (1 + np.abs(x)),
                  lambda x, y: 1 / np.square(1 + np.abs(x)), ("out_grad", "in_data")),
+    "reciprocal": ("1 / x", lambda x: 1 / x, lambda x, y: -1 / (x * x), ("out_grad", "in_data")),
+    "ceil": ("x rounded up", np.ceil, None, ()),
+    "floor": ("x rounded down", np.floor, None, ()),
+    "fix": ("x rounded toward zero", np.fix, None, ()),
+    "tan": ("tan(x)", np.tan, lambda x, y: 1 + y * y, ("out_grad", "out_data")),
+    "arcsin": ("asin(x)", np.arcsin, lambda x, y: 1 / np.sqrt(1 - x * x), _READS_X),
+    "arccos": ("acos(x)", np.arccos, lambda x, y: -1 / np.sqrt(1 - x * x), _READS_X),
+    "arctan": ("atan(x)", np.arctan, lambda x, y: 1 / (1 + x * x), _READS_X),
+    "sinh": ("sinh(x)", np.sinh, lambda x, y: np.cosh(x), _READS_X),
+    "cosh": ("cosh(x)", np.cosh, lambda x, y: np.sinh(x), _READS_X),
+    "arcsinh": ("asinh(x)", np.arcsinh, lambda x, y: 1 / np.sqrt(x * x + 1), _READS_X),
+    "arccosh": ("acosh(x)", np.arccosh, lambda x, y: 1 / np.sqrt(x * x - 1), _READS_X),
+    "arctanh": ("atanh(x)", np.arctanh, lambda x, y: 1 / (1 - x * x), _READS_X),
+    "degrees": ("x in degrees", np.degrees, lambda x, y: 180 / np.pi, ("out_grad",)),
+    "radians": ("x in radians", np.radians, lambda x, y: np.pi / 180, ("out_grad",)),
+    "log2": ("log2 x", np.log2, lambda x, y: 1 / (x * np.log(2)), _READS_X),
+    "log10": ("log10 x", np.log10, lambda x, y: 1 / (x * np.log(10)), _READS_X),
+    "log1p": ("ln(1 + x)", np.log1p, lambda x, y: 1 / (1 + x), _READS_X),
+    "expm1": ("e**x - 1", np.expm1, lambda x, y: np.exp(x), _READS_X),
+    "cbrt": ("x**(1/3)", np.cbrt, lambda x, y: 1 / (3 * y * y), ("out_grad", "out_data")),
+    "rcbrt": ("x**(-1/3)", lambda x: 1 / np.cbrt(x), lambda x, y: -1 / (3 * x * np.cbrt(x)),
+              _READS_X),
+    "gamma": ("Γ(x)", scipy.special.gamma,
+              lambda x, y: scipy.special.gamma(x) * scipy.special.digamma(x), _READS_X),
+    "gammaln": ("ln |Γ(x)|", scipy.special.gammaln, lambda x, y: scipy.special.digamma(x),
+                _READS_X),
+    "erf": ("erf(x)", scipy.special.erf, lambda x, y: 2 / np.sqrt(np.pi) * np.exp(-x * x),
+            _READS_X),
 }
 
 

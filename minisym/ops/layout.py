@@ -376,3 +376,104 @@ class Squeeze(_SameValues):
                                           "twice; give each axis once")
                 drop.add(axis)
         return [data], [tuple(d for i, d in enumerate(data) if i not in drop) or (1,)], []
+
+
+def _axes_of(axes, ndim, where, name):
+    """``axes`` (negative counting from the end) as non-negative axes of an ndim-array."""
+    found = []
+    for axis in axes:
+        if not -ndim <= axis < ndim:
+            raise MXNetValueError(f"{where}: {name} has axis {axis}, but the input has {ndim} "
+                                  f"axes; give axes in -{ndim}..{ndim - 1}")
+        found.append(axis % ndim)
+    return found
+
+
+@register("broadcast_like")
+class BroadcastLike(_Broadcast):
+    """lhs stretched to rhs's shape (or lhs's ``lhs_axes`` to the sizes of rhs's ``rhs_axes``);
+    rhs only lends its shape."""
+
+    params = {"lhs_axes": Param(optional(shape_tuple), None),
+              "rhs_axes": Param(optional(shape_tuple), None)}
+    no_gradient_inputs = ("rhs",)
+
+    def list_arguments(self):
+        return ["lhs", "rhs"]
+
+    def infer_shape(self, in_shape, out_shape):
+        """lhs (1 on each stretched axis), rhs -> rhs's shape, or lhs with the chosen axes
+        taken from rhs; nothing is known until both shapes are."""
+        lhs, rhs = in_shape
+        if not (known(lhs) and known(rhs)):
+            return list(in_shape), [out_shape[0]], []
+        if self.lhs_axes is None:
+            if len(lhs) != len(rhs):
+                raise MXNetValueError(f"{self.where}: lhs {fmt(lhs)} and rhs {fmt(rhs)} have "
+                                      "different numbers of axes; give lhs_axes and rhs_axes")
+            pairs = list(zip(range(len(lhs)), range(len(rhs))))
+        else:
+            pairs = list(zip(_axes_of(self.lhs_axes, len(lhs), self.where, "lhs_axes"),
+                             _axes_of(self.rhs_axes or (), len(rhs), self.where, "rhs_axes")))
+        out = list(lhs)
+        for left, right in pairs:
+            if lhs[left] not in (1, rhs[right]):
+                raise MXNetValueError(
+                    f"{self.where}: lhs {fmt(lhs)} axis {left} has size {lhs[left]}, rhs "
+                    f"{fmt(rhs)} axis {right} has {rhs[right]}; only a size 1 stretches")
+            out[left] = rhs[right]
+        return [lhs, rhs], [tuple(out)], []
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """lhs: the head gradient summed over the stretched axes; rhs: zeros."""
+        super().backward(req, out_grad, in_data, out_data, in_grad, aux)
+        assign(in_grad[1], req[1], 0)
+
+
+@register("slice_like")
+class SliceLike(Operator):
+    """data's leading block in the shape of shape_like (on ``axes``, all if empty), starting at
+    index 0 of each axis; shape_like only lends its shape."""
+
+    params = {"axes": Param(shape_tuple, ())}
+    backward_needs = ("out_grad",)
+    no_gradient_inputs = ("shape_like",)
+
+    def list_arguments(self):
+        return ["data", "shape_like"]
+
+    def infer_shape(self, in_shape, out_shape):
+        """data, shape_like -> data with each chosen axis cut to shape_like's size."""
+        data, like = in_shape
+        if not (known(data) and known(like)):
+            return list(in_shape), [out_shape[0]], []
+        axes = (_axes_of(self.axes, len(data), self.where, "axes") if self.axes
+                else range(len(data)))
+        out = list(data)
+        for axis in axes:
+            if axis >= len(like) or like[axis] > data[axis]:
+                raise MXNetValueError(
+                    f"{self.where}: cannot cut data {fmt(data)} to shape_like {fmt(like)} on "
+                    f"axis {axis}; shape_like must have that axis, no larger than data's")
+            out[axis] = like[axis]
+        return [data, like], [tuple(out)], []
+
+    def infer_type(self, in_type, out_type):
+        """The output has data's dtype; shape_like keeps its own."""
+        dtype = in_type[0] if in_type[0] is not None else out_type[0]
+        return [dtype, in_type[1]], [dtype], []
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data -> data[:n0, :n1, ...] in the output's shape."""
+        assign(out_data[0], req[0], in_data[0][self._block(out_data[0].shape)])
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """data: the head gradient in the cut block, zeros elsewhere; shape_like: zeros."""
+        grad = np.zeros(in_grad[0].shape, out_grad[0].dtype)
+        grad[self._block(out_grad[0].shape)] = out_grad[0]
+        assign(in_grad[0], req[0], grad)
+        assign(in_grad[1], req[1], 0)
+
+    @staticmethod
+    def _block(shape):
+        return tuple(slice(0, n) for n in shape)

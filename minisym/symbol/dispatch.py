@@ -1,4 +1,4 @@
-"""``mx.sym.maximum``, ``minimum``, ``pow`` / ``power``, ``zeros`` and ``ones``: MXNet's
+"""``mx.sym.maximum``, ``minimum``, ``hypot``, ``pow`` / ``power``, ``zeros`` and ``ones``: MXNet's
 Python-level functions, which pick the operator from what they are given (a Symbol or a
 number) instead of being one operator each."""
 from numbers import Number
@@ -9,7 +9,7 @@ from ..ops.registry import functions
 from .creation import create_op
 from .symbol import Symbol
 
-__all__ = ["maximum", "minimum", "pow", "power", "zeros", "ones"]
+__all__ = ["maximum", "minimum", "hypot", "pow", "power", "zeros", "ones"]
 
 
 def _call(func_name, *args, **kwargs):
@@ -58,6 +58,13 @@ def minimum(left, right):
     ``_minimum_scalar``; two numbers give a number. Broadcasting: mx.sym.broadcast_minimum."""
     return _dispatch("minimum", left, right, "_Minimum", "_MinimumScalar", "_MinimumScalar",
                      lambda a, b: a if a < b else b)
+
+
+def hypot(left, right):
+    """sqrt(left**2 + right**2) elementwise, equal shapes (``_hypot``); a number on either side
+    gives ``_hypot_scalar``; two numbers give a number. Broadcasting: mx.sym.broadcast_hypot."""
+    return _dispatch("hypot", left, right, "_Hypot", "_HypotScalar", "_HypotScalar",
+                     lambda a, b: float(np.hypot(a, b)))
 
 
 def pow(base, exp):  # noqa: A001 (MXNet's name)

@@ -42,6 +42,14 @@ from .helpers import (
     random_arrays,
     set_default_context,
 )
+from .small import (
+    DummyIter,
+    assert_almost_equal_ignore_nan,
+    assert_exception,
+    compare_ndarray_tuple,
+    discard_stderr,
+    random_sample,
+)
 
 __all__ = ["default_context", "set_default_context", "default_dtype", "default_rtols",
            "default_atols", "default_numeric_eps", "get_tolerance", "get_tols", "get_atol",
@@ -49,4 +57,6 @@ __all__ = ["default_context", "set_default_context", "default_dtype", "default_r
            "random_arrays", "rand_ndarray", "rand_shape_2d", "rand_shape_3d", "rand_shape_nd",
            "np_reduce", "environment", "numeric_grad", "check_numeric_gradient",
            "check_symbolic_forward", "check_symbolic_backward", "simple_forward",
-           "compare_optimizer", "download"]
+           "compare_optimizer", "download", "assert_exception", "random_sample",
+           "assert_almost_equal_ignore_nan", "compare_ndarray_tuple", "discard_stderr",
+           "DummyIter"]

@@ -342,7 +342,12 @@ def _registered(base, but=None):
 # Elementwise operators added with the value operators (tests/test_ops_elemwise.py and p600-p605
 # check them); not drawn yet, so that the examples still reach most drawn operators.
 VALUES_ELEMWISE = {"sign", "round", "trunc", "logical_not", "rsqrt", "sin", "cos", "softsign",
-                   "smooth_l1", "_maximum", "_minimum"}
+                   "smooth_l1", "_maximum", "_minimum",
+                   # and the math of MXNet's unit tests (p822), most with a narrow domain
+                   "reciprocal", "ceil", "floor", "fix", "tan", "arcsin", "arccos", "arctan",
+                   "sinh", "cosh", "arcsinh", "arccosh", "arctanh", "degrees", "radians", "log2",
+                   "log10", "log1p", "expm1", "cbrt", "rcbrt", "gamma", "gammaln", "erf",
+                   "_hypot", "_hypot_scalar"}
 UNARY = [f for f in _registered(elemwise._Unary) if f not in VALUES_ELEMWISE]  # exp, log, relu
 SCALAR = [f for f in _registered(elemwise._Scalar) if f not in VALUES_ELEMWISE]  # _plus_scalar
 BINARY = [f for f in _registered(elemwise._Binary, but=elemwise._Broadcast)  # elemwise_add, _mod
@@ -842,4 +847,7 @@ NOT_DRAWN = {
        for op in ("slice", "pick", "take", "one_hot", "dot", "batch_dot", "SwapAxis",
                   "reshape_like", "broadcast_axis", "broadcast_to", "tile", "repeat", "reverse",
                   "stack", "squeeze", "norm")},
+    **{op: "not drawn yet: tests/test_ops_layout.py checks its shapes, gradient and req, and "
+           "p825 its values and gradients against MXNet" for op in ("broadcast_like",
+                                                                    "slice_like")},
 }
