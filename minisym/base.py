@@ -3,7 +3,7 @@ import numpy as np
 
 __all__ = ["MXNetError", "MXNetValueError", "MXNetTypeError", "MXNetOSError",
            "MXNetMemoryError", "NotImplementedForSymbol", "MistakeWarning",
-           "DTYPE_NP_TO_MX", "DTYPE_MX_TO_NP", "dtype_name"]
+           "DTYPE_NP_TO_MX", "DTYPE_MX_TO_NP", "dtype_name", "py_str"]
 
 
 class MXNetError(RuntimeError):
@@ -68,6 +68,11 @@ DTYPE_NP_TO_MX = {
 }
 DTYPE_MX_TO_NP = {code: t for t, code in DTYPE_NP_TO_MX.items()}
 DTYPE_MX_TO_NP[-1] = None
+
+
+def py_str(data):
+    """The text of ``data``, bytes decoded as UTF-8 (MXNet's helper for strings from C)."""
+    return data.decode("utf-8")
 
 
 def dtype_name(dtype):

@@ -58,6 +58,9 @@ PARTIAL = [
     ("_zeros", {"shape": (0, 3)}, [], [(2, 3)], [], [(2, 3)]),  # the size from its consumer
     ("_ones", {}, [], [(4,)], [], [(4,)]),  # no shape at all: all of it from the consumer
     ("_ones", {"shape": (2, 2)}, [], [None], [], [(2, 2)]),
+    ("_eye", {"N": 3, "M": 4, "k": 1}, [], [None], [], [(3, 4)]),
+    ("_eye", {"N": 2}, [], [None], [], [(2, 2)]),  # M = 0 means M = N
+    ("_linspace", {"start": 0, "stop": 1, "num": 5}, [], [None], [], [(5,)]),
 ]
 
 
@@ -126,6 +129,21 @@ def test_fill_req(name, fill):
         op.forward(True, [req], [], [out], [])
         np.testing.assert_array_equal(out, np.full((2, 3), expect))
     op.backward([], [np.ones((2, 3))], [], [out], [], [])  # nothing to write, nothing fails
+
+
+@pytest.mark.parametrize("name, params, expect", [
+    ("_eye", {"N": 2, "M": 3, "k": -1}, [[0, 0, 0], [1, 0, 0]]),
+    ("_linspace", {"start": 1, "stop": 2, "num": 3}, [1, 1.5, 2]),
+    ("_linspace", {"start": 0, "stop": 1, "num": 4, "endpoint": False}, [0, 0.25, 0.5, 0.75]),
+])
+def test_generated_values_and_req(name, params, expect):
+    """_eye / _linspace have no inputs: their values from the parameters; null / write / add."""
+    op = make_op(name, **params)
+    expect = np.array(expect, np.float64)
+    for req, want in (("null", 7.0), ("write", expect), ("add", 7.0 + expect)):
+        out = np.full(expect.shape, 7.0)
+        op.forward(True, [req], [], [out], [])
+        np.testing.assert_array_equal(out, np.broadcast_to(want, expect.shape))
 
 
 # --- values against independent computations ---------------------------------------------------
@@ -405,5 +423,5 @@ def test_signatures_are_mxnets(name, text):
 # _zeros / _ones (no inputs) are covered by test_partial_inference and test_fill_req.
 SHAPE_TESTED = frozenset(case[0] for case in CASES) | frozenset(case[0] for case in PARTIAL)
 GRADIENT_TESTED = frozenset(case[0] for case in CASES)
-REQ_TESTED = frozenset(case[0] for case in CASES) | {"_zeros", "_ones"}
-NO_GRADIENT = {"_zeros": "it has no inputs", "_ones": "it has no inputs"}
+REQ_TESTED = frozenset(case[0] for case in CASES) | {"_zeros", "_ones", "_eye", "_linspace"}
+NO_GRADIENT = {op: "it has no inputs" for op in ("_zeros", "_ones", "_eye", "_linspace")}

@@ -29,7 +29,8 @@ from .arithmetic import (  # noqa: F401 (mx.nd.add(lhs, rhs), ...)
 from .ndarray import MX_REAL_T, NDArray, to_numpy
 from .serialization import load, save
 
-__all__ = ["NDArray", "array", "zeros", "ones", "empty", "full", "arange", "waitall",
+__all__ = ["NDArray", "array", "zeros", "ones", "empty", "full", "arange", "eye", "linspace",
+           "moveaxis", "waitall",
            "random", "concat", "dot", "save", "load"] + _arithmetic_names
 
 
@@ -68,6 +69,24 @@ def zeros(shape, ctx=None, dtype=None, **kwargs):
 def ones(shape, ctx=None, dtype=None, **kwargs):
     """An NDArray of ones."""
     return NDArray(np.ones(_shape(shape, "mx.nd.ones", dtype), _dtype(dtype)), ctx)
+
+
+def eye(N, M=0, k=0, ctx=None, dtype=None, **kwargs):  # noqa: N803 (MXNet's names)
+    """The N x M (M = N when 0) NDArray with ones on diagonal ``k``: ``mx.nd.eye(3)``."""
+    return NDArray(np.eye(N, M or N, k).astype(_dtype(dtype)), ctx)
+
+
+def linspace(start, stop, num, endpoint=True, ctx=None, dtype=None):
+    """``num`` evenly spaced values from start to stop (stop left out unless ``endpoint``)."""
+    values = np.linspace(start, stop, num, endpoint=endpoint)
+    return NDArray(values.astype(_dtype(dtype)), ctx)
+
+
+def moveaxis(tensor, source, destination):
+    """``tensor`` with axis ``source`` moved to position ``destination`` (a transpose)."""
+    axes = list(range(tensor.ndim))
+    axes.insert(destination % tensor.ndim, axes.pop(source % tensor.ndim))
+    return tensor.transpose(axes)
 
 
 def empty(shape, ctx=None, dtype=None):

@@ -143,6 +143,13 @@ class NDArray:
         return _recorded("astype", [self], NDArray(self._data.astype(dtype), self._ctx),
                          lambda g: [g[0]])
 
+    def tostype(self, stype):
+        """A copy in storage type ``stype``: only 'default' (dense) exists here."""
+        if stype != "default":
+            raise MXNetValueError(f"tostype({stype!r}): minisym's arrays are dense only (sparse "
+                                  "storage is outside this course); use tostype('default')")
+        return self.copy()
+
     def reshape(self, *shape, **kwargs):
         """A view with a new shape; MXNet's codes 0, -1, -2, -3, -4 and ``reverse`` work."""
         from ..ops.tensor import reshape_codes

@@ -4,7 +4,7 @@ import numpy as np
 
 from ..base import DTYPE_NP_TO_MX, MXNetValueError
 from .assign import assign
-from .params import Param, dtype_str, shape_tuple
+from .params import Param, boolean, dtype_str, shape_tuple
 from .registry import Operator, register
 from .rules import ShapeConflict, fmt, known, merge_shape, same_shape, try_merge
 
@@ -303,3 +303,59 @@ class Ones(_Fill):
     """An array of ones: ``mx.sym.ones(shape, dtype)``."""
 
     fill = 1
+
+
+class _Generated(Operator):
+    """No inputs: an array computed from the parameters alone (its shape too)."""
+
+    backward_needs = ()
+
+    def list_arguments(self):
+        return []
+
+    def validate(self):
+        _check_dtype(self, self.dtype)
+
+    def infer_shape(self, in_shape, out_shape):
+        """() -> the shape the parameters give."""
+        return [], [self.shape()], []
+
+    def infer_type(self, in_type, out_type):
+        """The output is ``dtype`` (float32 unless given)."""
+        return [], [np.dtype(self.dtype)], []
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """() -> the array, cast to ``dtype``."""
+        assign(out_data[0], req[0], self.values().astype(out_data[0].dtype))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """No inputs, so no gradients."""
+
+
+@register("_eye")
+class Eye(_Generated):
+    """An N x M matrix (M = N when 0) of ones on diagonal ``k``: ``mx.sym.eye(N, M, k)``."""
+
+    params = {"N": Param(int), "M": Param(int, 0), "k": Param(int, 0), "ctx": Param(str, ""),
+              "dtype": _dtype_param("float32")}
+
+    def shape(self):
+        return (self.N, self.M or self.N)
+
+    def values(self):
+        return np.eye(self.N, self.M or self.N, self.k)
+
+
+@register("_linspace")
+class Linspace(_Generated):
+    """``num`` evenly spaced values from start to stop (stop left out unless ``endpoint``)."""
+
+    params = {"start": Param(float), "stop": Param(float), "num": Param(int),
+              "endpoint": Param(boolean, True), "ctx": Param(str, ""),
+              "dtype": _dtype_param("float32")}
+
+    def shape(self):
+        return (self.num,)
+
+    def values(self):
+        return np.linspace(self.start, self.stop, self.num, endpoint=self.endpoint)

@@ -21,7 +21,17 @@ def _install_functions(namespace):
 
 _install_functions(globals())
 from . import contrib  # noqa: E402,F401  (mx.sym.contrib.Proposal: after the functions exist)
-from .dispatch import hypot, maximum, minimum, ones, pow, power, zeros  # noqa: E402,F401,A004
+from .dispatch import (  # noqa: E402,F401,A004
+    eye,
+    hypot,
+    linspace,
+    maximum,
+    minimum,
+    ones,
+    pow,
+    power,
+    zeros,
+)
 
 install_fluent(Symbol, make_function, "Symbol")  # x.sum(axis=1), x.flatten(), ... (MXNet's names)
 
@@ -37,5 +47,5 @@ for _name, _value in list(globals().items()):
         setattr(_internal, _name, _value)
 
 __all__ = ["Symbol", "Variable", "var", "Group", "load", "load_json", "maximum", "minimum",
-           "hypot", "pow", "power", "zeros", "ones"] + sorted(
+           "hypot", "pow", "power", "zeros", "ones", "eye", "linspace"] + sorted(
     name for name in _ops.functions() if not name.startswith("_"))

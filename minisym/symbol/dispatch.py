@@ -9,7 +9,7 @@ from ..ops.registry import functions
 from .creation import create_op
 from .symbol import Symbol
 
-__all__ = ["maximum", "minimum", "hypot", "pow", "power", "zeros", "ones"]
+__all__ = ["maximum", "minimum", "hypot", "pow", "power", "zeros", "ones", "eye", "linspace"]
 
 
 def _call(func_name, *args, **kwargs):
@@ -87,3 +87,15 @@ def zeros(shape, dtype=None, **kwargs):
 def ones(shape, dtype=None, **kwargs):
     """A symbol with no inputs that makes ones of ``shape`` (float32 unless ``dtype``)."""
     return _call("_ones", shape=shape, dtype=np.float32 if dtype is None else dtype, **kwargs)
+
+
+def eye(N, M=0, k=0, dtype=None, **kwargs):  # noqa: N803 (MXNet's names)
+    """A symbol with no inputs that makes the N x M (M = N when 0) matrix with ones on diagonal
+    ``k`` (``_eye``)."""
+    return _call("_eye", N=N, M=M, k=k, dtype=np.float32 if dtype is None else dtype, **kwargs)
+
+
+def linspace(start, stop, num, endpoint=True, dtype=None, **kwargs):
+    """A symbol with no inputs that makes ``num`` evenly spaced values (``_linspace``)."""
+    return _call("_linspace", start=start, stop=stop, num=num, endpoint=endpoint,
+                 dtype=np.float32 if dtype is None else dtype, **kwargs)

@@ -839,6 +839,7 @@ NOT_DRAWN = {
     **{op: "not drawn yet: tests/test_ops_values.py checks its shapes, gradient and req, and "
            "p600-p605 its values against MXNet" for op in (
         "_copy", "Cast", "clip", "where", "add_n", "zeros_like", "ones_like", "_zeros", "_ones",
+        "_eye", "_linspace",
         "hard_sigmoid", "softmin", "softmax_cross_entropy", "SVMOutput", *VALUES_ELEMWISE)},
     # indexing, matrix products, layout (tests/test_ops_indexing.py, _matmul.py, _layout.py,
     # the norm cases of test_ops_tensor.py, p630-p640)
