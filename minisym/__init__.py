@@ -26,6 +26,7 @@ from . import (
     random,
     recordio,
     symbol,
+    symbol_doc,
     test_utils,
     tracebacks,
     util,
@@ -65,4 +66,4 @@ __all__ = ["sym", "symbol", "nd", "ndarray", "mod", "module", "mon", "monitor", 
            "lr_scheduler", "callback", "operator", "name", "attribute", "base", "random",
            "lifecycle", "test_utils", "autograd", "recordio", "contrib", "AttrScope", "MXNetError",
            "MistakeWarning", "util", "np_shape", "is_np_shape", "set_np_shape", "use_np_shape",
-           "Context", "cpu", "gpu", "current_context"]
+           "Context", "cpu", "gpu", "current_context", "symbol_doc"]

@@ -69,10 +69,18 @@ DTYPE_NP_TO_MX = {
 DTYPE_MX_TO_NP = {code: t for t, code in DTYPE_NP_TO_MX.items()}
 DTYPE_MX_TO_NP[-1] = None
 
+# MXNet's default real type, the dtype of mx.nd.array and of every Variable without __dtype__.
+mx_real_t = np.float32
+
 
 def py_str(data):
     """The text of ``data``, bytes decoded as UTF-8 (MXNet's helper for strings from C)."""
     return data.decode("utf-8")
+
+
+def _as_list(obj):
+    """obj itself when it is a list or tuple, else [obj] (MXNet's helper for one-or-many)."""
+    return obj if isinstance(obj, (list, tuple)) else [obj]
 
 
 def dtype_name(dtype):

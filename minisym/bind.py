@@ -2,11 +2,19 @@
 and build the Executor."""
 import difflib
 import math
+import warnings
 
 import numpy as np
 
 from . import lifecycle
-from .base import MXNetError, MXNetMemoryError, MXNetTypeError, MXNetValueError, dtype_name
+from .base import (
+    MistakeWarning,
+    MXNetError,
+    MXNetMemoryError,
+    MXNetTypeError,
+    MXNetValueError,
+    dtype_name,
+)
 from .context import Context
 from .executor import Executor
 from .memory import check_executor
@@ -112,8 +120,10 @@ def _check_complete(symbol, shapes, dtypes, given=None):
 
 @lifecycle.entry("bind")
 def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None,
-         group2ctx=None, shared_exec=None):
-    """An Executor using your NDArrays in place: args (list or dict), args_grad, aux_states."""
+         group2ctx=None, shared_exec=None, *, refuse_gradient_less=True):
+    """An Executor using your NDArrays in place: args (list or dict), args_grad, aux_states.
+    ``refuse_gradient_less=False`` (mx.nd under autograd, whose backward refuses instead)
+    binds a gradient through an operator without one."""
     if not isinstance(ctx, Context):
         raise TypeError(f"Context type error: ctx must be mx.cpu() or mx.gpu(), got "
                         f"{type(ctx).__name__}")
@@ -128,6 +138,8 @@ def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None,
     aux_arrays = _arrays(aux_names, aux_states if aux_names else aux_states or [], "aux_states")
     reqs = grad_req_list(arg_names, grad_req)
     reqs = [r if g is not None else "null" for r, g in zip(reqs, grad_arrays)]
+    if refuse_gradient_less:
+        refuse_non_differentiable(symbol, reqs)
     named = dict(zip(arg_names, arg_arrays))
     named.update(zip(aux_names, aux_arrays))
     shapes, dtypes = _entry_tables(symbol, named)
@@ -184,6 +196,7 @@ def simple_bind(symbol, ctx, grad_req="write", type_dict=None, stype_dict=None, 
                 shared_arg_names=None, shared_exec=None, shared_buffer=None, **kwargs):
     """An Executor with zero-filled arrays allocated from the shapes you give (float32 unless
     ``type_dict`` says otherwise)."""
+    kwargs = _without_stray_keywords(symbol, kwargs)
     for name, shape in kwargs.items():  # a bad size raises as in MXNet: unwrapped
         if isinstance(shape, (tuple, list)):
             check_shape(shape, where="simple_bind", name=name, mode="bind",
@@ -200,6 +213,46 @@ def simple_bind(symbol, ctx, grad_req="write", type_dict=None, stype_dict=None, 
         for note in getattr(exc, "__notes__", ()):  # what the engine added: keep it in view
             error.add_note(note)
         raise error from exc
+
+
+def _without_stray_keywords(symbol, kwargs):
+    """kwargs less those that are neither shapes nor the names of arguments, with a warning:
+    MXNet's simple_bind reads only tuples and ignores the rest (its own tests pass axis=-1)."""
+    names = set(symbol.list_arguments()) | set(symbol.list_auxiliary_states())
+    stray = {k: v for k, v in kwargs.items()
+             if k not in names and not isinstance(v, (tuple, list))}
+    if stray:
+        given = ", ".join(f"{k}={v!r}" for k, v in stray.items())
+        warnings.warn(f"simple_bind ignores {given}: a keyword of simple_bind is the shape of "
+                      "an argument, and the symbol has no argument of that name (MXNet ignores "
+                      "it too). If it was meant for an operator, give it where the operator is "
+                      "made.", MistakeWarning, stacklevel=5)
+    return {k: v for k, v in kwargs.items() if k not in stray}
+
+
+def refuse_non_differentiable(symbol, reqs):
+    """MXNet's error at bind when a gradient would have to pass through an operator without one
+    (batch_take, _slice_assign): some grad_req is not 'null' and a gradient from the heads
+    reaches that node other than through BlockGrad."""
+    if all(req == "null" for req in reqs):
+        return
+    receives = {id(node) for node, _ in symbol.outputs}
+    for node in reversed(symbol.topo_order()):
+        if node.is_variable or id(node) not in receives:
+            continue
+        op = node.op
+        if not op.has_gradient:
+            raise MXNetError(
+                f"Operator {op.op_name} is non-differentiable because it didn't register "
+                f"FGradient attribute. {op.where} has no gradient, and a gradient from the "
+                "outputs reaches it. Put mx.sym.BlockGrad after it, or bind with "
+                "grad_req='null' for every argument" + (f"; for a gradient use {op.instead}"
+                                                       if getattr(op, "instead", "") else ""))
+        if op.op_name == "BlockGrad":
+            continue  # passes zeros: MXNet's zero propagation stops here
+        names = op.list_arguments()
+        receives.update(id(src) for name, (src, _) in zip(names, node.arg_inputs)
+                        if name not in op.no_gradient_inputs)
 
 
 def given_shapes(shapes, where):
@@ -252,6 +305,7 @@ def _simple_bind(symbol, ctx, grad_req, type_dict, shapes_given):
         raise MXNetValueError("simple_bind: grad_req is empty; give 'write', 'add' or 'null' "
                               "(or a non-empty list / dict)")
     reqs = grad_req_list(arg_names, grad_req)
+    refuse_non_differentiable(symbol, reqs)  # before inference, as in MXNet
     shapes = infer_graph(symbol, {k: tuple(v) for k, v in shapes_given.items()}, ShapeKind)
     missing = [(n, shapes.get((id(v), 0))) for n, v in _variable_nodes(symbol)
                if shapes.get((id(v), 0)) is None or 0 in shapes.get((id(v), 0))]
@@ -265,8 +319,10 @@ def _simple_bind(symbol, ctx, grad_req, type_dict, shapes_given):
             + unknown_names_note(symbol, shapes_given, "You gave shapes for")
             + zero_size_note(shapes_given))
     given_types = {n: np.dtype(t) for n, t in (type_dict or {}).items()}
-    if not type_dict:
-        given_types = {n: np.dtype(np.float32) for n in arg_names}
+    if not type_dict:  # as MXNet: float32 for every argument without its own __dtype__
+        attrs = symbol.attr_dict()
+        given_types = {n: np.dtype(np.float32) for n in arg_names
+                       if "__dtype__" not in attrs.get(n, {})}
     dtypes = infer_graph(symbol, given_types, TypeKind)
     undecided = [n for n, v in _variable_nodes(symbol) if dtypes.get((id(v), 0)) is None]
     if undecided:

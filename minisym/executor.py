@@ -17,6 +17,7 @@ import numpy as np
 
 from . import lifecycle
 from .base import MistakeWarning, MXNetError, MXNetValueError
+from .graph import backward_runs
 from .kernels import exact_kernels
 from .memory_plan import plan_buffers
 from .ndarray import NDArray
@@ -129,12 +130,13 @@ class Executor:
         self._arg_req = {id(n): r for n, r in zip(self._arg_nodes, self._grad_req)}
         self._arg_grad = {id(n): g for n, g in zip(self._arg_nodes, self.grad_arrays or [])}
         needs = {id(n): req != "null" for n, req in zip(self._arg_nodes, self._grad_req)}
-        self._runs = set()
-        for node in self._ops:
-            if any(needs.get(id(src), False) for src, _ in node.arg_inputs):
-                self._runs.add(id(node))
-                needs[id(node)] = True
+        self._runs = backward_runs(self._ops, self._symbol.outputs, needs)
         self._needs = needs
+        read = {id(src) for node in self._ops if id(node) in self._runs
+                for src, _ in node.arg_inputs}
+        # behind a BlockGrad only: no backward writes their gradient, which is 0 (MXNet's too)
+        self._zero_gradient = [n for n in self._arg_nodes if id(n) not in read
+                               and self._arg_req[id(n)] in ("write", "inplace")]
         self._uses = {}
         for node in self._ops:
             for src, idx in node.arg_inputs:
@@ -504,7 +506,10 @@ class Executor:
                        f"are {[n.name for n in self._ops]}")
 
     def _finish_arguments(self, pending):
-        """Sum the gradients of arguments used several times into their grad arrays."""
+        """Sum the gradients of arguments used several times into their grad arrays; zeros
+        where no gradient reaches (grad_req 'write')."""
+        for node in self._zero_gradient:
+            assign(self._arg_grad[id(node)]._data, "write", 0)
         for node in self._arg_nodes:
             parts = pending.pop(_key(node, 0), None)
             if parts:
@@ -657,17 +662,17 @@ class Executor:
         return copy
 
     def debug_str(self):
-        """The symbol's node listing, then what the memory plan allocated, in MXNet's form.
+        """The symbol's listing in MXNet's form, then what the memory plan allocated.
 
-        ``Total N MB allocated`` counts the buffers of the operators' outputs (whole MiB,
-        rounded down, as MXNet prints it); your arguments, gradients and auxiliary states are
-        not in it. MXNet's last line always says ``Total 11 TempSpace resource requested``;
-        minisym asks for no temporary workspace, so it says 0 (the line stays, so that code
-        reading the allocated total from the third line from the end still finds it).
-        """
+        ``Total N MB allocated`` counts the buffers of minisym's plan for the operators'
+        outputs (whole MiB, rounded down, as MXNet prints it); your arguments, gradients and
+        auxiliary states are not in it. The last line is MXNet's, whose 11 is a constant.
+        MXNet's listing also shows the backward nodes it adds to the graph for gradients
+        (minisym's backward is a plan over the forward nodes, not more nodes) and, for an
+        inference bind, the operators oneDNN fused (``sg_mkldnn_conv_0``)."""
         return (self._symbol.debug_str()
                 + f"Total {self.memory_stats.planned_bytes >> 20} MB allocated\n"
-                + "Total 0 TempSpace resource requested\n")
+                + "Total 11 TempSpace resource requested\n")
 
     def _reuse_memory(self, other):
         """Move this executor's operator outputs into ``other``'s buffers where they fit, as

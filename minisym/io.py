@@ -21,7 +21,8 @@ from .ndarray import NDArray, array
 from .ndarray.ndarray import MX_REAL_T
 from .random import generator
 
-__all__ = ["DataDesc", "DataBatch", "DataIter", "NDArrayIter", "CSVIter"]
+__all__ = ["DataDesc", "DataBatch", "DataIter", "NDArrayIter", "CSVIter", "ResizeIter",
+           "PrefetchingIter", "MNISTIter"]
 
 
 class DataDesc(namedtuple("DataDesc", ["name", "shape"])):
@@ -715,3 +716,7 @@ def _dmlc_float32(text):
                 scale, count = f32(scale * f32(10.0)), count - 1
             value = f32(value / scale) if exp_sign == "-" else f32(value * scale)
     return -value if sign == "-" else value
+
+
+from .io_mnist import MNISTIter  # noqa: E402 (they build on the classes above)
+from .io_wrappers import PrefetchingIter, ResizeIter  # noqa: E402

@@ -26,6 +26,7 @@ import re
 import numpy as np
 
 from .base import MXNetMemoryError, MXNetValueError, dtype_name
+from .graph import backward_runs
 
 __all__ = ["ENV", "available", "check_fits", "check_array", "check_executor", "executor_needs",
            "format_bytes", "parse_size", "describe_array", "system_available"]
@@ -264,7 +265,7 @@ def executor_needs(symbol, shapes, dtypes, grad_reqs, new_arrays=NEW_ARRAYS, ext
     if "auxiliary states" in new_arrays:
         variables("auxiliary states", aux_nodes)
     parts.extend((what, nbytes, "") for what, nbytes in extra)
-    runs = _backward_nodes(ops, arg_nodes, grad_reqs)
+    runs = _backward_nodes(ops, symbol.outputs, arg_nodes, grad_reqs)
     pinned = {(id(n), i) for n, i in symbol.outputs}
     plan, largest = planned_bytes(ops, shapes, dtypes, runs, pinned, memory_plan_enabled())
     if largest is not None:
@@ -278,16 +279,9 @@ def executor_needs(symbol, shapes, dtypes, grad_reqs, new_arrays=NEW_ARRAYS, ext
     return parts
 
 
-def _backward_nodes(ops, arg_nodes, grad_reqs):
-    """ids of the operator nodes whose backward runs (decided as Executor._plan_backward does:
-    those reading something that needs a gradient)."""
-    needs = {id(n): r != "null" for n, r in zip(arg_nodes, grad_reqs)}
-    runs = set()
-    for node in ops:
-        if any(needs.get(id(src), False) for src, _ in node.arg_inputs):
-            runs.add(id(node))
-            needs[id(node)] = True
-    return runs
+def _backward_nodes(ops, heads, arg_nodes, grad_reqs):
+    """ids of the operator nodes whose backward runs (as the Executor decides it)."""
+    return backward_runs(ops, heads, {id(n): r != "null" for n, r in zip(arg_nodes, grad_reqs)})
 
 
 def _conv_workspace(ops, shapes, dtypes, runs):

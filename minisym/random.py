@@ -20,3 +20,12 @@ def seed(seed_state, ctx="all"):
 def generator():
     """The current numpy Generator."""
     return _state["generator"]
+
+
+def __getattr__(name):
+    """``mx.random.uniform`` / ``normal`` are ``mx.nd.random``'s, as in MXNet (imported late:
+    the arrays draw from this module's generator)."""
+    if name in ("uniform", "normal"):
+        from .ndarray import random as nd_random
+        return getattr(nd_random, name)
+    raise AttributeError(f"module 'mx.random' has no attribute {name!r}")

@@ -1,23 +1,29 @@
-"""``mx.util``'s switch between MXNet's two shape conventions, legacy half only.
+"""``mx.util``'s switch between MXNet's two shape conventions.
 
 MXNet 1.9.1 reads a 0 in a shape as "unknown" (legacy, the default, what this course teaches)
 or, under ``mx.np_shape(True)``, as a real size of zero with -1 for unknown (NumPy's
-convention, for ``mx.np``). minisym keeps the legacy convention: ``mx.np_shape(False)``, which
-MXNet's own tests write around their partial-shape cases, works; asking for NumPy's shapes
-raises and says why.
+convention, for ``mx.np``). minisym's inference always works in the legacy convention; under
+``np_shape(True)`` it reports in NumPy's: an unknown size as -1 and a wholly unknown shape as
+None (a -1 given is unknown in both). ``mx.np`` arrays themselves (``use_np_array``) are outside
+the course.
 """
+import functools
+
 from .base import MXNetError
 
-__all__ = ["is_np_shape", "set_np_shape", "np_shape", "use_np_shape", "is_np_array"]
+__all__ = ["is_np_shape", "set_np_shape", "np_shape", "use_np_shape", "use_np_array", "use_np",
+           "is_np_array"]
 
-_OUTSIDE = ("NumPy shape semantics (mx.np_shape(True): 0 a real size, -1 unknown) belong to "
-            "mx.np, which is outside this course: minisym keeps MXNet's legacy shapes, where 0 "
-            "means unknown. Leave the switch out, or write mx.np_shape(False).")
+_state = {"np_shape": False}
+
+_NO_NP_ARRAY = ("mx.np arrays (use_np / use_np_array) are outside this course: minisym's "
+                "arrays are mx.nd NDArrays. Leave the decorator out, or use "
+                "mx.use_np_shape for NumPy's shape convention alone.")
 
 
 def is_np_shape():
-    """False: shapes follow MXNet's legacy convention (0 = unknown)."""
-    return False
+    """Whether shapes are reported in NumPy's convention (-1 = unknown); False by default."""
+    return _state["np_shape"]
 
 
 def is_np_array():
@@ -26,31 +32,48 @@ def is_np_array():
 
 
 def set_np_shape(active):
-    """Set the convention; returns the previous one (False). Only False is possible here."""
-    if active:
-        raise MXNetError(_OUTSIDE)
-    return False
+    """Set the convention (True: NumPy's, -1 = unknown); returns the previous one."""
+    previous, _state["np_shape"] = _state["np_shape"], bool(active)
+    return previous
 
 
 class _NumpyShapeScope:
-    """``with mx.np_shape(False):`` (a no-op here; as in MXNet, not a decorator)."""
+    """``with mx.np_shape(True):`` -- the convention inside the block, restored after."""
 
     def __init__(self, is_np_shape=True):  # noqa: FBT002 (MXNet's signature)
-        if is_np_shape:
-            raise MXNetError(_OUTSIDE)
+        self._enter_state = bool(is_np_shape)
+        self._prev = None
 
     def __enter__(self):
+        self._prev = set_np_shape(self._enter_state)
         return self
 
     def __exit__(self, *exc):
+        set_np_shape(self._prev)
         return False
 
 
 def np_shape(active=True):
-    """A scope with the given shape convention: ``with mx.np_shape(False):``."""
+    """A scope with the given shape convention: ``with mx.np_shape(True):``."""
     return _NumpyShapeScope(active)
 
 
 def use_np_shape(func):
-    """MXNet's decorator for NumPy shapes inside ``func``: refused here, as np_shape(True)."""
-    raise MXNetError(_OUTSIDE)
+    """Run ``func`` under NumPy's shape convention (MXNet's decorator)."""
+    @functools.wraps(func)
+    def under_np_shape(*args, **kwargs):
+        with np_shape(True):
+            return func(*args, **kwargs)
+    return under_np_shape
+
+
+def use_np_array(func):
+    """MXNet's decorator for mx.np arrays inside ``func``: ``func`` refuses to run; the rest of
+    a file that defines it still loads."""
+    @functools.wraps(func)
+    def refuse(*args, **kwargs):
+        raise MXNetError(f"{func.__qualname__} is decorated with use_np: {_NO_NP_ARRAY}")
+    return refuse
+
+
+use_np = use_np_array

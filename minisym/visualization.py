@@ -67,10 +67,17 @@ def print_summary(symbol, shape=None, line_length=120, positions=(.44, .64, .74,
               f"print_summary(symbol, shape={{{example}}})")
 
 
+def _quiet_infer_shape(symbol, shape):
+    """symbol.infer_shape(**shape) without the lines it prints when it fails: the error says
+    it all here."""
+    from .symbol.infer import infer_shape
+    return infer_shape(symbol, (), shape, partial=False)
+
+
 def _output_shapes(symbol, shape):
     """{output name: shape} of every internal output, as MXNet's print_summary computes it."""
     internals = symbol.get_internals()
-    _, out_shapes, _ = internals.infer_shape(**shape)
+    _, out_shapes, _ = _quiet_infer_shape(internals, shape)
     if out_shapes is None:
         raise ValueError("Input shape is incomplete")
     return dict(zip(internals.list_outputs(), out_shapes))
@@ -283,7 +290,7 @@ def _edge_labels(symbol, shape, dtype):
     internals = symbol.get_internals()
     shape_dict = type_dict = None
     if shape is not None:
-        _, out_shapes, _ = internals.infer_shape(**shape)
+        _, out_shapes, _ = _quiet_infer_shape(internals, shape)
         if out_shapes is None:
             raise ValueError("Input shape is incomplete")
         shape_dict = dict(zip(internals.list_outputs(), out_shapes))

@@ -119,7 +119,7 @@ def test_debug_str_ends_with_the_memory_plans_total_in_mxnets_form():
     lines = text.split("\n")
     assert text.startswith(ex._symbol.debug_str())  # the node listing first
     assert lines[-3] == f"Total {ex.memory_stats.planned_bytes >> 20} MB allocated"
-    assert lines[-2] == "Total 0 TempSpace resource requested" and lines[-1] == ""
+    assert lines[-2] == "Total 11 TempSpace resource requested" and lines[-1] == ""
     assert int(lines[-3].split()[1]) == 16  # two 8 MiB outputs: fc's and the relu head
 
 

@@ -19,6 +19,9 @@ from opcheck import (
     run_forward,
 )
 
+# MXNet logs it at every shape inference; the cases here know
+pytestmark = pytest.mark.filterwarnings("ignore:batch_take is deprecated:FutureWarning")
+
 
 def _data(shape, seed=0):
     return np.random.default_rng(seed).standard_normal(shape)
@@ -46,12 +49,28 @@ CASES = [
     ("take", {"axis": 1}, [_data((3, 4)), _ids((2,), -2, 6)], [(3, 2)]),
     ("take", {"axis": -1, "mode": "wrap"}, [_data((2, 3, 4)), _ids((5,), -6, 9)], [(2, 3, 5)]),
     ("take", {"mode": "raise"}, [_data((4, 2)), np.array([3.0, 0.0, 3.0, 1.0])], [(4, 2)]),
+    ("_slice_assign", {"begin": (0, 1), "end": (2, 3)}, [_data((3, 4)), _data((2, 2))], [(3, 4)]),
+    ("_slice_assign", {"begin": (None, None), "end": (None, None), "step": (2, -1)},
+     [_data((3, 4)), _data((2, 4))], [(3, 4)]),
+    ("_slice_assign", {"begin": (2,), "end": (1,)}, [_data((3, 2)), _data((0, 2))], [(3, 2)]),
+    ("_slice_assign_scalar", {"begin": (1,), "end": (None,), "scalar": 2.5}, [_data((3, 4))],
+     [(3, 4)]),
+    ("_slice_assign_scalar", {"begin": (None, -1), "end": (None, None), "step": (None, -2)},
+     [_data((2, 5))], [(2, 5)]),
+    ("batch_take", {}, [_data((3, 4)), _ids((3,), -2, 6)], [(3,)]),
+    ("batch_take", {}, [_data((4, 2)), _ids((4, 1), 0, 2)], [(4, 1)]),
     ("one_hot", {"depth": 4}, [_ids((2, 3), -1, 5)], [(2, 3, 4)]),
     ("one_hot", {"depth": 3, "on_value": 2.5, "off_value": -1}, [_ids((5,), 0, 3)], [(5, 3)]),
 ]
 IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in params.items())}"
        for name, params, _, _ in CASES]
-NO_GRADIENT = {"one_hot": "its only input holds indices; MXNet gives them a zero gradient"}
+# MXNet 1.9.1 registers no gradient (FGradient) for these: backward refuses (tested below)
+REFUSES_BACKWARD = ("_slice_assign", "_slice_assign_scalar", "batch_take")
+NO_GRADIENT = {"one_hot": "its only input holds indices; MXNet gives them a zero gradient",
+               **{op: "MXNet 1.9.1 gives it no gradient: its backward refuses, as MXNet's does"
+                  for op in REFUSES_BACKWARD}}
+WITH_BACKWARD = [c for c in CASES if c[0] not in REFUSES_BACKWARD]
+WITH_BACKWARD_IDS = [i for i, c in zip(IDS, CASES) if c[0] not in REFUSES_BACKWARD]
 
 
 @pytest.mark.parametrize("name, params, ins, out_shapes", CASES, ids=IDS)
@@ -68,14 +87,46 @@ def test_gradients(name, params, ins, out_shapes):
     check_gradients(make_op(name, **params), ins)
 
 
-@pytest.mark.parametrize("name, params, ins, out_shapes", CASES, ids=IDS)
+@pytest.mark.parametrize("name, params, ins, out_shapes", WITH_BACKWARD, ids=WITH_BACKWARD_IDS)
 def test_req(name, params, ins, out_shapes):
     check_req(make_op(name, **params), ins)
 
 
-@pytest.mark.parametrize("name, params, ins, out_shapes", CASES, ids=IDS)
+@pytest.mark.parametrize("name, params, ins, out_shapes", WITH_BACKWARD, ids=WITH_BACKWARD_IDS)
 def test_backward_dependency(name, params, ins, out_shapes):
     check_backward_dependency(make_op(name, **params), ins)
+
+
+REFUSING = [c for c in CASES if c[0] in REFUSES_BACKWARD]
+REFUSING_IDS = [i for i, c in zip(IDS, CASES) if c[0] in REFUSES_BACKWARD]
+
+
+@pytest.mark.parametrize("name, params, ins, out_shapes", REFUSING, ids=REFUSING_IDS)
+def test_forward_req_of_operators_without_gradient(name, params, ins, out_shapes):
+    """null leaves the output, write overwrites it, add accumulates into it."""
+    op = make_op(name, **params)
+    want, = run_forward(op, ins)
+    for req, expect in (("null", np.full_like(want, 7.0)), ("write", want), ("add", want + 7)):
+        got, = run_forward(op, ins, req=req, outs=[np.full_like(want, 7.0)])
+        np.testing.assert_allclose(got, expect, err_msg=f"{op.where}: forward req={req}")
+
+
+@pytest.mark.parametrize("name, params, ins, out_shapes", REFUSING, ids=REFUSING_IDS)
+def test_backward_refuses_as_mxnet_does(name, params, ins, out_shapes):
+    """MXNet: 'Operator ... is non-differentiable because it didn't register FGradient'; a zero
+    head gradient (below a BlockGrad) passes as zeros, req 'null' everywhere does nothing."""
+    op = make_op(name, **params)
+    outs = run_forward(op, ins)
+    with pytest.raises(MXNetError, match=rf"Operator {name} is non-differentiable"):
+        run_backward(op, ins, outs, [np.ones_like(o) for o in outs], req="write")
+    grads = [np.full_like(x, 7.0) for x in ins]
+    run_backward(op, ins, outs, [np.zeros_like(o) for o in outs], req="write", in_grads=grads)
+    assert all((g == (7 if n in op.no_gradient_inputs else 0)).all()
+               for g, n in zip(grads, op.list_arguments()))
+    grads = [np.full_like(x, 7.0) for x in ins]
+    run_backward(op, ins, outs, [np.ones_like(o) for o in outs], req=["null"] * len(ins),
+                 in_grads=grads)
+    assert all((g == 7).all() for g in grads)
 
 
 # --- values against independent loops ----------------------------------------------------------
@@ -253,6 +304,39 @@ def test_index_dtype_must_be_known(make, given):
         make(x, i).infer_type(**given)
     types = make(x, i).infer_type_partial(**dict(given, i="int32"))
     assert np.dtype(types[0][-1]) == np.int32
+
+
+def test_slice_assign_and_batch_take_by_hand():
+    """Observed in MXNet (p831, p832): the slice replaced, the rest copied; batch_take clips."""
+    lhs, rhs = np.arange(12.0).reshape(3, 4), -np.ones((2, 2))
+    out, = run_forward(make_op("_slice_assign", begin=(0, 1), end=(2, 3)), [lhs, rhs])
+    want = lhs.copy()
+    want[0:2, 1:3] = rhs
+    np.testing.assert_array_equal(out, want)
+    data = np.ones((3, 4), np.int32)
+    out, = run_forward(make_op("_slice_assign_scalar", scalar=-2.7, begin=(0,), end=(1,)),
+                       [data])
+    assert out.tolist() == [[-2] * 4, [1] * 4, [1] * 4]
+    out, = run_forward(make_op("batch_take"), [lhs, np.array([-2, 5, 2], np.int32)])
+    assert out.tolist() == [0.0, 7.0, 10.0]
+
+
+def test_batch_take_needs_known_shapes_and_int32_indices():
+    """Observed in MXNet (p831): no partial inference, indices of any other dtype refused."""
+    op = make_op("batch_take", "bt")
+    with pytest.warns(FutureWarning, match="batch_take is deprecated. Please use pick"):
+        assert op.infer_shape([(3, 4), (3,)], [None]) == ([(3, 4), (3,)], [(3,)], [])
+    for shapes, message in [([None, (3,)], r"at least 2 dimensions"),
+                            ([(3, 4), None], r"must both be wholly known"),
+                            ([(3, 4), (2,)], r"has 2 elements but a \(3, 4\) has 3 rows")]:
+        with pytest.warns(FutureWarning), pytest.raises(MXNetError, match=message):
+            op.infer_shape(shapes, [None])
+    assert op.infer_type([np.dtype("float64"), None], [None]) == (
+        [np.dtype("float64"), np.dtype("int32")], [np.dtype("float64")], [])
+    with pytest.raises(MXNetError, match=r"reads int32 indices only"):
+        op.infer_type([np.dtype("float32"), np.dtype("float32")], [None])
+    with pytest.raises(MXNetError, match=r"computes 2-D a only"):
+        run_forward(op, [np.zeros((2, 3, 4)), np.zeros(6, np.int32)])
 
 
 def test_symbol_and_ndarray_functions():

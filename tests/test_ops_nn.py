@@ -337,12 +337,27 @@ def test_global_pooling_ignores_kernel_stride_and_pad():
         np.testing.assert_allclose(out, reduce(x, axis=(2, 3), keepdims=True), rtol=1e-12)
 
 
+def test_same_pooling_gives_ceil_in_over_stride_windows_clipped_at_the_end():
+    """MXNet 1.9.1's values for 1-D 'same' (its oneDNN build refuses max; avg, sum agree)."""
+    x = (np.arange(22).reshape(1, 2, 11) % 7).astype(np.float64)
+    for pool_type, expected in (("avg", [1.5, 4.5, 2.25, 2.5]), ("sum", [6, 18, 9, 5]),
+                                ("max", [3, 6, 6, 3])):
+        op = make_op("Pooling", kernel=(4,), stride=(3,), pool_type=pool_type,
+                     pooling_convention="same")
+        (out,) = run_forward(op, [x])
+        assert out.shape == (1, 2, 4)
+        np.testing.assert_allclose(out[0, 0], expected)
+
+
 def test_pooling_refuses_what_it_cannot_compute():
     x = np.ones((1, 1, 4))
     with pytest.raises(NotImplementedError, match="lp"):
         run_forward(make_op("Pooling", kernel=(2,), pool_type="lp", p_value=2), [x])
-    with pytest.raises(MXNetError, match="same"):
-        run_forward(make_op("Pooling", kernel=(2,), pooling_convention="same"), [x])
+    with pytest.raises(MXNetError, match="1-D data"):
+        run_forward(make_op("Pooling", kernel=(2, 2), pooling_convention="same"),
+                    [np.ones((1, 1, 4, 4))])
+    with pytest.raises(MXNetError, match="pad must be 0"):
+        run_forward(make_op("Pooling", kernel=(2,), pad=(1,), pooling_convention="same"), [x])
     with pytest.raises(MXNetError, match="layout"):
         run_forward(make_op("Pooling", kernel=(2,), layout="NWC"), [np.ones((1, 4, 1))])
 

@@ -34,6 +34,12 @@ CASES = [
     ("SliceChannel", {"num_outputs": 3}, [(2, 6, 2)], [(2, 2, 2)] * 3),
     ("SliceChannel", {"num_outputs": 2, "axis": 0}, [(4, 3)], [(2, 3)] * 2),
     ("SliceChannel", {"num_outputs": 3, "axis": -1, "squeeze_axis": True}, [(2, 3)], [(2,)] * 3),
+    # _split_v2: unequal sections (7 in 3 is 3, 2, 2), split points, squeeze_axis (p830)
+    ("_split_v2", {"indices": (), "sections": 3}, [(2, 7, 2)], [(2, 3, 2), (2, 2, 2), (2, 2, 2)]),
+    ("_split_v2", {"indices": (0, 2, 5), "axis": 1}, [(3, 7)], [(3, 2), (3, 3), (3, 2)]),
+    ("_split_v2", {"indices": (0, 1), "axis": 0}, [(3, 2)], [(1, 2), (2, 2)]),
+    ("_split_v2", {"indices": (), "sections": 3, "axis": -1, "squeeze_axis": True}, [(2, 3)],
+     [(2,)] * 3),
     ("sum", {}, [(2, 3, 4)], [(1,)]),
     ("sum", {"axis": 1}, [(2, 3, 4)], [(2, 4)]),
     ("sum", {"axis": (0, 2), "keepdims": True}, [(2, 3, 4)], [(1, 3, 1)]),
@@ -268,5 +274,40 @@ def test_norm_shape_needs_whole_data_and_out_dtype_needs_data_dtype():
 
 
 # --- what this file covers, per operator (read by test_ops_coverage.py) ------------------------
+def test_split_v2_partial_inference_and_errors():
+    """Observed in MXNet (p830): data comes back from the outputs (its axis as their sum, the
+    rest from output 0); an unknown axis, a point past the end or decreasing points raise."""
+    op = make_op("_split_v2", "sp", indices=(0, 2), axis=1)
+    assert op.infer_shape([(0, 5, 0)], [(3, 2, 4), None]) == (
+        [(3, 5, 4)], [(3, 2, 4), (0, 3, 0)], [])
+    assert op.infer_shape([None], [(3, 2), None]) == ([None], [None, None], [])
+    for shape, message in [((3, 0), r"axis 1 of data \(3, \?\) is unknown"),
+                           ((3, 1), r"split point 2 is past the end")]:
+        with pytest.raises(MXNetError, match=message):
+            op.infer_shape([shape], [None, None])
+    with pytest.raises(MXNetError, match=r"part 2 would be empty"):  # MXNet: a (2, 0) part
+        make_op("_split_v2", indices=(0, 2, 5)).infer_shape([(2, 5)], [None] * 3)
+    with pytest.raises(MXNetError, match=r"must not decrease"):
+        make_op("_split_v2", indices=(0, 3, 1)).infer_shape([(2, 4)], [None] * 3)
+    with pytest.raises(MXNetError, match=r"make no part"):
+        make_op("_split_v2", indices=())
+    with pytest.raises(MXNetError, match=r"'First input must have specified type'"):
+        op.infer_type([None], [None, None])
+
+
+def test_split_v2_python_functions():
+    x = mx.sym.Variable("x")
+    assert mx.sym.split_v2(x, (2, 5), axis=1).list_attr()["indices"] == "[0, 2, 5]"
+    assert x.split_v2(3).list_attr() == {"axis": "0", "indices": "[]", "sections": "3",
+                                         "squeeze_axis": "False"}
+    with pytest.raises(ValueError, match="indices_or_sections must either int or tuple"):
+        mx.sym.split_v2(x, [1, 2])
+    a = mx.nd.array(np.arange(12).reshape(3, 4))
+    assert [p.shape for p in mx.nd.split_v2(a, (1, 3), axis=1)] == [(3, 1), (3, 2), (3, 1)]
+    assert [p.shape for p in a.split_v2(2, axis=1)] == [(3, 2), (3, 2)]
+    with pytest.raises(ValueError, match="equal division"):
+        mx.nd.split_v2(a, 2)
+
+
 # test_shape_rule, test_gradients and test_req are each parametrized over every case of CASES.
 SHAPE_TESTED = GRADIENT_TESTED = REQ_TESTED = frozenset(case[0] for case in CASES)

@@ -33,6 +33,9 @@ CASES = [
     ("add_n", {"num_args": 3}, [(2, 3)] * 3, [(2, 3)]),
     ("zeros_like", {}, [(2, 3)], [(2, 3)]),
     ("ones_like", {}, [(3, 1, 2)], [(3, 1, 2)]),
+    ("_identity_with_attr_like_rhs", {}, [(2, 3), (2, 3)], [(2, 3)]),
+    ("_contrib_arange_like", {}, [(2, 3)], [(2, 3)]),
+    ("_contrib_arange_like", {"axis": -1, "start": 1, "step": 2}, [(2, 3)], [(3,)]),
 ]
 IDS = [f"{name}-{i}" for i, (name, _, _, _) in enumerate(CASES)]
 
@@ -41,6 +44,9 @@ IDS = [f"{name}-{i}" for i, (name, _, _, _) in enumerate(CASES)]
 PARTIAL = [
     ("_copy", {}, [(0, 3)], [None], [(0, 3)], [(0, 3)]),
     ("_copy", {}, [None], [(2, 3)], [(2, 3)], [(2, 3)]),  # the output gives data's shape
+    # rhs lends its shape to lhs and the output, sizes from both sides (p833)
+    ("_identity_with_attr_like_rhs", {}, [(2, 0), (0, 3)], [None], [(2, 3), (2, 3)], [(2, 3)]),
+    ("_identity_with_attr_like_rhs", {}, [None, None], [(4,)], [(4,), (4,)], [(4,)]),
     ("Cast", {"dtype": "int32"}, [None], [(4,)], [(4,)], [(4,)]),
     ("clip", {"a_min": 0, "a_max": 1}, [(0, 5)], [(2, 0)], [(2, 5)], [(2, 5)]),
     ("zeros_like", {}, [None], [(2, 2)], [(2, 2)], [(2, 2)]),
@@ -58,9 +64,15 @@ PARTIAL = [
     ("_zeros", {"shape": (0, 3)}, [], [(2, 3)], [], [(2, 3)]),  # the size from its consumer
     ("_ones", {}, [], [(4,)], [], [(4,)]),  # no shape at all: all of it from the consumer
     ("_ones", {"shape": (2, 2)}, [], [None], [], [(2, 2)]),
+    ("_ones", {"shape": (2, -1)}, [], [(2, 3)], [], [(2, 3)]),  # -1 is unknown too (MXNet)
+    ("_ones", {"shape": (-1, -1)}, [], [None], [], [(0, 0)]),
     ("_eye", {"N": 3, "M": 4, "k": 1}, [], [None], [], [(3, 4)]),
     ("_eye", {"N": 2}, [], [None], [], [(2, 2)]),  # M = 0 means M = N
     ("_linspace", {"start": 0, "stop": 1, "num": 5}, [], [None], [], [(5,)]),
+    ("_arange", {"start": 5, "stop": 100, "step": 4, "repeat": 2}, [], [None], [], [(48,)]),
+    ("_arange", {"start": 10}, [], [None], [], [(10,)]),  # stop None: 0 up to start
+    ("_arange", {"start": 0, "infer_range": True}, [], [(5,)], [], [(5,)]),
+    ("_arange", {"start": 0, "infer_range": True}, [], [None], [], [None]),
 ]
 
 
@@ -112,7 +124,11 @@ def test_backward_dependency_is_truthful(name, params, in_shapes, out_shapes):
     ("where", {"out_grad": [True], "in_data": [True, False, False], "out_data": [False]}),
     ("add_n", {"out_grad": [True], "in_data": [False, False], "out_data": [False]}),
     ("zeros_like", {"out_grad": [False], "in_data": [False], "out_data": [False]}),
+    # _backward_copy for lhs; rhs's zeros_like reads no values
+    ("_identity_with_attr_like_rhs", {"out_grad": [True], "in_data": [False, False],
+                                      "out_data": [False]}),
     ("_zeros", {"out_grad": [False], "in_data": [], "out_data": [False]}),
+    ("_contrib_arange_like", {"out_grad": [False], "in_data": [False], "out_data": [False]}),
 ])
 def test_backward_reads_what_mxnet_reads(name, reads):
     params = {"Cast": {"dtype": "int32"}, "clip": {"a_min": 0, "a_max": 1},
@@ -135,6 +151,8 @@ def test_fill_req(name, fill):
     ("_eye", {"N": 2, "M": 3, "k": -1}, [[0, 0, 0], [1, 0, 0]]),
     ("_linspace", {"start": 1, "stop": 2, "num": 3}, [1, 1.5, 2]),
     ("_linspace", {"start": 0, "stop": 1, "num": 4, "endpoint": False}, [0, 0.25, 0.5, 0.75]),
+    ("_arange", {"start": 50, "stop": 40, "step": -3, "repeat": 2}, [50, 50, 47, 47, 44, 44, 41,
+                                                                       41]),
 ])
 def test_generated_values_and_req(name, params, expect):
     """_eye / _linspace have no inputs: their values from the parameters; null / write / add."""
@@ -423,5 +441,7 @@ def test_signatures_are_mxnets(name, text):
 # _zeros / _ones (no inputs) are covered by test_partial_inference and test_fill_req.
 SHAPE_TESTED = frozenset(case[0] for case in CASES) | frozenset(case[0] for case in PARTIAL)
 GRADIENT_TESTED = frozenset(case[0] for case in CASES)
-REQ_TESTED = frozenset(case[0] for case in CASES) | {"_zeros", "_ones", "_eye", "_linspace"}
-NO_GRADIENT = {op: "it has no inputs" for op in ("_zeros", "_ones", "_eye", "_linspace")}
+REQ_TESTED = frozenset(case[0] for case in CASES) | {"_zeros", "_ones", "_eye", "_linspace",
+                                                     "_arange"}
+NO_GRADIENT = {op: "it has no inputs" for op in ("_zeros", "_ones", "_eye", "_linspace",
+                                                 "_arange")}

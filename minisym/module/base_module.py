@@ -9,6 +9,7 @@ from . import progress
 
 __all__ = ["BaseModule", "BatchEndParam"]
 
+_END = object()  # what next() gives at the end of an epoch
 BatchEndParam = namedtuple("BatchEndParams", ["epoch", "nbatch", "eval_metric", "locals"])
 
 
@@ -119,9 +120,11 @@ class BaseModule:
         ``progress_bar`` (minisym's, MXNet has none) draws one line per epoch on stderr,
         ``Epoch[0] [####------] batch 2/4  loss=1.0986  accuracy=0.5000``: True uses
         ``mx.mod.progress.mode`` (``MINISYM_PROGRESS``, default ``'auto'``: with times on a
-        terminal, without them elsewhere); ``'stable'`` never shows times or rates (stored
-        notebook outputs stay the same); ``'live'`` always does; False or ``'off'`` draws
-        nothing. See ``minisym.module.progress``."""
+        terminal, without them elsewhere), or nothing when logging shows INFO records (then
+        MXNet's log lines, ``Epoch[0] Train-accuracy=...``, ``Epoch[0] Time cost=...``, are
+        the progress, as in MXNet); ``'stable'`` never shows times or rates (stored notebook
+        outputs stay the same); ``'live'`` always does; False or ``'off'`` draws nothing.
+        See ``minisym.module.progress``."""
         from .. import metric
         from ..initializer import Uniform
         assert num_epoch is not None, "please specify number of epochs"
@@ -133,6 +136,8 @@ class BaseModule:
             _check_iterator(eval_data, "eval_data", "fit")
         stream = progress.default_stream()
         form = progress.resolve(progress_bar, stream)
+        if progress_bar is True and progress.logs_info(self.logger):
+            form = "off"  # MXNet's log lines say it, not both
         # what can be checked without touching the module is checked first: a mistake there
         # leaves the module as it was (validation gets its own metric from a name, as in MXNet)
         validation_metric = validation_metric if validation_metric is not None else eval_metric
@@ -150,7 +155,8 @@ class BaseModule:
                          allow_missing=allow_missing, force_init=force_init)
         self.init_optimizer(kvstore=kvstore, optimizer=optimizer,
                             optimizer_params=optimizer_params)
-        loss = progress.HeadLoss(self.symbol) if form != "off" else None
+        loss = progress.HeadLoss(self.symbol) if form != "off" and self.symbol is not None \
+            else None
         learned_total = None  # batches per epoch, counted once when the iterator cannot say
         for epoch in range(begin_epoch, num_epoch):
             total = progress.batches_per_epoch(train_data) or learned_total
@@ -187,8 +193,19 @@ class BaseModule:
         nbatch, eval_name_vals = -1, eval_metric.get_global_name_value()
         with bar.around_logs(self.logger):
             try:
-                for nbatch, data_batch in enumerate(train_data):
+                data_iter = iter(train_data)
+                next_data_batch = next(data_iter, _END)
+                end_of_batch = next_data_batch is _END
+                while not end_of_batch:
+                    nbatch, data_batch = nbatch + 1, next_data_batch
                     self._fit_batch(data_batch, eval_metric, monitor, loss)
+                    # as MXNet: the next batch is fetched before the callbacks see this one
+                    # (their locals() hold both; after the last, next_data_batch is the last)
+                    fetched = next(data_iter, _END)
+                    end_of_batch = fetched is _END
+                    if not end_of_batch:
+                        next_data_batch = fetched
+                        self.prepare(next_data_batch)
                     # read before the callbacks, which may reset the metric (Speedometer)
                     eval_name_vals = eval_metric.get_global_name_value()
                     params = BatchEndParam(epoch, nbatch, eval_metric, locals())
@@ -209,9 +226,10 @@ class BaseModule:
             monitor.tic()
         self.forward_backward(data_batch)
         self.update()
-        self.update_metric(eval_metric, data_batch.label)
+        labels = data_batch.label  # read once, while the iterator still holds this batch
+        self.update_metric(eval_metric, labels)
         if loss is not None:
-            loss.update(self.get_outputs(), dict(zip(self.label_names, data_batch.label or [])))
+            loss.update(self.get_outputs(), dict(zip(self.label_names, labels or [])))
         if monitor is not None:
             monitor.toc_print()
 
@@ -226,6 +244,16 @@ class BaseModule:
                              batch_end_callback=eval_batch_end_callback, epoch=epoch)
             for name, val in res:
                 self.logger.info("Epoch[%d] Validation-%s=%f", epoch, name, val)
+
+    def set_params(self, arg_params, aux_params, allow_missing=False, force_init=True,
+                   allow_extra=False):
+        """Copy given parameter values in (``init_params`` with no initializer)."""
+        self.init_params(initializer=None, arg_params=arg_params, aux_params=aux_params,
+                         allow_missing=allow_missing, force_init=force_init,
+                         allow_extra=allow_extra)
+
+    def prepare(self, data_batch, sparse_row_id_fn=None):
+        """Get ready for ``data_batch`` (nothing to do on dense arrays)."""
 
     @property
     def symbol(self):

@@ -15,8 +15,8 @@ from ..base import MXNetValueError
 from ..context import Context
 from ..ndarray.ndarray import NDArray
 
-__all__ = ["ExecutorGroup", "split_batch", "check_contexts", "check_work_load_list",
-           "prepare_group2ctxs"]
+__all__ = ["ExecutorGroup", "DataParallelExecutorGroup", "split_batch", "check_contexts",
+           "check_work_load_list", "prepare_group2ctxs"]
 
 
 def _contexts_text(contexts):
@@ -78,7 +78,7 @@ def split_batch(batch_size, work_load_list, contexts, caller="Module.bind"):
 
 def prepare_group2ctxs(group2ctxs, count):
     """One ``{ctx_group: context}`` per context, from MXNet's three forms (checked as MXNet
-    does). minisym keeps every array on its executor's context: the map is only checked."""
+    does); ``DataParallelExecutorGroup.place_groups`` reports each array on its group's context."""
     if group2ctxs is None:
         return [None] * count
     if isinstance(group2ctxs, list):
@@ -122,17 +122,28 @@ def _concat(arrays, axis):
     return NDArray(np.concatenate([a.asnumpy() for a in arrays], axis=axis), arrays[0].context)
 
 
-class ExecutorGroup:
+class DataParallelExecutorGroup:
     """The executors of a Module, one per context, each for its slice of the batch."""
 
     def __init__(self, symbol, contexts, work_load_list, data_descs, label_descs, grad_reqs,
-                 group2ctxs=None, caller="Module.bind", reshape_from=None):
+                 group2ctxs=None, caller="Module.bind", reshape_from=None, param_names=None,
+                 for_training=True, inputs_need_grad=False, fixed_param_names=None,
+                 state_names=None):
         self.symbol = symbol
         self.contexts = contexts
         self.work_load_list = work_load_list
         self.given_group2ctxs = group2ctxs
         self.group2ctxs = prepare_group2ctxs(group2ctxs, len(contexts))
         self.grad_reqs = grad_reqs
+        # what MXNet's DataParallelExecutorGroup records of the Module that made it
+        self.param_names = list(param_names or [])
+        self.arg_names = symbol.list_arguments()
+        self.aux_names = symbol.list_auxiliary_states()
+        self.for_training, self.inputs_need_grad = for_training, inputs_need_grad
+        self.fixed_param_names = list(fixed_param_names or [])
+        self.state_names = list(state_names or [])
+        self.output_names = symbol.list_outputs()
+        self._total_exec_bytes = 0
         self.data_descs, self.label_descs = list(data_descs), list(label_descs or [])
         self.data_axes = [_batch_axis(d.layout) for d in self.data_descs]
         self.label_axes = [_batch_axis(d.layout) for d in self.label_descs]
@@ -147,6 +158,7 @@ class ExecutorGroup:
         else:  # the same memory, as Executor.reshape shares it
             self.execs = [e.reshape(partial_shaping=True, allow_up_sizing=True, **self._shapes(i))
                           for i, e in enumerate(reshape_from.execs)]
+        self.place_groups()
 
     def _batch_size(self):
         """The batch size every data and label input shares along its batch axis."""
@@ -178,9 +190,109 @@ class ExecutorGroup:
 
     def reshape(self, data_descs, label_descs, caller="Module.reshape"):
         """A new group for new input shapes, over the same memory (this one is unchanged)."""
-        return ExecutorGroup(self.symbol, self.contexts, self.work_load_list, data_descs,
-                             label_descs, self.grad_reqs, self.given_group2ctxs, caller,
-                             reshape_from=self)
+        return DataParallelExecutorGroup(
+            self.symbol, self.contexts, self.work_load_list, data_descs, label_descs,
+            self.grad_reqs, self.given_group2ctxs, caller, reshape_from=self,
+            param_names=self.param_names, for_training=self.for_training,
+            inputs_need_grad=self.inputs_need_grad, fixed_param_names=self.fixed_param_names,
+            state_names=self.state_names)
+
+    # --- ctx_group placement -----------------------------------------------------------------
+    def place_groups(self):
+        """Report each array on its ``ctx_group``'s context, as MXNet allocates it: an argument,
+        its gradient and an auxiliary state where its variable's group maps to, an output where
+        the node that makes it does. minisym computes every context on the CPU, so only the
+        ``context`` the arrays report changes."""
+        groups = {name: attrs.get("ctx_group") for name, attrs in self.symbol.attr_dict().items()}
+        heads = [node.name for node, _ in self.symbol.outputs]
+        for executor, group2ctx in zip(self.execs, self.group2ctxs):
+            if not group2ctx:
+                continue
+            self._check_groups_mapped(groups, group2ctx)
+            where = {name: group2ctx[g] for name, g in groups.items() if g in group2ctx}
+            for names, arrays in ((self.arg_names, executor.arg_arrays),
+                                  (self.arg_names, executor.grad_arrays or []),
+                                  (self.aux_names, executor.aux_arrays),
+                                  (heads, executor.outputs)):
+                for name, array in zip(names, arrays):
+                    if array is not None and name in where:
+                        array._ctx = where[name]
+
+    def _check_groups_mapped(self, groups, group2ctx):
+        """Every ctx_group of the symbol needs a context in group2ctxs (MXNet's simple_bind:
+        'The device assignment not found for group dev2', a RuntimeError)."""
+        for name, group in groups.items():
+            if group is not None and group not in group2ctx:
+                shapes = "".join(f"{d.name}: {tuple(d.shape)}\n"
+                                 for d in self.data_descs + self.label_descs)
+                raise RuntimeError(
+                    f"simple_bind error. Arguments:\n{shapes}The device assignment not found "
+                    f"for group {group}: {name!r} was made under mx.AttrScope(ctx_group="
+                    f"{group!r}), but group2ctxs maps only {sorted(group2ctx)}. Add it, e.g. "
+                    f"group2ctxs={{..., {group!r}: mx.cpu(1)}}.")
+
+    # --- MXNet's DataParallelExecutorGroup attributes ------------------------------------------
+    workload = property(lambda self: self.work_load_list)
+    grad_req = property(lambda self: self.grad_reqs)
+    data_shapes = property(lambda self: self.data_descs)
+    label_shapes = property(lambda self: self.label_descs or None)
+    data_names = property(lambda self: [d.name for d in self.data_descs])
+    label_names = property(lambda self: [d.name for d in self.label_descs] or None)
+    data_layouts = property(lambda self: self.data_axes)
+    label_layouts = property(lambda self: self.label_axes or None)
+    output_layouts = property(lambda self: self.output_axes)
+    num_outputs = property(lambda self: len(self.output_names))
+
+    def _per_context(self, names, table):
+        """``[[array of name on each context]]`` from each executor's ``table`` dict."""
+        return [[getattr(e, table)[name] for e in self.execs] for name in names]
+
+    @property
+    def param_arrays(self):
+        """``[[parameter on each context]]``, in ``param_names`` order."""
+        return self._per_context(self.param_names, "arg_dict")
+
+    @property
+    def grad_arrays(self):
+        """``[[gradient on each context]]`` of the parameters (None for a fixed one)."""
+        return self._per_context(self.param_names, "grad_dict")
+
+    @property
+    def aux_arrays(self):
+        """``[[auxiliary state on each context]]``."""
+        return self._per_context(self.aux_names, "aux_dict")
+
+    @property
+    def state_arrays(self):
+        """``[[state input on each context]]``."""
+        return self._per_context(self.state_names, "arg_dict")
+
+    @property
+    def data_arrays(self):
+        """``[[(slice, array) per context]]`` of each data input."""
+        return [[(self.slices[i], e.arg_dict[name]) for i, e in enumerate(self.execs)]
+                for name in self.data_names]
+
+    @property
+    def label_arrays(self):
+        """``[[(slice, array) per context]]`` of each label, or None without labels."""
+        if not self.label_descs:
+            return None
+        return [[(self.slices[i], e.arg_dict[name]) for i, e in enumerate(self.execs)]
+                for name in self.label_names]
+
+    @property
+    def input_grad_arrays(self):
+        """``[[gradient per context]]`` of each data input, or None without inputs_need_grad."""
+        if not self.inputs_need_grad:
+            return None
+        return self._per_context(self.data_names, "grad_dict")
+
+    @property
+    def shared_data_arrays(self):
+        """``[{input name: array}]`` per context: the data and label arrays."""
+        names = self.data_names + (self.label_names or [])
+        return [{name: e.arg_dict[name] for name in names} for e in self.execs]
 
     # --- parameters ------------------------------------------------------------------------
     def copy_params_from(self, arg_params, aux_params, allow_extra_params=False):
@@ -198,21 +310,29 @@ class ExecutorGroup:
         values = reduce(np.add, [a.asnumpy() for a in arrays]) / len(arrays)
         return NDArray(values.astype(arrays[0].dtype), arrays[0].context)
 
-    def update(self, updater, param_names):
-        """One optimizer step per parameter on its gradient summed over the contexts, then the
-        new value copied to every context (MXNet's 'local' kvstore)."""
-        first = self.execs[0]
+    def update(self, updater, param_names, kvstore=False, on_kvstore=False):
+        """One optimizer step per parameter, as MXNet's Module steps it over the contexts:
+        ``on_kvstore`` (the 'local' kvstore updates): one step, keyed by the parameter's name,
+        on the gradient summed over the contexts, then the new value copied to every context;
+        ``kvstore`` without it: the summed gradient, one step per context (key
+        ``index * contexts + context``); no kvstore: each context steps on its own gradient.
+        On one context all three are the one step ``updater(index, grad, weight)``."""
+        count = len(self.execs)
         for index, name in enumerate(param_names):
             grads = [e.grad_dict[name] for e in self.execs]
+            weights = [e.arg_dict[name] for e in self.execs]
             if grads[0] is None:
                 continue
-            if len(grads) == 1:
-                updater(index, grads[0], first.arg_dict[name])
+            if count > 1 and (kvstore or on_kvstore):
+                total = NDArray(reduce(np.add, [g.asnumpy() for g in grads]), grads[0].context)
+                grads = [total] * count
+            if count > 1 and on_kvstore:
+                updater(name, grads[0], weights[0])
+                for weight in weights[1:]:
+                    weight[:] = weights[0]
                 continue
-            total = NDArray(reduce(np.add, [g.asnumpy() for g in grads]), grads[0].context)
-            updater(index, total, first.arg_dict[name])
-            for executor in self.execs[1:]:
-                executor.arg_dict[name][:] = first.arg_dict[name]
+            for k, (grad, weight) in enumerate(zip(grads, weights)):
+                updater(index * count + k, grad, weight)
 
     # --- running ---------------------------------------------------------------------------
     def forward(self, data_batch, is_train, data_names, label_names):
@@ -321,3 +441,7 @@ class ExecutorGroup:
         """Watch every executor with ``mon``."""
         for executor in self.execs:
             mon.install(executor)
+        self.place_groups()  # the monitor gives the outputs buffers of their own
+
+
+ExecutorGroup = DataParallelExecutorGroup  # minisym's earlier name

@@ -110,6 +110,18 @@ def _check_optimizer_params(name, params):
                             f"number, e.g. ('{key}', 0.1)")
 
 
+class _LocalKVStore:
+    """What MXNet's KVStore (``type`` 'local', 'device') is to a Module over several contexts:
+    it holds the updater that steps each parameter (``update_on_kvstore``);
+    ``ExecutorGroup.update`` sums the contexts' gradients and copies the result back."""
+
+    rank, num_workers = 0, 1
+
+    def __init__(self, kv_type, updater):
+        self.type = kv_type
+        self._updater = updater
+
+
 class _NotGiven(RuntimeError):
     """A parameter missing from the arg_params given (MXNet: RuntimeError 'x is not presented')."""
 
@@ -140,6 +152,8 @@ class Module(BaseModule):
         self._arg_params = self._aux_params = None
         self._params_dirty = False
         self._optimizer = self._updater = None
+        self._compression_params = compression_params
+        self._kvstore = self._update_on_kvstore = None  # decided by init_optimizer
         self._exec_group = None
         self._data_shapes = self._label_shapes = None
         self._grad_req = None
@@ -245,7 +259,11 @@ class Module(BaseModule):
         """One executor per context for its slice of the batch, with Module's grad_reqs."""
         return ExecutorGroup(self._symbol, self._context, self._work_load_list,
                              self._data_shapes, self._label_shapes, self._grad_reqs(),
-                             self._group2ctxs)
+                             self._group2ctxs, param_names=self._param_names,
+                             for_training=self.for_training,
+                             inputs_need_grad=self.inputs_need_grad,
+                             fixed_param_names=self._fixed_param_names,
+                             state_names=self._state_names)
 
     def reshape(self, data_shapes, label_shapes=None, _caller="Module.reshape"):
         """Rebind for new data shapes, keeping the parameters. A shape that would change a
@@ -495,7 +513,7 @@ class Module(BaseModule):
         ``fname`` in MXNet's format, which MXNet's ``load_optimizer_states`` reads too."""
         from ..fileio import write_atomically
         self._assert_optimizer_ready("save_optimizer_states")
-        write_atomically(fname, self._updater.get_states(), "Module.save_optimizer_states")
+        write_atomically(fname, self._stepper().get_states(), "Module.save_optimizer_states")
 
     def load_optimizer_states(self, fname):
         """Restore the states ``save_optimizer_states`` (minisym's or MXNet's) wrote; the file
@@ -507,11 +525,13 @@ class Module(BaseModule):
         states, _ = optimizer_states.loads(payload, where=f"Module.load_optimizer_states "
                                                           f"({fname})")
         # the states the optimizer would create, by the updater's index (MXNet's i*devices+k)
-        idx2name = self._optimizer.idx2name or dict(enumerate(self._param_names))
+        idx2name = dict(self._optimizer.idx2name or enumerate(self._param_names))
+        # a kvstore keys its updater by name (several contexts): such a file loads too
+        idx2name.update({n: n for n in self._param_names if n in states})
         expected = {i: self._optimizer.create_state_multi_precision(i, self._arg_params[n])
                     for i, n in idx2name.items() if n in self._arg_params}
         optimizer_states.check_fit(states, expected, idx2name, self._optimizer, fname, _warn)
-        self._updater.set_loaded_states(states)
+        self._stepper().set_loaded_states(states)
 
     def _assert_optimizer_ready(self, what):
         """AssertionError (MXNet's type) saying that ``what`` needs init_optimizer first."""
@@ -533,7 +553,7 @@ class Module(BaseModule):
         if self._params_dirty:
             self._sync_params_from_devices()
         rescale_grad = 1.0 / self._data_shapes[0].shape[0]
-        idx2name = dict(enumerate(self._param_names))
+        idx2name = self._idx2name(self._make_kvstore(kvstore, None)[1])
         if isinstance(optimizer, str):
             params = dict(optimizer_params)
             _check_optimizer_params(optimizer, params)
@@ -549,10 +569,32 @@ class Module(BaseModule):
             if not optimizer.idx2name:
                 optimizer.idx2name = idx2name.copy()
         self._optimizer = optimizer
-        self._updater = opt.get_updater(optimizer)
+        updater = opt.get_updater(optimizer)
+        self._kvstore, self._update_on_kvstore = self._make_kvstore(kvstore, updater)
+        self._updater = None if self._update_on_kvstore else updater
         self.optimizer_initialized = True
         if self._preload_opt_states is not None:
             self._load_preloaded_states()
+
+    def _idx2name(self, on_kvstore):
+        """The updater's keys: a parameter's index, or over n contexts without the kvstore
+        updating ``index * n + context`` for each context (MXNet's init_optimizer)."""
+        count = 1 if on_kvstore else len(self._context)
+        return {i * count + k: name for k in range(count)
+                for i, name in enumerate(self._param_names)}
+
+    def _make_kvstore(self, kvstore, updater):
+        """``(kvstore, update_on_kvstore)`` as MXNet's ``_create_kvstore`` decides: none for
+        one context (nor for ``kvstore=None``); over several, one that steps the parameters
+        with ``updater`` unless ``MXNET_UPDATE_ON_KVSTORE=0``."""
+        if len(self._context) == 1 or not isinstance(kvstore, str):
+            return None, False
+        on_kvstore = bool(int(os.environ.get("MXNET_UPDATE_ON_KVSTORE", "1")))
+        return _LocalKVStore(kvstore, updater if on_kvstore else None), on_kvstore
+
+    def _stepper(self):
+        """The updater that steps the parameters: the Module's, or its kvstore's."""
+        return self._updater if self._updater is not None else self._kvstore._updater
 
     def _load_preloaded_states(self):
         """The states Module.load(..., load_optimizer_states=True) named, now that the
@@ -637,7 +679,9 @@ class Module(BaseModule):
         """One optimizer step on every parameter that has a gradient."""
         self._assert_ready("update", optimizer=True)
         self._params_dirty = True
-        self._exec_group.update(self._updater, self._param_names)
+        self._exec_group.update(self._stepper(), self._param_names,
+                                kvstore=self._kvstore is not None,
+                                on_kvstore=self._update_on_kvstore)
 
     def get_outputs(self, merge_multi_context=True):
         """The outputs of the last forward, merged over the contexts (``[[per context]]``

@@ -17,6 +17,10 @@
   kernel or thread count to another, and a stored output must be the same on every machine;
 - ``'off'`` or ``False``: nothing.
 
+With ``True``, no line is drawn when logging shows INFO records (``logging.basicConfig(level=
+logging.INFO)``, see ``logs_info``): ``fit`` then prints MXNet's log lines alone,
+``INFO:root:Epoch[0] Train-accuracy=0.550000``, ``INFO:root:Epoch[0] Time cost=0.012``, as MXNet.
+
 The line goes to ``sys.stderr``, as logging's does, except in a Jupyter kernel, where it goes to
 ``sys.stdout``: a notebook paints stderr red, and progress is not an error. The loss is the one
 the network's head trains on (cross-entropy for ``SoftmaxOutput``, squared / absolute error for
@@ -37,8 +41,8 @@ from html import escape
 
 import numpy as np
 
-__all__ = ["mode", "MODES", "resolve", "default_stream", "in_kernel", "epoch_bar", "EpochBar",
-           "NotebookBar", "HeadLoss", "batches_per_epoch"]
+__all__ = ["mode", "MODES", "resolve", "logs_info", "default_stream", "in_kernel", "epoch_bar",
+           "EpochBar", "NotebookBar", "HeadLoss", "batches_per_epoch"]
 
 MODES = ("auto", "live", "stable", "notebook", "off")
 mode = os.environ.get("MINISYM_PROGRESS", "auto")
@@ -73,6 +77,24 @@ def resolve(progress_bar, stream):
     if choice == "notebook" and not (in_kernel() and _has_widgets()):
         return "stable"  # no notebook to draw the widget in: the same line as text
     return choice
+
+
+def logs_info(logger):
+    """Whether an INFO record of ``logger`` (fit's; the ``logging`` module is the root logger)
+    is shown: ``logging.basicConfig(level=logging.INFO)``, or a logger set to INFO whose
+    handlers take it. The ``logging`` module's own ``info`` adds basicConfig's stderr handler
+    when the root has none, so ``logging.getLogger().setLevel(logging.INFO)`` alone shows them
+    too (a Logger's ``info`` would fall to ``logging.lastResort``, which shows warnings only)."""
+    node = logging.getLogger() if logger is logging else logger
+    if not isinstance(node, logging.Logger) or not node.isEnabledFor(logging.INFO):
+        return False
+    handlers = []
+    while node is not None:
+        handlers.extend(node.handlers)
+        node = node.parent if node.propagate else None
+    if not handlers:
+        return logger is logging and not logging.getLogger().handlers
+    return any(h.level <= logging.INFO for h in handlers)
 
 
 def _has_widgets():

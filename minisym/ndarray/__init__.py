@@ -26,12 +26,14 @@ from .arithmetic import (  # noqa: F401 (mx.nd.add(lhs, rhs), ...)
     subtract,
     true_divide,
 )
+from .dlpack import from_dlpack, to_dlpack_for_read, to_dlpack_for_write
 from .ndarray import MX_REAL_T, NDArray, to_numpy
 from .serialization import load, save
 
 __all__ = ["NDArray", "array", "zeros", "ones", "empty", "full", "arange", "eye", "linspace",
-           "moveaxis", "waitall",
-           "random", "concat", "dot", "save", "load"] + _arithmetic_names
+           "moveaxis", "split_v2", "waitall",
+           "random", "concat", "dot", "save", "load", "to_dlpack_for_read", "to_dlpack_for_write",
+           "from_dlpack"] + _arithmetic_names
 
 
 def _dtype(dtype):
@@ -89,6 +91,44 @@ def moveaxis(tensor, source, destination):
     return tensor.transpose(axes)
 
 
+def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
+    """``ary`` split along ``axis`` as numpy.split does: an int N gives N equal parts (a
+    ValueError when N does not divide the axis), a tuple of sorted ints the points where parts
+    start; a list of NDArrays (one NDArray for one part)."""
+    axis_size = ary.shape[axis]
+    if isinstance(indices_or_sections, int):
+        sections = indices_or_sections
+        if axis_size % sections:
+            raise ValueError(f"array split does not result in an equal division: axis {axis} "
+                             f"has size {axis_size}, which {sections} does not divide (give the "
+                             "split points as a tuple for unequal parts)")
+        section_size = int(axis_size / sections)
+        indices = [i * section_size for i in range(sections)]
+    elif isinstance(indices_or_sections, tuple):
+        indices = [0] + list(indices_or_sections)
+    else:
+        raise ValueError("indices_or_sections must either int or tuple of ints (mx.nd.split_v2 "
+                         f"got {type(indices_or_sections).__name__} {indices_or_sections!r}; "
+                         "write an int N for N parts, or a tuple such as (2, 5))")
+    return _internal._split_v2(ary, indices, axis, squeeze_axis)
+
+
+def _slice_assign_method(self, rhs, begin, end, step):
+    """Write ``rhs`` into this array's slice [begin:end:step] in place; returns this array."""
+    return _internal._slice_assign(self, rhs, begin=begin, end=end, step=step, out=self)
+
+
+def _slice_assign_scalar_method(self, value, begin, end, step):
+    """Set this array's slice [begin:end:step] to ``value`` in place; returns this array."""
+    return _internal._slice_assign_scalar(self, value, begin=begin, end=end, step=step,
+                                          out=self)
+
+
+def _split_v2_method(self, *args, **kwargs):
+    """Convenience fluent method for mx.nd.split_v2: x.split_v2(2, axis=1)."""
+    return split_v2(self, *args, **kwargs)
+
+
 def empty(shape, ctx=None, dtype=None):
     """A new NDArray whose values mean nothing until you write them: ``mx.nd.empty((2, 3))``.
 
@@ -124,8 +164,8 @@ def arange(start, stop=None, step=1.0, repeat=1, infer_range=None, ctx=None, dty
     if step == 0:
         raise MXNetValueError(f"mx.nd.arange: step=0 never reaches stop={stop!r}; give a "
                               "step that is not 0, e.g. step=1")
-    values = np.arange(start, stop, step) if stop is not None else np.arange(start)
-    return NDArray(np.repeat(values, repeat).astype(_dtype(dtype)), ctx)
+    from ..ops.values import arange_values
+    return NDArray(arange_values(start, stop, step, repeat, _dtype(dtype)), ctx)
 
 
 def waitall():
@@ -180,6 +220,9 @@ def _install_operators():
     dot.__signature__ = imperative_function(functions()["dot"]).__signature__  # MXNet's order
     contrib.install()  # mx.nd.contrib.Proposal, ...
     install_fluent(NDArray, imperative_function, "NDArray")
+    NDArray.split_v2 = _split_v2_method  # MXNet's NDArray methods over Python-level functions
+    NDArray.slice_assign = _slice_assign_method
+    NDArray.slice_assign_scalar = _slice_assign_scalar_method
     for name, value in list(globals().items()):  # mx.nd._internal._plus_scalar, as in MXNet
         if name.startswith("_") and name[1:2].isalpha() and name in functions():
             setattr(_internal, name, value)

@@ -62,8 +62,9 @@ def _run(fn, signature, call, is_train):
         grads = [NDArray(np.zeros(a.shape, a._data.dtype)) if src else None
                  for a, src in zip(args_list, sources)]
         reqs = ["write" if src else "null" for src in sources]
-        ex = node_sym.bind(cpu(), args_list, args_grad=grads, grad_req=reqs,
-                           aux_states=aux_list)
+        from .. import bind as binding  # late: binding imports the executor, which imports us
+        ex = binding.bind(node_sym, cpu(), args_list, args_grad=grads, grad_req=reqs,
+                          aux_states=aux_list, refuse_gradient_less=False)
     else:
         ex = node_sym.bind(cpu(), args_list, grad_req="null", aux_states=aux_list)
     with autograd.pause(train_mode=is_train):  # as MXNet, operators run unrecorded inside

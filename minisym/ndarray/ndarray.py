@@ -93,6 +93,16 @@ class NDArray:
             return self._data[0]
         return self.asnumpy()[()]
 
+    def to_dlpack_for_read(self):
+        """A PyCapsule "dltensor" sharing this array's memory: ``mx.nd.to_dlpack_for_read``."""
+        from .dlpack import to_dlpack_for_read
+        return to_dlpack_for_read(self)
+
+    def to_dlpack_for_write(self):
+        """A PyCapsule "dltensor" sharing this array's memory: ``mx.nd.to_dlpack_for_write``."""
+        from .dlpack import to_dlpack_for_write
+        return to_dlpack_for_write(self)
+
     def __array__(self, dtype=None, copy=None):
         return self._data if dtype is None else self._data.astype(dtype)
 

@@ -273,6 +273,44 @@ class Custom(Operator):
     backward = forward
 
 
+_ENGINE_ERRORS = {}
+
+
+def _engine_error_class(kind):
+    """A subclass of MXNetError and of ``kind`` that shows as ``kind`` (its name and module:
+    a traceback reads as before), made once per exception type; MXNetError itself when the
+    two cannot be combined, as for OSError."""
+    if kind not in _ENGINE_ERRORS:
+        try:
+            _ENGINE_ERRORS[kind] = type(kind.__name__, (MXNetError, kind), {
+                "__module__": kind.__module__, "__qualname__": kind.__qualname__,
+                "__str__": lambda self: self.__dict__.get("_text", Exception.__str__(self))})
+        except TypeError:
+            _ENGINE_ERRORS[kind] = MXNetError
+    return _ENGINE_ERRORS[kind]
+
+
+def engine_error(exc):
+    """What MXNet raises for an exception in a CustomOp's forward / backward: an MXNetError
+    (when the output is read; minisym computes at once, so at the call). It is also of the
+    exception's own type and shows as it (``except AssertionError`` still catches it, the
+    traceback ends ``AssertionError: ...``); it keeps the message and the attributes, and
+    takes the notes, which name the operator, the node and what each index held."""
+    kind = _engine_error_class(type(exc))
+    text = str(exc)
+    try:  # not kind(...): an exception's __init__ may take other arguments than its args
+        error = kind.__new__(kind, *exc.args)
+        error.args = exc.args
+        error.__dict__.update(vars(exc))
+    except Exception:  # noqa: BLE001 -- an exception that cannot be copied: its text is kept
+        error = MXNetError(text)
+    error.__dict__["_text"] = text
+    if hasattr(exc, "__notes__"):
+        error.__notes__ = exc.__notes__
+        del exc.__notes__
+    return error
+
+
 class CustomRunner:
     """Calls a CustomOp with NDArrays that alias the executor's buffers, then checks that its
     results went into ``out_data`` / ``in_grad`` (see ``custom_checks``)."""
@@ -309,13 +347,17 @@ class CustomRunner:
         """``custom_op.method(*args)`` through the lifecycle recorder; returns what it returned.
         An exception it raises gets the note of what each index held (``listing``, see
         ``slot_map_note``); the arrays stop reporting writes when it returns."""
+        called = f"{type(self.custom_op).__name__}.{method}"
         try:
             with self.op.noting_string_kwargs(method, self.op.prop, self.custom_op):
                 return lifecycle.observe(self.custom_op, method, args, site=self.op)
-        except Exception as exc:
-            exc.add_note(slot_map_note(self.op, f"{type(self.custom_op).__name__}.{method}",
-                                       listing))
+        except MXNetError as exc:
+            exc.add_note(slot_map_note(self.op, called, listing))
             raise
+        except Exception as exc:
+            exc.add_note(slot_map_note(self.op, called, listing))
+            # one traceback, down to the line that raised (the exception stays __context__)
+            raise engine_error(exc).with_traceback(exc.__traceback__) from None
         finally:
             for _, arrays, _, _ in listing:
                 for array in arrays:

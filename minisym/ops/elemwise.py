@@ -23,6 +23,14 @@ def _floor_mod(a, b):
     return np.where(np.equal(b, 0), 0, np.mod(a, b))
 
 
+def _minus_floor_quotient(a, b):
+    """-floor(a / b), mod's rhs derivative; integers stay integers, with 0 where b == 0 (a
+    float inf cast back would be -2147483648, even times a zero head gradient)."""
+    if not np.issubdtype(np.result_type(a, b), np.integer):
+        return -np.floor(a / b)
+    return np.where(np.equal(b, 0), 0, -np.floor_divide(a, np.where(np.equal(b, 0), 1, b)))
+
+
 def _divide(a, b):
     """a / b; integers divide as MXNet's integer kernels do, toward zero (7 / -2 is -3), with 0
     where b == 0 (where NumPy's quotient, cast back, would be -2147483648)."""
@@ -61,7 +69,7 @@ _BINARY_MATH = {
     "div": (_divide, lambda l, r: 1 / r, lambda l, r: -l / (r * r)),
     "power": (np.power, lambda l, r: r * l ** (r - 1), lambda l, r: l ** r * np.log(l)),
     # MXNet: d(l mod r)/dr = -floor(l / r) (inf/nan where r == 0), d/dl = 1 everywhere.
-    "mod": (_floor_mod, lambda l, r: 1, lambda l, r: -np.floor(l / r)),
+    "mod": (_floor_mod, lambda l, r: 1, lambda l, r: _minus_floor_quotient(l, r)),
     "hypot": (np.hypot, lambda l, r: l / np.hypot(l, r), lambda l, r: r / np.hypot(l, r)),
     # On ties the lhs gets the gradient, the rhs none (observed in MXNet).
     "maximum": (np.maximum, lambda l, r: l >= r, lambda l, r: l < r),

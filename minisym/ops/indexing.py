@@ -1,9 +1,11 @@
-"""Operators that pick elements by index: slice, pick, take, one_hot.
+"""Operators that pick elements by index: slice (and _slice_assign / _slice_assign_scalar),
+pick, take, batch_take, one_hot.
 
 Indices arrive as float arrays (MXNet's default dtype) and are read as MXNet reads them:
 truncated toward zero (1.7 is 1, -0.5 is 0), then clipped or wrapped as ``mode`` says.
 """
 import ast
+import warnings
 
 import numpy as np
 
@@ -11,9 +13,9 @@ from ..base import MXNetValueError
 from .assign import assign
 from .params import Param, boolean, dtype_str, optional
 from .registry import Operator, register
-from .rules import fmt, known, merge_value
+from .rules import fmt, known, merge_value, prod
 
-__all__ = ["index_tuple", "as_indices"]
+__all__ = ["index_tuple", "as_indices", "no_gradient"]
 
 
 def index_tuple(text):
@@ -134,6 +136,84 @@ class Slice(Operator):
         grad = np.zeros(in_grad[0].shape, out_grad[0].dtype)
         grad[self._index(grad.shape)] = out_grad[0]
         assign(in_grad[0], req[0], grad)
+
+
+def no_gradient(op, req, out_grad, in_grad):
+    """The backward of an operator MXNet 1.9.1 gives no gradient (no FGradient): a zero head
+    gradient (below a BlockGrad) passes as zeros, any other raises MXNet's error."""
+    if all(r == "null" for r in req):
+        return
+    if any(np.any(g != 0) for g in out_grad):
+        raise MXNetValueError(
+            f"Operator {op.op_name} is non-differentiable because it didn't register FGradient "
+            f"attribute. ({op.where} has no gradient in MXNet 1.9.1: bind its inputs with "
+            "grad_req='null', compute it outside autograd.record(), or put mx.sym.BlockGrad "
+            "after it" + (f"; for a gradient use {op.instead}" if op.instead else "") + ")")
+    for grad, r in zip(in_grad, req):
+        assign(grad, r, 0)
+
+
+@register("_slice_assign", "_crop_assign")
+class SliceAssign(Slice):
+    """lhs with the slice lhs[begin:end:step] replaced by rhs (which has the slice's shape);
+    no gradient. NDArray.slice_assign(rhs, begin, end, step) writes into the array itself."""
+
+    backward_needs = ("out_grad",)
+    has_gradient = False
+    instead = "mx.sym.where or a multiplication by a mask"
+
+    def list_arguments(self):
+        return ["lhs", "rhs"]
+
+    def infer_shape(self, in_shape, out_shape):
+        """lhs (d0, d1, ..), rhs -> rhs is the slice's shape (unknown sizes stay unknown), the
+        output lhs's; nothing until lhs is known (as in MXNet)."""
+        lhs = in_shape[0]
+        if lhs is None:
+            return list(in_shape), [None], []
+        _, (rhs,), _ = super().infer_shape([lhs], [None])
+        return [lhs, rhs], [lhs], []
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """lhs, rhs -> a copy of lhs with rhs written into the slice."""
+        lhs, rhs = in_data
+        result = lhs.copy()
+        result[self._index(lhs.shape)] = rhs
+        assign(out_data[0], req[0], result)
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """None in MXNet 1.9.1: refused (zeros below a BlockGrad)."""
+        no_gradient(self, req, out_grad, in_grad)
+
+
+@register("_slice_assign_scalar", "_crop_assign_scalar")
+class SliceAssignScalar(Slice):
+    """data with every element of the slice data[begin:end:step] set to ``scalar`` (in data's
+    dtype: 2.7 is 2 for int32); no gradient."""
+
+    params = {"scalar": Param(float, 0.0), **Slice.params}
+    backward_needs = ("out_grad",)
+    has_gradient = False
+    instead = "mx.sym.where or a multiplication by a mask"
+
+    def infer_shape(self, in_shape, out_shape):
+        """data -> the same shape, once data is wholly known (MXNet checks begin / end only when
+        it runs)."""
+        data = in_shape[0]
+        if not known(data):
+            return [data], [None], []
+        return [data], [data], []
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data -> a copy of data with the slice set to scalar."""
+        data, = in_data
+        result = data.copy()
+        result[self._index(data.shape)] = np.array(self.scalar).astype(data.dtype)
+        assign(out_data[0], req[0], result)
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """None in MXNet 1.9.1: refused (zeros below a BlockGrad)."""
+        no_gradient(self, req, out_grad, in_grad)
 
 
 def _reduce_axis_shape(shape, axis, keepdims):
@@ -282,6 +362,72 @@ class Take(Operator):
             np.add.at(grad, flat, np.moveaxis(head, axis, 0))
             assign(in_grad[0], req[0], np.moveaxis(grad, 0, axis))
         assign(in_grad[1], req[1], 0)
+
+
+@register("batch_take")
+class BatchTake(Operator):
+    """a (N, M), indices (N,) int32 -> out[i] = a[i, indices[i]], each index clipped into
+    [0, M-1]; deprecated in MXNet for pick(a, indices, axis=1), and without a gradient."""
+
+    backward_needs = ("out_grad",)
+    has_gradient = False
+    no_gradient_inputs = ("indices",)
+    instead = "mx.sym.pick(a, indices, axis=1)"
+
+    def list_arguments(self):
+        return ["a", "indices"]
+
+    def infer_shape(self, in_shape, out_shape):
+        """a (N, M), indices (any shape of N elements) -> indices's shape. As in MXNet, a's
+        shape and both shapes' sizes must be known whenever the rule runs (no partial
+        inference), and the output is never given back to indices."""
+        warnings.warn("batch_take is deprecated. Please use pick instead.", FutureWarning,
+                      stacklevel=2)
+        a, indices = in_shape
+        out = indices if indices is not None else out_shape[0]
+        if a is None or len(a) < 2:
+            raise MXNetValueError(
+                f"{self.where}: input 0 'a' must have at least 2 dimensions, but its shape is "
+                f"{fmt(a)}; MXNet's batch_take needs it whenever shapes are inferred, even "
+                "partially. Give the shape of the variable that feeds 'a', e.g. (N, M)")
+        if not (known(a) and known(out)):
+            raise MXNetValueError(
+                f"{self.where}: a {fmt(a)} and indices {fmt(indices)} must both be wholly known "
+                "whenever shapes are inferred (MXNet's batch_take infers nothing partially); "
+                "give every size of both")
+        if prod(a) // a[-1] != prod(out):
+            raise MXNetValueError(
+                f"{self.where}: indices {fmt(out)} has {prod(out)} elements but a {fmt(a)} has "
+                f"{prod(a) // a[-1]} rows; give one index per row of a")
+        return [a, indices], [out], []
+
+    def infer_type(self, in_type, out_type):
+        """The output has a's dtype; indices are int32 (MXNet refuses any other dtype)."""
+        if in_type[1] is not None and np.dtype(in_type[1]) != np.int32:
+            raise MXNetValueError(
+                f"{self.where}: input 1 'indices' has dtype {np.dtype(in_type[1]).name}, but "
+                "batch_take reads int32 indices only (MXNet: Type inconsistent, Provided = "
+                f"{np.dtype(in_type[1]).name}, inferred type = int32). Make them int32: "
+                "mx.nd.array(idx, dtype='int32'), mx.sym.var('idx', dtype='int32') or "
+                "simple_bind(..., type_dict={'idx': 'int32'})")
+        dtype = merge_value(in_type[0], out_type[0])
+        return [dtype, np.dtype(np.int32)], [dtype], []
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """a, indices -> a[i, clip(indices[i], 0, M-1)] for every row i."""
+        a, indices = in_data
+        if a.ndim != 2:
+            raise MXNetValueError(
+                f"{self.where}: a has shape {a.shape}; batch_take computes 2-D a only (MXNet "
+                "1.9.1 reads outside the array for more dimensions). Reshape it to (-1, M) "
+                f"first: mx.sym.reshape(a, shape=(-1, {a.shape[-1]}))")
+        columns = np.clip(indices.reshape(-1).astype(np.int64), 0, a.shape[1] - 1)
+        taken = a[np.arange(a.shape[0]), columns]
+        assign(out_data[0], req[0], taken.reshape(out_data[0].shape))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """None in MXNet 1.9.1: refused (zeros below a BlockGrad)."""
+        no_gradient(self, req, out_grad, in_grad)
 
 
 @register("one_hot")

@@ -424,6 +424,12 @@ class BroadcastLike(_Broadcast):
             out[left] = rhs[right]
         return [lhs, rhs], [tuple(out)], []
 
+    def infer_type(self, in_type, out_type):
+        """The output has lhs's dtype; rhs keeps its own (MXNet's test_broadcast_like_different_
+        types)."""
+        dtype = in_type[0] if in_type[0] is not None else out_type[0]
+        return [dtype, in_type[1]], [dtype], []
+
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """lhs: the head gradient summed over the stretched axes; rhs: zeros."""
         super().backward(req, out_grad, in_data, out_data, in_grad, aux)

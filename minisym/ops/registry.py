@@ -50,6 +50,7 @@ class Operator:
     backward_needs = ("out_grad", "in_data", "out_data")  # callers ask backward_reads()
     no_gradient_inputs = ()    # inputs that have no gradient: backward needs req 'null' there
     writes_every_gradient = True  # 'write' fills all of in_grad[i], so its buffer starts empty
+    has_gradient = True  # False: no FGradient in MXNet; bind refuses a gradient through it
 
     def __init__(self, attrs=None, node_name=None):
         self.attrs = dict(attrs or {})

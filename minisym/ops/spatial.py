@@ -229,6 +229,8 @@ class Pooling(Operator):
             raise MXNetValueError(f"{self.where}: data {fmt(data)} has {len(data)} dimensions; "
                                   f"kernel {self.kernel} needs {nd + 2}")
         stride, pad = spatial_param(self, "stride", 1), spatial_param(self, "pad", 0)
+        if self.pooling_convention == "same":
+            self._check_same(data, pad)
         spatial = []
         for i, (size, k, s, p) in enumerate(zip(x[2:], self.kernel, stride, pad)):
             if not size:
@@ -246,6 +248,17 @@ class Pooling(Operator):
             else:
                 spatial.append(-(-size // s))
         return [data], [unpermute(x[:2] + tuple(spatial), axes)], []
+
+    def _check_same(self, data, pad):
+        """'same' (out = ceil(in / stride)) is MXNet's for 1-D pooling without padding only."""
+        if len(data) != 3:
+            raise MXNetValueError(
+                f"{self.where}: pooling_convention='same' pools 1-D data (batch, channel, x) "
+                f"only (as in MXNet), but data is {fmt(data)}; use 'valid' or 'full' here")
+        if any(pad):
+            raise MXNetValueError(
+                f"{self.where}: pooling_convention='same' chooses its own padding, so pad must "
+                f"be 0, but pad is {self.pad}; leave pad out")
 
     def _geometry(self, data):
         """(kernel, stride, pad) for ``data``; global pooling covers each whole map."""
@@ -265,9 +278,6 @@ class Pooling(Operator):
         if self.pool_type == "lp":
             raise NotImplementedError(f"{self.where}: pool_type='lp' is not implemented in "
                                       "minisym; use 'max', 'avg' or 'sum'")
-        if self.pooling_convention == "same":
-            raise MXNetValueError(f"{self.where}: pooling_convention='same' cannot run (MXNet "
-                                  "1.9.1 rejects it for every input); use 'valid' or 'full'")
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """data (N, C, *x) -> (N, C, *out): max / avg / sum over each (padded) window."""

@@ -1,5 +1,5 @@
 """Shape-changing operators: Flatten, Reshape, Concat, transpose, expand_dims, slice_axis,
-SliceChannel (split) and the reductions sum / mean / max / min / norm."""
+SliceChannel (split), _split_v2 and the reductions sum / mean / max / min / norm."""
 import numpy as np
 
 from ..base import MXNetValueError
@@ -8,7 +8,7 @@ from .params import Param, boolean, optional, shape_tuple
 from .registry import Operator, register
 from .rules import fmt, known, merge_known_shape, permute, prod, try_merge, unpermute
 
-__all__ = ["reshape_codes"]
+__all__ = ["reshape_codes", "split_points"]
 
 
 class _SameValues(Operator):
@@ -389,6 +389,140 @@ class SliceChannel(Operator):
         axis = self.axis % data.ndim
         part = data.shape[:axis] + (data.shape[axis] // self.num_outputs,) + data.shape[axis + 1:]
         grads = [g.reshape(part) for g in out_grad]
+        assign(in_grad[0], req[0], np.concatenate(grads, axis=axis))
+
+
+def split_points(size, sections, indices):
+    """MXNet's GetSplitIndices: the start of each part of an axis of ``size``; with ``sections``
+    the first ``size % sections`` parts are one longer (7 in 3: starts 0, 3, 5)."""
+    if sections <= 0:
+        return list(indices)
+    short, longer = divmod(size, sections)
+    starts = [0]
+    for i in range(sections - 1):
+        starts.append(starts[-1] + short + (1 if i < longer else 0))
+    return starts
+
+
+@register("_split_v2")
+class SplitV2(Operator):
+    """Split ``axis`` at ``indices`` (the starts of the parts, the first 0), or into
+    ``sections`` parts of nearly equal size; ``squeeze_axis`` drops the axis of size-1 parts.
+    mx.sym.split_v2 / mx.nd.split_v2 take numpy's indices_or_sections."""
+
+    params = {"indices": Param(shape_tuple), "axis": Param(int, 1),
+              "squeeze_axis": Param(boolean, False), "sections": Param(int, 0)}
+    backward_needs = ("out_grad",)
+
+    def validate(self):
+        """At least one part (MXNet 1.9.1 crashes the process on none)."""
+        if self.sections < 0 or (self.sections == 0 and not self.indices):
+            raise MXNetValueError(
+                f"{self.where}: sections={self.sections}, indices={self.indices} make no part "
+                "(MXNet 1.9.1 crashes on this); give sections >= 1, e.g. "
+                "mx.sym.split_v2(x, 2), or split points, e.g. mx.sym.split_v2(x, (2, 5))")
+
+    @property
+    def num_parts(self):
+        """How many outputs: ``sections``, or one per split point."""
+        return self.sections if self.sections > 0 else len(self.indices)
+
+    def list_outputs(self):
+        n = self.num_parts
+        return ["output"] if n == 1 else [f"output{i}" for i in range(n)]
+
+    def _axis(self, ndim):
+        """``axis`` as a non-negative int, or a teaching error (MXNet checks it the same)."""
+        if not -ndim <= self.axis < ndim:
+            raise MXNetValueError(f"{self.where}: axis={self.axis} is out of range for data "
+                                  f"with {ndim} dimensions; use an axis in [{-ndim}, {ndim - 1}]")
+        return self.axis % ndim
+
+    def _parts(self, size):
+        """[(start, end)] of every part along an axis of ``size``, checked as MXNet checks."""
+        starts = split_points(size, self.sections, self.indices)
+        parts = []
+        for i, start in enumerate(starts):
+            end = starts[i + 1] if i + 1 < len(starts) else size
+            if start > end:
+                raise MXNetValueError(
+                    f"{self.where}: part {i} would run from {start} to {end}: the split points "
+                    f"{tuple(starts[1:])} must not decrease; sort them, e.g. "
+                    f"{tuple(sorted(starts[1:]))}")
+            if end > size:
+                raise MXNetValueError(
+                    f"{self.where}: split point {end} is past the end of the axis (size {size}); "
+                    f"give points between 0 and {size}")
+            if self.squeeze_axis and end - start != 1:
+                raise MXNetValueError(
+                    f"{self.where}: squeeze_axis=True needs parts of size 1, but part {i} has "
+                    f"size {end - start}; split into {size} parts or leave squeeze_axis out")
+            if start == end:
+                raise MXNetValueError(
+                    f"{self.where}: part {i} would be empty (it starts and ends at {start}); "
+                    "MXNet 1.9.1 gives a part of size 0 here, but a 0 size means 'unknown' to "
+                    "minisym's shapes, so no graph can hold it. Give split points that leave "
+                    f"every part at least one element (at most {size} parts)")
+            parts.append((start, end))
+        return parts
+
+    def infer_shape(self, in_shape, out_shape):
+        """data (.., n at axis, ..) -> one output per part (.., end - start, ..), the axis
+        dropped with squeeze_axis; data comes back from the outputs (its axis as their sum, the
+        other sizes from output 0), as in MXNet. Data's axis must be known."""
+        data = in_shape[0]
+        if data is None:
+            return [None], [None] * self.num_parts, []
+        axis = self._axis(len(data))
+        if not data[axis]:
+            raise MXNetValueError(
+                f"{self.where}: axis {self.axis} of data {fmt(data)} is unknown (0), and "
+                "split_v2 needs its size to place the parts (MXNet fails here too); give that "
+                "size in the data's shape")
+        outs = []
+        for j, (start, end) in enumerate(self._parts(data[axis])):
+            part = data[:axis] + (end - start,) + data[axis + 1:]
+            if self.squeeze_axis:
+                part = data[:axis] + data[axis + 1:]
+            merged = try_merge(part, out_shape[j])  # a disagreeing output is reported later
+            outs.append(part if merged is None else merged)
+        return [self._data_from_outputs(data, axis, outs)], outs, []
+
+    def infer_type(self, in_type, out_type):
+        """Every output has data's dtype, which must be known (MXNet: 'First input must have
+        specified type'; nothing comes back from the outputs)."""
+        if in_type[0] is None:
+            raise MXNetValueError(
+                f"{self.where}: the dtype of input 0 'data' is unknown, and split_v2 needs it "
+                "(MXNet: 'First input must have specified type'). Give the dtype of the variable "
+                "that feeds 'data' (infer_type(<its name>='float32')), or bind it to an array")
+        return [in_type[0]], [in_type[0]] * self.num_parts, []
+
+    def _data_from_outputs(self, data, axis, outs):
+        """MXNet's back-calculation: other sizes from output 0, the axis summed over parts."""
+        first = outs[0]
+        if self.squeeze_axis:
+            middle = len(outs)
+            first = first[:axis] + (0,) + first[axis:]
+        else:
+            middle = sum(o[axis] for o in outs)
+        return first[:axis] + (middle,) + first[axis + 1:]
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data (.., n, ..) -> data[.., start:end, ..] for every part, in the outputs' shapes."""
+        data, = in_data
+        axis = self.axis % data.ndim
+        for j, (start, end) in enumerate(self._parts(data.shape[axis])):
+            part = np.take(data, np.arange(start, end), axis=axis)
+            assign(out_data[j], req[j], part.reshape(out_data[j].shape))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """The head gradients of every part joined back along axis."""
+        data, = in_data
+        axis = self.axis % data.ndim
+        parts = self._parts(data.shape[axis])
+        grads = [g.reshape(data.shape[:axis] + (end - start,) + data.shape[axis + 1:])
+                 for g, (start, end) in zip(out_grad, parts)]
         assign(in_grad[0], req[0], np.concatenate(grads, axis=axis))
 
 

@@ -1,10 +1,10 @@
-"""Operators that make or pass values through: identity, Cast, where, clip, add_n, zeros /
-ones and zeros_like / ones_like."""
+"""Operators that make or pass values through: identity, _identity_with_attr_like_rhs, Cast,
+where, clip, add_n, zeros / ones and zeros_like / ones_like."""
 import numpy as np
 
 from ..base import DTYPE_NP_TO_MX, MXNetValueError
 from .assign import assign
-from .params import Param, boolean, dtype_str, shape_tuple
+from .params import Param, boolean, dtype_str, optional, shape_tuple
 from .registry import Operator, register
 from .rules import ShapeConflict, fmt, known, merge_shape, same_shape, try_merge
 
@@ -54,6 +54,30 @@ class Copy(_ElemwiseValues):
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """dL/ddata = dL/dout."""
         assign(in_grad[0], req[0], out_grad[0])
+
+
+@register("_identity_with_attr_like_rhs")
+class IdentityWithAttrLikeRhs(Operator):
+    """out = lhs, with lhs, rhs and out constrained to one shape and dtype (rhs only lends
+    them: a shape known on either side reaches the other); rhs gets a zero gradient."""
+
+    backward_needs = ("out_grad",)
+
+    def list_arguments(self):
+        return ["lhs", "rhs"]
+
+    def infer_shape(self, in_shape, out_shape):
+        """lhs, rhs, output: one shape, from whichever is known (MXNet's ElemwiseShape<2, 1>)."""
+        return same_shape(self, in_shape, out_shape)
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """lhs (any shape) -> the same values."""
+        assign(out_data[0], req[0], in_data[0])
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """dL/dlhs = dL/dout; dL/drhs = 0 (its values are never read)."""
+        assign(in_grad[0], req[0], out_grad[0])
+        assign(in_grad[1], req[1], 0)
 
 
 @register("Cast", "cast")
@@ -263,16 +287,17 @@ class _Fill(Operator):
 
     def validate(self):
         _check_dtype(self, self.dtype)
-        if any(d < 0 for d in self.shape):
+        if any(d < -1 for d in self.shape):
             raise MXNetValueError(f"{self.where}: shape={self.shape} has a negative size; give "
-                                  "sizes >= 1 (0 means unknown: inference fills it in)")
+                                  "sizes >= 1 (0 or -1 means unknown: inference fills it in)")
 
     def list_arguments(self):
         return []
 
     def infer_shape(self, in_shape, out_shape):
-        """() -> ``shape``; an unknown size (0, or no shape at all) can come from the consumer."""
-        mine = self.shape or None
+        """() -> ``shape``; an unknown size (0 or -1, or no shape at all) can come from the
+        consumer (MXNet's ones(shape=(2, -1)) + x takes x's second size)."""
+        mine = tuple(0 if d == -1 else d for d in self.shape) or None
         try:
             return [], [merge_shape(mine, out_shape[0])], []
         except ShapeConflict:
@@ -359,3 +384,90 @@ class Linspace(_Generated):
 
     def values(self):
         return np.linspace(self.start, self.stop, self.num, endpoint=self.endpoint)
+
+
+def arange_values(start, stop, step, repeat, dtype):
+    """MXNet's range: ceil((stop - start) / step) values start + i * step, each ``repeat``
+    times, computed in ``dtype`` after casting start and step to it (int32: 1.3 is 1)."""
+    if stop is None:  # arange(5): 0 up to 5
+        start, stop = 0.0, start
+    count = _range_count(start, stop, step)
+    dtype = np.dtype(dtype)
+    first, stride = (np.array(v).astype(dtype) for v in (start, step))
+    with np.errstate(over="ignore"):  # uint8 counts around as MXNet's does
+        values = first + np.arange(count).astype(dtype) * stride
+    return np.repeat(values.astype(dtype), repeat)
+
+
+def _range_count(start, stop, step):
+    """How many values arange makes (stop None: from 0 up to start)."""
+    if stop is None:
+        start, stop = 0.0, start
+    return max(int(np.ceil((stop - start) / step)), 0)
+
+
+@register("_arange")
+class Arange(_Generated):
+    """``start, start + step, ...`` below ``stop``, each ``repeat`` times: ``mx.sym.arange``;
+    with ``infer_range`` the length comes from the operator that reads it."""
+
+    params = {"start": Param(float), "stop": Param(optional(float), None),
+              "step": Param(float, 1.0), "repeat": Param(int, 1),
+              "infer_range": Param(boolean, False), "ctx": Param(str, ""),
+              "dtype": _dtype_param("float32")}
+
+    def validate(self):
+        super().validate()
+        if self.step == 0:
+            raise MXNetValueError(f"{self.where}: step=0 never reaches stop={self.stop}; give a "
+                                  "step that is not 0, e.g. step=1")
+
+    def shape(self):
+        return (_range_count(self.start, self.stop, self.step) * self.repeat,)
+
+    def infer_shape(self, in_shape, out_shape):
+        """() -> (count * repeat,); with infer_range the consumer gives the length."""
+        if self.infer_range:
+            return [], [out_shape[0]], []
+        return super().infer_shape(in_shape, out_shape)
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """() -> the values, as many as the output holds."""
+        count = out_data[0].size // self.repeat
+        stop = self.start + count * self.step if self.infer_range else self.stop
+        assign(out_data[0], req[0], arange_values(self.start, stop, self.step, self.repeat,
+                                                  out_data[0].dtype))
+
+
+@register("_contrib_arange_like")
+class ArangeLike(Operator):
+    """Counting values in data's shape (or along one ``axis``): ``mx.nd.contrib.arange_like``;
+    data lends its shape and dtype, never its values."""
+
+    params = {"start": Param(float, 0.0), "step": Param(float, 1.0), "repeat": Param(int, 1),
+              "ctx": Param(str, ""), "axis": Param(optional(int), None)}
+    backward_needs = ()
+
+    def infer_shape(self, in_shape, out_shape):
+        """data (d0, d1, ..) -> the same shape, or (d_axis,) along ``axis``."""
+        data = in_shape[0]
+        if not known(data):
+            return [data], [out_shape[0]], []
+        if self.axis is None:
+            return [data], [data], []
+        if not -len(data) <= self.axis < len(data):
+            raise MXNetValueError(f"{self.where}: axis={self.axis} is out of range for data "
+                                  f"{fmt(data)}; give an axis in -{len(data)}..{len(data) - 1}")
+        return [data], [(data[self.axis],)], []
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """data -> start + (i // repeat) * step for each output element i, in data's dtype."""
+        out = out_data[0]
+        count = -(-out.size // self.repeat)
+        values = arange_values(self.start, self.start + count * self.step, self.step,
+                               self.repeat, out.dtype)[:out.size]
+        assign(out, req[0], values.reshape(out.shape))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """dL/ddata = 0: only data's shape is read."""
+        assign(in_grad[0], req[0], 0)

@@ -22,6 +22,7 @@ def _install_functions(namespace):
 _install_functions(globals())
 from . import contrib  # noqa: E402,F401  (mx.sym.contrib.Proposal: after the functions exist)
 from .dispatch import (  # noqa: E402,F401,A004
+    arange,
     eye,
     hypot,
     linspace,
@@ -30,10 +31,19 @@ from .dispatch import (  # noqa: E402,F401,A004
     ones,
     pow,
     power,
+    split_v2,
     zeros,
 )
 
 install_fluent(Symbol, make_function, "Symbol")  # x.sum(axis=1), x.flatten(), ... (MXNet's names)
+
+
+def _split_v2_method(self, *args, **kwargs):
+    """Convenience fluent method for mx.sym.split_v2: x.split_v2(2, axis=1)."""
+    return split_v2(self, *args, **kwargs)
+
+
+Symbol.split_v2 = _split_v2_method
 
 
 class _Internal:
@@ -47,5 +57,6 @@ for _name, _value in list(globals().items()):
         setattr(_internal, _name, _value)
 
 __all__ = ["Symbol", "Variable", "var", "Group", "load", "load_json", "maximum", "minimum",
-           "hypot", "pow", "power", "zeros", "ones", "eye", "linspace"] + sorted(
+           "hypot", "pow", "power", "zeros", "ones", "eye", "arange", "linspace",
+           "split_v2"] + sorted(
     name for name in _ops.functions() if not name.startswith("_"))

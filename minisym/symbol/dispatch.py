@@ -1,6 +1,6 @@
-"""``mx.sym.maximum``, ``minimum``, ``hypot``, ``pow`` / ``power``, ``zeros`` and ``ones``: MXNet's
-Python-level functions, which pick the operator from what they are given (a Symbol or a
-number) instead of being one operator each."""
+"""``mx.sym.maximum``, ``minimum``, ``hypot``, ``pow`` / ``power``, ``zeros``, ``ones`` and
+``split_v2``: MXNet's Python-level functions, which pick the operator (or its parameters) from
+what they are given (a Symbol or a number) instead of being one operator each."""
 from numbers import Number
 
 import numpy as np
@@ -9,7 +9,8 @@ from ..ops.registry import functions
 from .creation import create_op
 from .symbol import Symbol
 
-__all__ = ["maximum", "minimum", "hypot", "pow", "power", "zeros", "ones", "eye", "linspace"]
+__all__ = ["maximum", "minimum", "hypot", "pow", "power", "zeros", "ones", "eye", "arange",
+           "linspace", "split_v2"]
 
 
 def _call(func_name, *args, **kwargs):
@@ -95,7 +96,35 @@ def eye(N, M=0, k=0, dtype=None, **kwargs):  # noqa: N803 (MXNet's names)
     return _call("_eye", N=N, M=M, k=k, dtype=np.float32 if dtype is None else dtype, **kwargs)
 
 
+def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, name=None, dtype=None):
+    """A symbol with no inputs that makes ``start, start + step, ...`` below ``stop``, each
+    ``repeat`` times (``_arange``); ``infer_range=True`` takes the length from its reader."""
+    return _call("_arange", start=start, stop=stop, step=step, repeat=repeat,
+                 infer_range=infer_range, name=name,
+                 dtype=np.float32 if dtype is None else dtype)
+
+
 def linspace(start, stop, num, endpoint=True, dtype=None, **kwargs):
     """A symbol with no inputs that makes ``num`` evenly spaced values (``_linspace``)."""
     return _call("_linspace", start=start, stop=stop, num=num, endpoint=endpoint,
                  dtype=np.float32 if dtype is None else dtype, **kwargs)
+
+
+def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
+    """``ary`` split along ``axis`` as numpy.split does (``_split_v2``): an int N gives N parts
+    (the first ``size % N`` one longer), a tuple of sorted ints the points where parts start."""
+    indices, sections = _split_v2_arguments(indices_or_sections)
+    return _call("_split_v2", ary, indices=indices, axis=axis, squeeze_axis=squeeze_axis,
+                 sections=sections)
+
+
+def _split_v2_arguments(indices_or_sections):
+    """(indices, sections) of ``_split_v2`` for numpy's ``indices_or_sections``, as MXNet's
+    wrapper reads it: an int (a bool too), or a tuple (a list or array is a ValueError)."""
+    if isinstance(indices_or_sections, int):
+        return [], indices_or_sections
+    if isinstance(indices_or_sections, tuple):
+        return [0] + list(indices_or_sections), 0
+    raise ValueError("indices_or_sections must either int or tuple of ints (mx.sym.split_v2 "
+                     f"got {type(indices_or_sections).__name__} {indices_or_sections!r}; write "
+                     "an int N for N parts, or a tuple such as (2, 5) for the split points)")

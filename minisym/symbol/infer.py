@@ -9,6 +9,7 @@ from ..base import DTYPE_MX_TO_NP, DTYPE_NP_TO_MX, MistakeWarning, MXNetTypeErro
 from ..ops.rules import ShapeConflict, fmt, known, merge_shape, merge_value
 from ..shape_check import check_shape
 from ..trace import slot_names
+from ..util import is_np_shape
 from .argument_names import candidate_lines, name_hint
 
 __all__ = ["infer_shape", "infer_type", "infer_graph", "infer_report", "InferReport", "NodeShapes",
@@ -249,7 +250,7 @@ def infer_shape(symbol, args, kwargs, partial):
     """MXNet's ``infer_shape`` / ``infer_shape_partial`` (see Symbol.infer_shape)."""
     given = _given_values(symbol, args, kwargs, ShapeKind, _shape_value)
     table = infer_graph(symbol, given, ShapeKind)
-    present = lambda v: () if v is None else v
+    present = _numpy_convention if is_np_shape() else (lambda v: () if v is None else v)
     if partial or _complete(symbol, table, ShapeKind):
         return _results(symbol, table, present)
     arg_shapes, _, _ = _results(symbol, table, present)
@@ -257,12 +258,17 @@ def infer_shape(symbol, args, kwargs, partial):
                            lambda s: not s or 0 in s, str)
     message = ("Cannot decide shape for the following arguments (0s in shape means unknown "
                "dimensions). Consider providing them as input:\n\t" + "\n\t".join(lines))
-    minus_one = _given_minus_one(symbol, args, kwargs)
+    minus_one = {} if is_np_shape() else _given_minus_one(symbol, args, kwargs)
     if minus_one:
         warnings.warn(_minus_one_hint(minus_one) + "\n" + message, MistakeWarning, stacklevel=3)
     else:
         warnings.warn(message, stacklevel=3)
     return None, None, None
+
+
+def _numpy_convention(shape):
+    """A shape as MXNet reports it under np_shape(True): unknown sizes -1, unknown shapes None."""
+    return None if shape is None else tuple(-1 if size == 0 else size for size in shape)
 
 
 def _given_minus_one(symbol, args, kwargs):

@@ -14,6 +14,7 @@ from ..base import DTYPE_MX_TO_NP, MXNetError, MXNetValueError
 from ..fileio import describe, read_bytes
 from ..graph import Node, variable_node
 from ..ops.registry import get_op
+from ..util import is_np_shape
 from .symbol import Symbol
 
 __all__ = ["graph_to_json", "graph_from_json", "load_json", "load"]
@@ -118,7 +119,11 @@ def graph_to_json(symbol):
     w.key("heads")
     w.entries(_head_entries(symbol, order, index, versions))
     w.key("attrs")
-    w.begin("{", False)
+    numpy_shapes = is_np_shape()  # MXNet marks a graph written under np_shape(True)
+    w.begin("{", numpy_shapes)
+    if numpy_shapes:
+        w.key("is_np_shape")
+        w.raw('["int", 1]')
     w.key("mxnet_version")
     w.raw(f'["int", {MXNET_VERSION}]')
     w.end("}")

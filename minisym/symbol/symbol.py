@@ -1,6 +1,6 @@
 """The Symbol: a list of output entries of an immutable graph, and what you can ask of it."""
 from .. import lifecycle
-from ..base import MXNetValueError, NotImplementedForSymbol
+from ..base import MXNetError, MXNetValueError, NotImplementedForSymbol
 from ..graph import topo_order
 
 __all__ = ["Symbol", "HIDDEN_KEYS", "attr_key"]
@@ -165,7 +165,11 @@ class Symbol:
         """
         from .infer import infer_shape
         with lifecycle.action("infer_shape", self):  # not a decorator: warnings keep stacklevel
-            return infer_shape(self, args, kwargs, partial=False)
+            try:
+                return infer_shape(self, args, kwargs, partial=False)
+            except MXNetError as exc:
+                exc.add_note(_infer_shape_error_lines(args, kwargs))
+                raise
 
     def infer_shape_partial(self, *args, **kwargs):
         """Like infer_shape, but unknown shapes come back as ``()`` (0s for unknown dims)."""
@@ -250,21 +254,19 @@ class Symbol:
         return id(self)
 
     def debug_str(self):
-        """A text listing of the graph: one line per node with its inputs."""
-        lines = []
-        for node in self.topo_order():
-            if node.is_variable:
-                lines.append(f"Variable:{node.name}")
-                continue
-            lines.append("-" * 40)
-            lines.append(f"Op:{node.op_name}, Name={node.name}")
-            lines.append("Inputs:")
-            for i, (src, index) in enumerate(node.inputs):
-                lines.append(f"\targ[{i}]={src.name}({index})")
-            if node.attrs:
-                lines.append("Attrs:")
-                lines.extend(f"\t{k}={v}" for k, v in sorted(node.attrs.items()))
-        return "\n".join(lines) + "\n"
+        """The graph as MXNet prints it: the outputs, then every node in DFS order, each
+        operator with its inputs (a variable's with its version) and attributes."""
+        from .debug_text import debug_text
+        return debug_text(self._outputs, self.topo_order())
+
+
+def _infer_shape_error_lines(args, kwargs):
+    """The lines MXNet prints when infer_shape fails (the shapes given), as a note after
+    minisym's message: what went wrong is read first."""
+    lines = ["infer_shape error. Arguments:"]
+    lines += [f"  #{i}: {arg}" for i, arg in enumerate(args)]
+    lines += [f"  {key}: {value}" for key, value in kwargs.items()]
+    return "\n".join(lines)
 
 
 def _new_empty_symbol():

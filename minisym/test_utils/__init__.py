@@ -8,6 +8,7 @@
 A failed check raises AssertionError naming the slot (``in_grad[0] ('data',
 list_arguments()[0]) of Custom 'sm'``), the worst elements and what the wrong values look like.
 """
+from ..util import use_np, use_np_array, use_np_shape
 from .checks import (
     check_numeric_gradient,
     check_symbolic_backward,
@@ -30,6 +31,7 @@ from .compare import (
     np_reduce,
     same,
 )
+from .consistency import check_consistency
 from .download import download
 from .helpers import (
     compare_optimizer,
@@ -42,6 +44,7 @@ from .helpers import (
     random_arrays,
     set_default_context,
 )
+from .mnist import get_mnist, get_mnist_iterator, get_mnist_ubyte
 from .small import (
     DummyIter,
     assert_almost_equal_ignore_nan,
@@ -59,4 +62,17 @@ __all__ = ["default_context", "set_default_context", "default_dtype", "default_r
            "check_symbolic_forward", "check_symbolic_backward", "simple_forward",
            "compare_optimizer", "download", "assert_exception", "random_sample",
            "assert_almost_equal_ignore_nan", "compare_ndarray_tuple", "discard_stderr",
-           "DummyIter"]
+           "DummyIter", "check_consistency", "get_mnist", "get_mnist_ubyte",
+           "get_mnist_iterator"]
+
+# MXNet's test_utils has no __all__, so `from mxnet.test_utils import *` also hands its own
+# tests the modules it imports; those tests use these without importing them.
+import os  # noqa: E402
+import sys  # noqa: E402
+
+import numpy as np  # noqa: E402
+import numpy.random as rnd  # noqa: E402
+
+from ..ndarray import array  # noqa: E402
+
+__all__ += ["os", "sys", "np", "rnd", "array", "use_np", "use_np_array", "use_np_shape"]

@@ -216,3 +216,12 @@ def describe_mxnet_json(mx, file_name, **shapes):
         "load_json_equals_file": mx.sym.load_json(text).tojson() == text,
         "counter_untouched": mx.sym.FullyConnected(mx.sym.Variable("x"), num_hidden=1).name,
     }
+
+
+def inferred(mx, fn, **shapes):
+    """``fn(**shapes)`` (an infer_shape) with each part as a list, or what it raised."""
+    box = []
+    outcome = err(mx, lambda: box.append(fn(**shapes)))
+    if not box:
+        return outcome
+    return [list(part) if part is not None else None for part in box[0]]
