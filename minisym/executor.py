@@ -618,8 +618,13 @@ class Executor:
 
     @property
     def output_dict(self):
-        """{output name: its NDArray}."""
-        return self._dict(self._symbol.list_outputs(), self.outputs)
+        """{output name: its NDArray}: one dict, made at first use, as MXNet's (made again
+        only when the executor's output arrays change: set_monitor_callback, reshape)."""
+        outputs, found = self.__dict__.get("_output_dict", (None, None))
+        if outputs is not self.outputs:
+            found = self._dict(self._symbol.list_outputs(), self.outputs)
+            self._output_dict = (self.outputs, found)
+        return found
 
     def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
         """Copy values in from {name: NDArray} dicts (converted to each array's dtype). Every

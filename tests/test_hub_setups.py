@@ -7,6 +7,7 @@ docs/classroom/tljh/install.sh runs end to end against stand-ins that record the
 The tools are installed by this test into private virtual environments under
 .venv/hub-tools/ (the pins are docs/classroom/z2jh/*-requirements.txt); where they cannot be
 made the tests skip and say why."""
+import fcntl
 import hashlib
 import json
 import os
@@ -114,8 +115,17 @@ def private_venv(name, requirements, extras=()):
     once (and again when the pins change)."""
     home = TOOLS / name
     stamp = hashlib.sha256(requirements.read_bytes() + " ".join(extras).encode()).hexdigest()
-    if (home / "stamp").exists() and (home / "stamp").read_text() == stamp:
-        return home
+    TOOLS.mkdir(parents=True, exist_ok=True)
+    # one maker at a time: two pytest-xdist workers making the same venv break each other
+    with open(TOOLS / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (home / "stamp").exists() and (home / "stamp").read_text() == stamp:
+            return home
+        return _make_venv(home, stamp, requirements, extras)
+
+
+def _make_venv(home, stamp, requirements, extras):
+    """Make ``home`` anew with the pinned requirements and write its stamp."""
     python = python312()
     if python is None:
         skip_loudly("no Python 3.12 (looked in ~/.pyenv/versions, on PATH, and with uv, which "
