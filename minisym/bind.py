@@ -248,8 +248,8 @@ def refuse_non_differentiable(symbol, reqs):
                 "outputs reaches it. Put mx.sym.BlockGrad after it, or bind with "
                 "grad_req='null' for every argument" + (f"; for a gradient use {op.instead}"
                                                        if getattr(op, "instead", "") else ""))
-        if op.op_name == "BlockGrad":
-            continue  # passes zeros: MXNet's zero propagation stops here
+        if not op.passes_gradient:
+            continue  # passes zeros (BlockGrad): MXNet's zero propagation stops here
         names = op.list_arguments()
         receives.update(id(src) for name, (src, _) in zip(names, node.arg_inputs)
                         if name not in op.no_gradient_inputs)

@@ -125,13 +125,14 @@ def backward_runs(ops, heads, needs_gradient):
     """ids of the operator nodes whose backward runs, in ``ops`` (topological order): those
     that read something needing a gradient (``needs_gradient``: variable id -> bool, filled in
     here for the operators) and that a gradient from the heads reaches. A BlockGrad passes
-    zeros, so what feeds only it is skipped (MXNet's zero propagation: test_zero_prop)."""
+    zeros (``passes_gradient = False``), so what feeds only it is skipped (MXNet's zero
+    propagation: test_zero_prop)."""
     for node in ops:
         needs_gradient[id(node)] = any(needs_gradient.get(id(src), False)
                                        for src, _ in node.arg_inputs)
     reached = {id(node) for node, _ in heads}
     for node in reversed(ops):
-        if id(node) not in reached or node.op_name == "BlockGrad":
+        if id(node) not in reached or not node.op.passes_gradient:
             continue
         op = node.op
         reached.update(id(src) for name, (src, _) in zip(op.list_arguments(), node.arg_inputs)

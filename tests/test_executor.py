@@ -239,3 +239,21 @@ def test_monitored_arrays_are_never_overwritten_later():
     ex.forward(x=np.array([1.0, 2.0, 3.0]))
     assert kept["a_output"].asnumpy().tolist() == [2.0, 4.0, 6.0]  # still what "a" wrote
     assert ex.outputs[0].asnumpy().tolist() == [6.0, 8.0, 10.0]
+
+
+def test_nothing_behind_a_blockgrad_runs_backward_and_its_gradient_is_zero():
+    """MXNet's zero propagation (its test_zero_prop): the memory plan of a chain behind
+    stop_gradient is the inference one, and a 'write' gradient that nothing reaches is 0."""
+    data = mx.sym.Variable("data")
+    chain = data
+    for _ in range(4):
+        chain = chain * chain
+    shape = (64, 64, 16)
+    trained = chain.simple_bind(mx.cpu(), data=shape).memory_stats.planned_bytes
+    inferred = chain.simple_bind(mx.cpu(), data=shape, grad_req="null").memory_stats.planned_bytes
+    stopped = mx.sym.stop_gradient(chain).simple_bind(mx.cpu(), data=shape)
+    assert trained > stopped.memory_stats.planned_bytes == inferred
+    stopped.grad_dict["data"][:] = 5
+    stopped.forward(is_train=True)
+    stopped.backward()
+    assert not stopped.grad_dict["data"].asnumpy().any()

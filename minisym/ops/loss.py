@@ -333,6 +333,7 @@ class BlockGrad(Operator):
     """Forward: identity. Backward: a zero gradient; needs no head gradient."""
 
     backward_needs = ()
+    passes_gradient = False
 
     def infer_shape(self, in_shape, out_shape):
         return same_shape(self, in_shape, out_shape)

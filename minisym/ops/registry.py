@@ -51,6 +51,8 @@ class Operator:
     no_gradient_inputs = ()    # inputs that have no gradient: backward needs req 'null' there
     writes_every_gradient = True  # 'write' fills all of in_grad[i], so its buffer starts empty
     has_gradient = True  # False: no FGradient in MXNet; bind refuses a gradient through it
+    passes_gradient = True  # False: its inputs' gradient is always 0 (BlockGrad), so nothing
+    # behind it runs backward (MXNet's zero propagation)
 
     def __init__(self, attrs=None, node_name=None):
         self.attrs = dict(attrs or {})
