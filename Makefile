@@ -24,7 +24,7 @@ LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
 # widgets and the exercise checks speak Chinese (the engine's own messages stay English).
 ZH_ENV := LANG=zh_CN.UTF-8 LANGUAGE=zh_CN
 
-.PHONY: venv lab lab-zh instructor student test lessons lessons-zh test-any-machine
+.PHONY: venv lab lab-zh instructor student test lessons lessons-zh test-any-machine lint loc
 
 venv: $(STAMP)
 
@@ -99,3 +99,15 @@ test: venv
 	status=$$?; \
 	if [ $$status -eq 5 ]; then echo "NUMBA_DISABLE_JIT=1 pass: no tests selected"; exit 0; fi; \
 	exit $$status
+
+# What CI's lint tests check, quicker: ruff, the formatter, ESLint over the widgets' modules.
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PYTEST) -q -p no:xdist tests/test_lint_js.py
+
+# Lines of engine code (non-blank, non-comment lines of minisym/, docstrings counted), after
+# formatting, and the largest files.
+loc:
+	$(VENV)/bin/python .ci/engine_lines.py minisym
+

@@ -19,6 +19,7 @@ the shared one at the first import. Each N runs twice with the same homes: the f
 run over their warm run; ``compiled`` the most kernels one student compiled anyway (0 when the
 seed served them all).
 """
+
 import os
 import shutil
 import stat
@@ -46,6 +47,7 @@ NotebookClient(nb, timeout=900, kernel_name="python3",
 def solved_lesson(number, folder):
     """The lesson with its exercises solved, written into ``folder``; its path."""
     from minisym_widgets import assignments
+
     names = assignments.build(ROOT / "lessons", folder / "course")
     name = f"lesson{number}"
     if name not in names:
@@ -72,10 +74,19 @@ def class_of(n, notebook, envs=None):
     student's environment is ``envs[i]`` (default: this one)."""
     envs = envs or [None] * n
     started = time.perf_counter()
-    students = [(subprocess.Popen([sys.executable, "-c", STUDENT, str(notebook),
-                                   str(ROOT / "lessons")], stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.PIPE, text=True, env=env), {})
-                 for env in envs]
+    students = [
+        (
+            subprocess.Popen(
+                [sys.executable, "-c", STUDENT, str(notebook), str(ROOT / "lessons")],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+            ),
+            {},
+        )
+        for env in envs
+    ]
     stop = threading.Event()
     watchers = [threading.Thread(target=peak_rss, args=(p, peaks, stop)) for p, peaks in students]
     for watcher in watchers:
@@ -101,11 +112,13 @@ def shared_install(folder):
     skip = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(ROOT / "minisym", site / "minisym", ignore=skip)
     shutil.copytree(ROOT / "widgets", site / "minisym_widgets", ignore=skip)
-    env = dict(os.environ, PYTHONPATH=str(site), NUMBA_CPU_NAME="generic",
-               HOME=str(folder / "builder"))
+    env = dict(
+        os.environ, PYTHONPATH=str(site), NUMBA_CPU_NAME="generic", HOME=str(folder / "builder")
+    )
     env.pop("NUMBA_CACHE_DIR", None)
-    subprocess.run([sys.executable, "-m", "minisym.kernels.warmup"], env=env, check=True,
-                   cwd=folder)
+    subprocess.run(
+        [sys.executable, "-m", "minisym.kernels.warmup"], env=env, check=True, cwd=folder
+    )
     for path in sorted(site.rglob("*"), reverse=True) + [site]:
         path.chmod(path.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
     return site
@@ -117,9 +130,15 @@ def student_envs(folder, site, n):
     for i in range(n):
         home = folder / f"student{i}"
         home.mkdir(parents=True)
-        envs.append(dict(os.environ, HOME=str(home), PYTHONPATH=str(site),
-                         NUMBA_CPU_NAME="generic",
-                         NUMBA_CACHE_DIR=str(home / ".cache" / "numba")))
+        envs.append(
+            dict(
+                os.environ,
+                HOME=str(home),
+                PYTHONPATH=str(site),
+                NUMBA_CPU_NAME="generic",
+                NUMBA_CACHE_DIR=str(home / ".cache" / "numba"),
+            )
+        )
     return envs
 
 
@@ -130,8 +149,12 @@ def recompiled(envs, site):
     counts = []
     for env in envs:
         indexes = Path(env["NUMBA_CACHE_DIR"]).rglob("*.nbi")
-        counts.append(sum(not (shared / p.name).exists()
-                          or (shared / p.name).read_bytes() != p.read_bytes() for p in indexes))
+        counts.append(
+            sum(
+                not (shared / p.name).exists() or (shared / p.name).read_bytes() != p.read_bytes()
+                for p in indexes
+            )
+        )
     return max(counts)
 
 
@@ -140,19 +163,25 @@ def hub(number, sizes, cores):
         folder = Path(name)
         notebook = solved_lesson(number, folder)
         site = shared_install(folder)
-        print(f"lesson {number} with its exercises, {cores} cores, hub: read-only shared "
-              "install warmed for NUMBA_CPU_NAME=generic, each student an empty cache")
-        print(f"{'students':>8} {'all done s':>11} {'per student s':>14} {'slowest s':>10} "
-              f"{'kernel MiB':>11} {'warm all s':>11} {'warm slowest s':>15} "
-              f"{'first/warm':>11} {'compiled':>9}")
+        print(
+            f"lesson {number} with its exercises, {cores} cores, hub: read-only shared "
+            "install warmed for NUMBA_CPU_NAME=generic, each student an empty cache"
+        )
+        print(
+            f"{'students':>8} {'all done s':>11} {'per student s':>14} {'slowest s':>10} "
+            f"{'kernel MiB':>11} {'warm all s':>11} {'warm slowest s':>15} "
+            f"{'first/warm':>11} {'compiled':>9}"
+        )
         try:
             for n in sizes:
                 envs = student_envs(folder / f"class{n}", site, n)
                 total, done, mib = class_of(n, notebook, envs)
                 warm_total, warm_done, _ = class_of(n, notebook, envs)
-                print(f"{n:>8} {total:>11.1f} {sum(done) / n:>14.1f} {max(done):>10.1f} "
-                      f"{mib:>11.0f} {warm_total:>11.1f} {max(warm_done):>15.1f} "
-                      f"{max(done) / max(warm_done):>11.2f} {recompiled(envs, site):>9}")
+                print(
+                    f"{n:>8} {total:>11.1f} {sum(done) / n:>14.1f} {max(done):>10.1f} "
+                    f"{mib:>11.0f} {warm_total:>11.1f} {max(warm_done):>15.1f} "
+                    f"{max(done) / max(warm_done):>11.2f} {recompiled(envs, site):>9}"
+                )
         finally:
             for path in [site, *site.rglob("*")]:  # so that the temporary folder can go
                 if path.is_dir():
@@ -171,12 +200,13 @@ def main(argv):
         notebook = solved_lesson(number, Path(folder))
         class_of(1, notebook)  # warm the numba cache, as `make lab` or postBuild leave it
         print(f"lesson {number} with its exercises, {cores} cores, numba cache warm")
-        print(f"{'students':>8} {'all done s':>11} {'per student s':>14} {'slowest s':>10} "
-              f"{'kernel MiB':>11}")
+        print(
+            f"{'students':>8} {'all done s':>11} {'per student s':>14} {'slowest s':>10} "
+            f"{'kernel MiB':>11}"
+        )
         for n in sizes:
             total, done, mib = class_of(n, notebook)
-            print(f"{n:>8} {total:>11.1f} {sum(done) / n:>14.1f} {max(done):>10.1f} "
-                  f"{mib:>11.0f}")
+            print(f"{n:>8} {total:>11.1f} {sum(done) / n:>14.1f} {max(done):>10.1f} {mib:>11.0f}")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ empty numba cache and with a warm one. Each measurement runs in a fresh interpre
 
     python benchmarks/cold_start.py
 """
+
 import json
 import os
 import subprocess
@@ -32,8 +33,9 @@ def measure(depth, cache_dir):
     # MINISYM_SHARED_CACHE=none: an empty cache stays empty (not seeded from the checkout's).
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, MINISYM_SHARED_CACHE="none")
     code = PROBE.format(tests=str(ROOT / "tests"), depth=depth)
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         check=True, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, cwd=ROOT
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -43,8 +45,11 @@ def main():
         with tempfile.TemporaryDirectory() as cache:
             for label in ("empty", "warm"):
                 t = measure(depth, cache)
-                print(f"ResNet-{depth:<2} {label:>6} {t['import']:>9.2f} {t['simple_bind']:>14.2f} "
-                      f"{t['first_forward']:>16.2f}", flush=True)
+                print(
+                    f"ResNet-{depth:<2} {label:>6} {t['import']:>9.2f} {t['simple_bind']:>14.2f} "
+                    f"{t['first_forward']:>16.2f}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

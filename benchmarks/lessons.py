@@ -6,6 +6,7 @@ one (what `make lab` leaves).
     python benchmarks/lessons.py --busy               # two other processes keep the cores busy
     python benchmarks/lessons.py --all-blas-threads   # BLAS on every core (a plain jupyter lab)
 """
+
 import argparse
 import multiprocessing
 import os
@@ -24,8 +25,10 @@ def run_all(cache_dir, one_blas_thread):
     """{lesson name: seconds} with ``cache_dir`` as the kernels' numba cache."""
     os.environ["NUMBA_CACHE_DIR"] = cache_dir  # the kernels inherit it
     os.environ["MINISYM_SHARED_CACHE"] = "none"  # an empty cache is not seeded from the checkout's
-    return {lesson.stem: execute(lesson, store=False, one_blas_thread=one_blas_thread)[1]
-            for lesson in LESSONS}
+    return {
+        lesson.stem: execute(lesson, store=False, one_blas_thread=one_blas_thread)[1]
+        for lesson in LESSONS
+    }
 
 
 def burn():
@@ -37,11 +40,16 @@ def burn():
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--busy", action="store_true", help="two processes burn both cores")
-    parser.add_argument("--all-blas-threads", action="store_true",
-                        help="BLAS on every core, as a jupyter lab started by hand")
+    parser.add_argument(
+        "--all-blas-threads",
+        action="store_true",
+        help="BLAS on every core, as a jupyter lab started by hand",
+    )
     args = parser.parse_args()
-    burners = [multiprocessing.Process(target=burn, daemon=True)
-               for _ in range(os.cpu_count() if args.busy else 0)]
+    burners = [
+        multiprocessing.Process(target=burn, daemon=True)
+        for _ in range(os.cpu_count() if args.busy else 0)
+    ]
     for process in burners:
         process.start()
     try:

@@ -6,6 +6,7 @@ classes) as MXNet 1.9.1 builds them from its example files, into benchmarks/nets
 REPO as for tests/differential/make_mxnet_examples.py, whose export helpers this reuses: the
 example code is exported at run time and never copied into the project.
 """
+
 import os
 import sys
 import tempfile
@@ -29,8 +30,9 @@ def main(repo):
         symbols = export(repo, SYMBOLS, tmp)
         sys.path.insert(0, symbols)
         for name, (file_name, kwargs) in NETWORKS.items():
-            module = import_file(os.path.join(symbols, file_name),
-                                 "bench_" + name.replace("-", "_"))
+            module = import_file(
+                os.path.join(symbols, file_name), "bench_" + name.replace("-", "_")
+            )
             with mx.name.NameManager():
                 path = os.path.join(HERE, "nets", name + ".json")
                 module.get_symbol(**kwargs).save(path)

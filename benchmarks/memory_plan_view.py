@@ -7,6 +7,7 @@ Prints, per depth: the first build in this process (symbol bound, plan described
 the median of five more, the same from an executor already bound, and the bytes of the state
 the page receives. Figures only: nothing here is asserted (the tests check a loose bound).
 """
+
 import statistics
 import sys
 import time
@@ -27,16 +28,20 @@ def measure(depth):
     from minisym_widgets import MemoryPlanView
     from minisym_widgets._base import message_size
     from nets import resnet
+
     net = resnet(depth, num_classes=1000)
     first, view = seconds(lambda: MemoryPlanView(net, data=(1, 3, 224, 224)))
-    again = statistics.median(seconds(lambda: MemoryPlanView(net, data=(1, 3, 224, 224)))[0]
-                              for _ in range(5))
+    again = statistics.median(
+        seconds(lambda: MemoryPlanView(net, data=(1, 3, 224, 224)))[0] for _ in range(5)
+    )
     executor = net.simple_bind(mx.cpu(), data=(1, 3, 224, 224))
     bound = statistics.median(seconds(lambda: MemoryPlanView(executor))[0] for _ in range(5))
     state = message_size(view.get_state())
-    print(f"ResNet-{depth:<4} first build {first:6.3f} s   again {again:6.3f} s   "
-          f"from an executor {bound:6.3f} s   state {state / 1024:7.1f} KiB   "
-          f"({len(view.rows)} buffers, {len(view.steps)} steps)")
+    print(
+        f"ResNet-{depth:<4} first build {first:6.3f} s   again {again:6.3f} s   "
+        f"from an executor {bound:6.3f} s   state {state / 1024:7.1f} KiB   "
+        f"({len(view.rows)} buffers, {len(view.steps)} steps)"
+    )
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ and the medians of the per-round ratios. The peers are optional, each in its own
 (default: ~/.cache/peer-bench/torch/bin/python when it exists). Figures only: nothing here is
 asserted. See benchmarks/README.md.
 """
+
 import argparse
 import json
 import os
@@ -55,8 +56,9 @@ def write_graph(network, batch, folder):
     """The network's symbol JSON (and the sidecar of argument shapes torch_graph.py reads)."""
     import minisym as mx
     from nets import resnet
+
     if network.startswith("resnet"):
-        net = resnet(int(network[len("resnet"):]), num_classes=1000)
+        net = resnet(int(network[len("resnet") :]), num_classes=1000)
     else:
         net = mx.sym.load(str(HERE / "nets" / f"{network}.json"))
     path = Path(folder) / f"{network}-{batch}.json"
@@ -69,11 +71,16 @@ def write_graph(network, batch, folder):
 
 def run_one(command, graph, batch, mode, iters, engine):
     """{'median_s', 'peak_rss_mib'} of one fresh worker process, or None if it failed."""
-    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"),
-               PYTHONPATH=str(HERE))
-    out = subprocess.run(command + [str(HERE / "speed_worker.py"), engine, str(graph),
-                                    str(batch), mode, str(iters)],
-                         capture_output=True, text=True, env=env, cwd=ROOT)
+    env = dict(
+        os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"), PYTHONPATH=str(HERE)
+    )
+    out = subprocess.run(
+        command + [str(HERE / "speed_worker.py"), engine, str(graph), str(batch), mode, str(iters)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
     lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
     if out.returncode or not lines:
         print(f"  {engine} failed: {out.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
@@ -110,6 +117,7 @@ def cold_start_warm():
     """Warm-cache seconds of import + simple_bind + first forward of ResNet-50 (minisym)."""
     sys.path.insert(0, str(HERE))
     import cold_start
+
     with tempfile.TemporaryDirectory() as cache:
         cold_start.measure(50, cache)  # fills the cache
         t = cold_start.measure(50, cache)
@@ -119,20 +127,29 @@ def cold_start_warm():
 def table(all_results, available):
     """The table's text: seconds per engine, then the ratios."""
     fmt = lambda v, spec: "-" if v is None else format(v, spec)
-    lines = [f"{'workload':<22}" + "".join(f"{e + ' s':>11}" for e in available)
-             + f"{'mini/torch':>11}{'mini/mxnet':>11}{'mxnet/torch':>12}"]
+    lines = [
+        f"{'workload':<22}"
+        + "".join(f"{e + ' s':>11}" for e in available)
+        + f"{'mini/torch':>11}{'mini/mxnet':>11}{'mxnet/torch':>12}"
+    ]
     for name, results in all_results.items():
-        lines.append(f"{name:<22}" + "".join(f"{fmt(median_of(results, e), '.4f'):>11}"
-                                             for e in available)
-                     + f"{fmt(ratio(results, 'minisym', 'torch'), '.3f'):>11}"
-                     + f"{fmt(ratio(results, 'minisym', 'mxnet'), '.3f'):>11}"
-                     + f"{fmt(ratio(results, 'mxnet', 'torch'), '.3f'):>12}")
+        lines.append(
+            f"{name:<22}"
+            + "".join(f"{fmt(median_of(results, e), '.4f'):>11}" for e in available)
+            + f"{fmt(ratio(results, 'minisym', 'torch'), '.3f'):>11}"
+            + f"{fmt(ratio(results, 'minisym', 'mxnet'), '.3f'):>11}"
+            + f"{fmt(ratio(results, 'mxnet', 'torch'), '.3f'):>12}"
+        )
     memory = all_results.get("resnet50-train-1")
     if memory:
         lines.append("")
-        lines.append("peak RSS MiB, ResNet-50 batch-1 training step (fresh process): " + ", ".join(
-            f"{e} {fmt(median_of(memory, e, 'peak_rss_mib'), '.0f')}" for e in available)
-            + f"; minisym/mxnet {fmt(ratio(memory, 'minisym', 'mxnet', 'peak_rss_mib'), '.2f')}")
+        lines.append(
+            "peak RSS MiB, ResNet-50 batch-1 training step (fresh process): "
+            + ", ".join(
+                f"{e} {fmt(median_of(memory, e, 'peak_rss_mib'), '.0f')}" for e in available
+            )
+            + f"; minisym/mxnet {fmt(ratio(memory, 'minisym', 'mxnet', 'peak_rss_mib'), '.2f')}"
+        )
     return "\n".join(lines)
 
 
@@ -148,8 +165,10 @@ def main(argv):
         results = {name: measure(name, available, args.rounds, folder) for name in args.workloads}
     print(table(results, available))
     if not args.no_cold_start:
-        print(f"cold start, warm cache (import + simple_bind + first forward, ResNet-50): "
-              f"{cold_start_warm():.2f} s")
+        print(
+            f"cold start, warm cache (import + simple_bind + first forward, ResNet-50): "
+            f"{cold_start_warm():.2f} s"
+        )
 
 
 if __name__ == "__main__":

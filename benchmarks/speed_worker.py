@@ -5,6 +5,7 @@ ENGINE is ``minisym`` or ``mxnet`` (the same code under either, ``import ... as 
 of a step (inference: forward; train: forward + backward with parameter gradients) and the
 peak resident memory of this process in MiB (``ru_maxrss``, the same measure for every engine).
 """
+
 import importlib
 import json
 import resource
@@ -61,6 +62,7 @@ def mx_step(engine, graph, batch, train):
         if train:
             ex.backward()
         ex.outputs[0].wait_to_read()
+
     return step
 
 
@@ -68,6 +70,7 @@ def main(engine, graph, batch, mode, iters):
     batch, iters, train = int(batch), int(iters), mode == "train"
     if engine == "torch":
         import torch_graph
+
         step = torch_graph.step_function(graph, batch, train, seeded_values)
     else:
         step = mx_step(engine, graph, batch, train)

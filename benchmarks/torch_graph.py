@@ -4,6 +4,7 @@ network minisym and MXNet time (same operators, same parameter values, same orde
 Only the operators the benchmark networks use are known; shapes of the arguments come from a
 sidecar ``GRAPH.json.shapes.json`` written by speed.py (PyTorch cannot infer them itself).
 """
+
 import ast
 import json
 import os
@@ -33,9 +34,15 @@ def _pair(attrs, key, default):
 
 def convolution(attrs, ins, train):
     x, w, *b = ins
-    return F.conv2d(x, w, b[0] if b else None, _pair(attrs, "stride", (1, 1)),
-                    _pair(attrs, "pad", (0, 0)), _pair(attrs, "dilate", (1, 1)),
-                    _attr(attrs, "num_group", 1))
+    return F.conv2d(
+        x,
+        w,
+        b[0] if b else None,
+        _pair(attrs, "stride", (1, 1)),
+        _pair(attrs, "pad", (0, 0)),
+        _pair(attrs, "dilate", (1, 1)),
+        _attr(attrs, "num_group", 1),
+    )
 
 
 def batch_norm(attrs, ins, train):
@@ -43,13 +50,22 @@ def batch_norm(attrs, ins, train):
     if _attr(attrs, "fix_gamma", True):
         gamma = torch.ones_like(gamma)
     training = train and not _attr(attrs, "use_global_stats", False)
-    return F.batch_norm(x, mean, var, gamma, beta, training, 1 - _attr(attrs, "momentum", 0.9),
-                        _attr(attrs, "eps", 1e-3))
+    return F.batch_norm(
+        x,
+        mean,
+        var,
+        gamma,
+        beta,
+        training,
+        1 - _attr(attrs, "momentum", 0.9),
+        _attr(attrs, "eps", 1e-3),
+    )
 
 
 def activation(attrs, ins, train):
     return {"relu": torch.relu, "sigmoid": torch.sigmoid, "tanh": torch.tanh}[
-        _attr(attrs, "act_type", "relu")](ins[0])
+        _attr(attrs, "act_type", "relu")
+    ](ins[0])
 
 
 def pooling(attrs, ins, train):
@@ -61,8 +77,14 @@ def pooling(attrs, ins, train):
     pad, ceil = _pair(attrs, "pad", (0, 0)), _attr(attrs, "pooling_convention", "valid") == "full"
     if kind == "max":
         return F.max_pool2d(x, kernel, stride, pad, ceil_mode=ceil)
-    return F.avg_pool2d(x, kernel, stride, pad, ceil_mode=ceil,
-                        count_include_pad=_attr(attrs, "count_include_pad", True))
+    return F.avg_pool2d(
+        x,
+        kernel,
+        stride,
+        pad,
+        ceil_mode=ceil,
+        count_include_pad=_attr(attrs, "count_include_pad", True),
+    )
 
 
 def fully_connected(attrs, ins, train):
@@ -79,15 +101,21 @@ def clip(attrs, ins, train):
 
 
 OPS = {
-    "Convolution": convolution, "BatchNorm": batch_norm, "Activation": activation,
-    "Pooling": pooling, "FullyConnected": fully_connected, "SoftmaxOutput": softmax_output,
+    "Convolution": convolution,
+    "BatchNorm": batch_norm,
+    "Activation": activation,
+    "Pooling": pooling,
+    "FullyConnected": fully_connected,
+    "SoftmaxOutput": softmax_output,
     "Flatten": lambda a, ins, t: torch.flatten(ins[0], 1),
     "Concat": lambda a, ins, t: torch.cat(ins, _attr(a, "dim", 1)),
     "Dropout": lambda a, ins, t: F.dropout(ins[0], _attr(a, "p", 0.5), t),
     "elemwise_add": lambda a, ins, t: ins[0] + ins[1],
-    "_Plus": lambda a, ins, t: ins[0] + ins[1], "_plus": lambda a, ins, t: ins[0] + ins[1],
+    "_Plus": lambda a, ins, t: ins[0] + ins[1],
+    "_plus": lambda a, ins, t: ins[0] + ins[1],
     "ElementWiseSum": lambda a, ins, t: sum(ins[1:], ins[0]),
-    "_copy": lambda a, ins, t: ins[0], "clip": clip,
+    "_copy": lambda a, ins, t: ins[0],
+    "clip": clip,
 }
 
 
@@ -98,11 +126,14 @@ def step_function(graph_path, batch, train, seeded_values):
     shapes = {k: tuple(v) for k, v in json.load(open(graph_path + ".shapes.json")).items()}
     params = {k: v for k, v in shapes.items() if k not in INPUTS}
     aux = {k for k in params if k.endswith(("moving_mean", "moving_var"))}
-    tensors = {k: torch.from_numpy(v).requires_grad_(train and k not in aux)
-               for k, v in seeded_values(params)}
+    tensors = {
+        k: torch.from_numpy(v).requires_grad_(train and k not in aux)
+        for k, v in seeded_values(params)
+    }
     shape = (batch, 3, 224, 224)
-    tensors["data"] = torch.tensor(np.random.default_rng(1).standard_normal(shape)
-                                   .astype(np.float32))
+    tensors["data"] = torch.tensor(
+        np.random.default_rng(1).standard_normal(shape).astype(np.float32)
+    )
     tensors["softmax_label"] = torch.ones(batch, dtype=torch.long)
     nodes, head = graph["nodes"], graph["heads"][0]
 
@@ -125,4 +156,5 @@ def step_function(graph_path, batch, train, seeded_values):
         loss.backward()
         for t in tensors.values():
             t.grad = None
+
     return step

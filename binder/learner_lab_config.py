@@ -11,9 +11,11 @@ c.LabApp.default_url = "/lab/tree/README.md"  # lessons/README.md: the root is l
 c.LabApp.app_settings_dir = str(HERE / "lab-settings")  # Markdown opens as a page; no news
 c.LabApp.news_url = None
 c.LabApp.check_for_updates_class = "jupyterlab.handlers.announcements.NeverCheckForUpdate"
-c.ServerApp.jpserver_extensions.update({
-    "nbgrader.server_extensions.formgrader": False,
-    "nbgrader.server_extensions.validate_assignment": False,
-    "nbgrader.server_extensions.assignment_list": False,
-    "nbgrader.server_extensions.course_list": False,
-})
+c.ServerApp.jpserver_extensions.update(
+    {
+        "nbgrader.server_extensions.formgrader": False,
+        "nbgrader.server_extensions.validate_assignment": False,
+        "nbgrader.server_extensions.assignment_list": False,
+        "nbgrader.server_extensions.course_list": False,
+    }
+)

@@ -1,4 +1,5 @@
 """Attribute scopes: ``with mx.AttrScope(ctx_group='dev1'):`` tags every symbol made inside."""
+
 import threading
 
 __all__ = ["AttrScope", "current"]
@@ -13,8 +14,10 @@ class AttrScope:
         self._old_scope = None
         for key, value in kwargs.items():
             if not isinstance(value, str):
-                raise ValueError(f"Attributes need to be string: AttrScope got {key}={value!r} "
-                                 f"({type(value).__name__}); pass {key}={str(value)!r}")
+                raise ValueError(
+                    f"Attributes need to be string: AttrScope got {key}={value!r} "
+                    f"({type(value).__name__}); pass {key}={str(value)!r}"
+                )
         self._attr = kwargs
 
     def get(self, attr):

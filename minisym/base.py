@@ -1,9 +1,20 @@
 """Exception types and dtype codes shared by the whole engine."""
+
 import numpy as np
 
-__all__ = ["MXNetError", "MXNetValueError", "MXNetTypeError", "MXNetOSError",
-           "MXNetMemoryError", "NotImplementedForSymbol", "MistakeWarning",
-           "DTYPE_NP_TO_MX", "DTYPE_MX_TO_NP", "dtype_name", "py_str"]
+__all__ = [
+    "MXNetError",
+    "MXNetValueError",
+    "MXNetTypeError",
+    "MXNetOSError",
+    "MXNetMemoryError",
+    "NotImplementedForSymbol",
+    "MistakeWarning",
+    "DTYPE_NP_TO_MX",
+    "DTYPE_MX_TO_NP",
+    "dtype_name",
+    "py_str",
+]
 
 
 class MXNetError(RuntimeError):
@@ -54,7 +65,7 @@ class NotImplementedForSymbol(MXNetError):
     def __str__(self):
         msg = f"Function {self.function}"
         if self.alias:
-            msg += f" (namely operator \"{self.alias}\")"
+            msg += f' (namely operator "{self.alias}")'
         if self.args:
             msg += " with arguments (" + ", ".join(self.args) + ")"
         return msg + " is not implemented for Symbol and only available in NDArray."
@@ -63,8 +74,14 @@ class NotImplementedForSymbol(MXNetError):
 # MXNet's integer type codes (include/mxnet/base.h); they appear in `__dtype__` attributes
 # and in the dtypes a CustomOpProp.create_operator receives.
 DTYPE_NP_TO_MX = {
-    np.float32: 0, np.float64: 1, np.float16: 2, np.uint8: 3,
-    np.int32: 4, np.int8: 5, np.int64: 6, np.bool_: 7,
+    np.float32: 0,
+    np.float64: 1,
+    np.float16: 2,
+    np.uint8: 3,
+    np.int32: 4,
+    np.int8: 5,
+    np.int64: 6,
+    np.bool_: 7,
 }
 DTYPE_MX_TO_NP = {code: t for t, code in DTYPE_NP_TO_MX.items()}
 DTYPE_MX_TO_NP[-1] = None

@@ -1,12 +1,19 @@
 """``mx.callback``: what ``Module.fit`` calls at the end of a batch or an epoch."""
+
 import logging
 import math
 import time
 
 from .model import save_checkpoint
 
-__all__ = ["module_checkpoint", "do_checkpoint", "log_train_metric", "Speedometer",
-           "ProgressBar", "LogValidationMetricsCallback"]
+__all__ = [
+    "module_checkpoint",
+    "do_checkpoint",
+    "log_train_metric",
+    "Speedometer",
+    "ProgressBar",
+    "LogValidationMetricsCallback",
+]
 
 
 def module_checkpoint(mod, prefix, period=1, save_optimizer_states=False):
@@ -16,6 +23,7 @@ def module_checkpoint(mod, prefix, period=1, save_optimizer_states=False):
     def _callback(iter_no, sym=None, arg=None, aux=None):
         if (iter_no + 1) % period == 0:
             mod.save_checkpoint(prefix, iter_no + 1, save_optimizer_states)
+
     return _callback
 
 
@@ -26,18 +34,22 @@ def do_checkpoint(prefix, period=1):
     def _callback(iter_no, sym, arg, aux):
         if (iter_no + 1) % period == 0:
             save_checkpoint(prefix, iter_no + 1, sym, arg, aux)
+
     return _callback
 
 
 def log_train_metric(period, auto_reset=False):
     """A batch-end callback logging the training metric every ``period`` batches."""
+
     def _callback(param):
         if param.nbatch % period == 0 and param.eval_metric is not None:
             for name, value in param.eval_metric.get_name_value():
-                logging.info("Iter[%d] Batch[%d] Train-%s=%f", param.epoch, param.nbatch, name,
-                             value)
+                logging.info(
+                    "Iter[%d] Batch[%d] Train-%s=%f", param.epoch, param.nbatch, name, value
+                )
             if auto_reset:
                 param.eval_metric.reset_local()
+
     return _callback
 
 
@@ -69,8 +81,7 @@ class Speedometer:
 
     def _log(self, param, count, speed):
         if param.eval_metric is None:
-            logging.info("Iter[%d] Batch [%d]\tSpeed: %.2f samples/sec", param.epoch, count,
-                         speed)
+            logging.info("Iter[%d] Batch [%d]\tSpeed: %.2f samples/sec", param.epoch, count, speed)
             return
         name_value = param.eval_metric.get_name_value()
         first = count - self.frequent if self.auto_reset else 0

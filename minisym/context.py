@@ -1,9 +1,11 @@
 """Devices. minisym computes on the CPU; ``mx.gpu()`` is accepted so GPU blog code runs as typed."""
+
 import threading
 import warnings
 
-__all__ = ["Context", "cpu", "gpu", "cpu_pinned", "num_gpus", "gpu_memory_info",
-           "current_context"]
+from .base import MXNetError
+
+__all__ = ["Context", "cpu", "gpu", "cpu_pinned", "num_gpus", "gpu_memory_info", "current_context"]
 
 _warned_gpu = threading.Event()
 
@@ -19,8 +21,10 @@ class Context:
             device_type, device_id = device_type.device_type, device_type.device_id
         if device_type not in self.devstr2type:
             # MXNet's type (its devstr2type lookup), with what would have worked
-            raise KeyError(f"unknown device type {device_type!r}; use one of "
-                           f"{sorted(self.devstr2type)}, e.g. mx.cpu() or mx.gpu(0)")
+            raise KeyError(
+                f"unknown device type {device_type!r}; use one of "
+                f"{sorted(self.devstr2type)}, e.g. mx.cpu() or mx.gpu(0)"
+            )
         self.device_type = device_type
         self.device_id = int(device_id)
         self._old_ctx = None
@@ -33,13 +37,17 @@ class Context:
     def empty_cache(self):
         """Free the GPU memory pool: nothing to free in minisym (every array lives on the CPU)."""
         if self.device_type != "gpu":
-            from .base import MXNetError
-            raise MXNetError(f"{self}.empty_cache(): only a GPU context has a memory pool to "
-                             "empty (MXNet raises for the CPU too); call it on mx.gpu(i)")
+            raise MXNetError(
+                f"{self}.empty_cache(): only a GPU context has a memory pool to "
+                "empty (MXNet raises for the CPU too); call it on mx.gpu(i)"
+            )
 
     def __eq__(self, other):
-        return (isinstance(other, Context) and self.device_type == other.device_type
-                and self.device_id == other.device_id)
+        return (
+            isinstance(other, Context)
+            and self.device_type == other.device_type
+            and self.device_id == other.device_id
+        )
 
     def __hash__(self):
         return hash((self.device_type, self.device_id))
@@ -69,8 +77,12 @@ def gpu(device_id=0):
     """A GPU context; minisym runs it on the CPU and says so once."""
     if not _warned_gpu.is_set():
         _warned_gpu.set()
-        warnings.warn("minisym has no GPU backend: mx.gpu() runs on the CPU "
-                      "(results are the same, only slower)", UserWarning, stacklevel=2)
+        warnings.warn(
+            "minisym has no GPU backend: mx.gpu() runs on the CPU "
+            "(results are the same, only slower)",
+            UserWarning,
+            stacklevel=2,
+        )
     return Context("gpu", device_id)
 
 
@@ -86,9 +98,10 @@ def num_gpus():
 
 def gpu_memory_info(device_id=0):
     """MXNetError, as on a CPU-only MXNet: there is no GPU whose memory could be read."""
-    from .base import MXNetError
-    raise MXNetError(f"gpu_memory_info({device_id}): minisym has no GPU (num_gpus() is 0), so "
-                     "there is no GPU memory to report; mx.gpu() contexts run on the CPU")
+    raise MXNetError(
+        f"gpu_memory_info({device_id}): minisym has no GPU (num_gpus() is 0), so "
+        "there is no GPU memory to report; mx.gpu() contexts run on the CPU"
+    )
 
 
 def current_context():

@@ -8,8 +8,8 @@ This is the metadata the index map shows. Indices follow the three declarations:
     out_data[j], out_grad[j], forward req[j]  <->  list_outputs()[j]
     aux[k]                                    <->  list_auxiliary_states()[k]
 """
+
 import inspect
-import os
 from dataclasses import dataclass
 
 from .trace import slot_names
@@ -29,12 +29,12 @@ _ROLE_FAMILY = {role: family for family, (_, roles) in FAMILIES.items() for role
 class Declaration:
     """Where a name was declared: ``SoftmaxProp.list_arguments``, line 2 of the method."""
 
-    owner: str         # the class that defines the method: 'SoftmaxProp', 'FullyConnected'
-    method: str        # 'list_arguments'
-    line: int          # 1-based line within the method's source (0 when there is no source)
-    code: str          # that line, stripped
-    inherited: bool    # True when the class of the operator does not override the method
-    module: str        # where the owner lives: 'minisym.ops.nn', or '' for a notebook cell
+    owner: str  # the class that defines the method: 'SoftmaxProp', 'FullyConnected'
+    method: str  # 'list_arguments'
+    line: int  # 1-based line within the method's source (0 when there is no source)
+    code: str  # that line, stripped
+    inherited: bool  # True when the class of the operator does not override the method
+    module: str  # where the owner lives: 'minisym.ops.nn.fully_connected'; '' in a notebook
 
     def __str__(self):
         where = f"{self.owner}.{self.method}"
@@ -47,15 +47,15 @@ class Declaration:
 class SlotDoc:
     """One index of one list, explained: ``in_data[1]`` is ``label``, declared ..., given ..."""
 
-    role: str          # 'in_data', 'in_grad', 'backward req', 'out_data', 'out_grad', ...
+    role: str  # 'in_data', 'in_grad', 'backward req', 'out_data', 'out_grad', ...
     index: int
-    family: str        # 'arguments', 'outputs' or 'aux'
-    name: str          # the operator's name for it: 'label'
-    entry: str         # the graph's array behind it: 'label', 'fc1_output'
-    given: tuple       # ('keyword', 'label'), ('position', 1), ('implicit', None) or None
+    family: str  # 'arguments', 'outputs' or 'aux'
+    name: str  # the operator's name for it: 'label'
+    entry: str  # the graph's array behind it: 'label', 'fc1_output'
+    given: tuple  # ('keyword', 'label'), ('position', 1), ('implicit', None) or None
     declared: Declaration
     in_backward: bool  # whether backward receives this array
-    why_not: str       # when it does not, why
+    why_not: str  # when it does not, why
 
     @property
     def label(self):
@@ -65,7 +65,7 @@ class SlotDoc:
 
 def declarer(op):
     """The object whose class declares ``op``'s names: a custom op's Prop, else the op."""
-    return getattr(op, "prop", op)
+    return op.prop if op.prop is not None else op
 
 
 def declaration(obj, method, name=None):
@@ -81,8 +81,7 @@ def declaration(obj, method, name=None):
     except (OSError, TypeError):
         return Declaration(owner.__name__, method, 0, "", inherited, module)
     index = _line_naming(lines, name)
-    return Declaration(owner.__name__, method, index + 1, lines[index].strip(), inherited,
-                       module)
+    return Declaration(owner.__name__, method, index + 1, lines[index].strip(), inherited, module)
 
 
 def _line_naming(lines, name):
@@ -103,14 +102,26 @@ def node_contract(node):
     docs = []
     for family, (method, roles) in FAMILIES.items():
         for role in roles:
-            base = "in_data" if family == "arguments" else "out_data" if family == "outputs" \
-                else "aux"
+            base = (
+                "in_data" if family == "arguments" else "out_data" if family == "outputs" else "aux"
+            )
             for index, (name, entry) in enumerate(names[base]):
                 input_index = index + (len(names["in_data"]) if family == "aux" else 0)
                 how = given[input_index] if family != "outputs" else None
                 passed, why = _in_backward(op, role, index, reads)
-                docs.append(SlotDoc(role, index, family, name, entry, how,
-                                    declaration(declarer(op), method, name), passed, why))
+                docs.append(
+                    SlotDoc(
+                        role,
+                        index,
+                        family,
+                        name,
+                        entry,
+                        how,
+                        declaration(declarer(op), method, name),
+                        passed,
+                        why,
+                    )
+                )
     return docs
 
 
@@ -120,21 +131,23 @@ def _in_backward(op, role, index, reads):
         return True, ""
     if reads[role][index]:
         return True, ""
-    prop = getattr(op, "prop", None)
+    prop = op.prop
     if role == "out_grad" and prop is not None and not getattr(prop, "need_top_grad_", True):
-        return False, (f"{type(prop).__name__} passes need_top_grad=False, so backward gets no "
-                       "out_grad (a loss makes its own gradient)")
-    method = (f"{type(prop).__name__}.declare_backward_dependency" if prop is not None else
-              f"{op.op_name}.backward_needs")
-    return False, (f"{method} does not list it, so backward does not receive it "
-                   "(a custom op gets an empty NDArray there)")
+        return False, (
+            f"{type(prop).__name__} passes need_top_grad=False, so backward gets no "
+            "out_grad (a loss makes its own gradient)"
+        )
+    method = (
+        f"{type(prop).__name__}.declare_backward_dependency"
+        if prop is not None
+        else f"{op.op_name}.backward_needs"
+    )
+    return False, (
+        f"{method} does not list it, so backward does not receive it "
+        "(a custom op gets an empty NDArray there)"
+    )
 
 
 def family_of(role):
     """'arguments', 'outputs' or 'aux' for a role such as 'in_grad'."""
     return _ROLE_FAMILY[role]
-
-
-def short_module(module):
-    """'minisym/ops/nn.py' for 'minisym.ops.nn'; '' stays '' (a notebook cell)."""
-    return module.replace(".", os.sep) + ".py" if module else ""

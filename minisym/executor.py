@@ -6,9 +6,9 @@ Every operator is called the same way, built-in or custom:
 array used several times are computed separately and summed, then written into your gradient
 array as its ``grad_req`` says ('write', 'add' or 'null').
 """
+
 import contextlib
 import functools
-import os
 import threading
 import time
 import warnings
@@ -16,12 +16,13 @@ import warnings
 import numpy as np
 
 from . import lifecycle
+from .arrays.ndarray import NDArray
+from .assign import assign
 from .base import MistakeWarning, MXNetError, MXNetValueError
-from .graph import backward_runs
+from .graph.backward_plan import BackwardPlan
 from .kernels import exact_kernels
-from .memory_plan import plan_buffers
-from .ndarray import NDArray
-from .ops.assign import assign
+from .memory_plan import memory_plan_enabled, plan_buffers
+from .monitor import MonitorHook
 from .ops.custom import CustomRunner
 from .trace import Trace, slot_names
 
@@ -31,17 +32,13 @@ HEAD_GRAD_ERROR = (
     "Check failed: i < head_grads.size() && !head_grads[i].is_none(): Because the last operator "
     "is not Loss function, head_gradient is required when calling backward. If you are "
     "attempting to minimize the output as an objective, please modify your network and pass it "
-    "through the make_loss symbol.")
+    "through the make_loss symbol."
+)
 
 
 def _key(node, index):
     """The key of output ``index`` of ``node`` in the executor's tables."""
     return (id(node), index)
-
-
-def memory_plan_enabled():
-    """Buffers are shared between operator outputs unless MINISYM_MEMORY_PLAN=0."""
-    return os.environ.get("MINISYM_MEMORY_PLAN", "1") != "0"
 
 
 _RUNNING = threading.Lock()  # guards every executor's ``_running`` record
@@ -52,6 +49,7 @@ def _one_thread_at_a_time(what):
     time. Two threads sharing one executor would write the same output, gradient and auxiliary
     arrays at once and silently mix their results; the second call raises instead. Calls made
     again from the same thread (a monitor callback, a custom operator) are allowed."""
+
     def decorate(method):
         @functools.wraps(method)
         def run(self, *args, **kwargs):
@@ -65,24 +63,29 @@ def _one_thread_at_a_time(what):
                         "and two threads sharing it would mix their arrays. Give each thread "
                         "its own executor: executor.copy() (same values, arrays of its own) or "
                         "symbol.simple_bind(...) in that thread; or wait for the other thread "
-                        "(thread.join(), a threading.Lock around forward and backward).")
-                self._running = (me, 1 if running is None else running[1] + 1,
-                                 what if running is None else running[2])
+                        "(thread.join(), a threading.Lock around forward and backward)."
+                    )
+                self._running = (
+                    me,
+                    1 if running is None else running[1] + 1,
+                    what if running is None else running[2],
+                )
             try:
                 return method(self, *args, **kwargs)
             finally:
                 with _RUNNING:
                     thread, depth, doing = self._running
                     self._running = None if depth == 1 else (thread, depth - 1, doing)
+
         return run
+
     return decorate
 
 
 class Executor:
     """Runs a bound symbol; ``outputs``, ``arg_dict``, ``grad_dict`` ... hold its arrays."""
 
-    def __init__(self, symbol, ctx, arg_arrays, grad_arrays, grad_reqs, aux_arrays,
-                 shapes, dtypes):
+    def __init__(self, symbol, ctx, arg_arrays, grad_arrays, grad_reqs, aux_arrays, shapes, dtypes):
         self._symbol = symbol
         self._ctx = ctx
         self.arg_arrays = list(arg_arrays)
@@ -100,6 +103,16 @@ class Executor:
         self.outputs = self._output_arrays()
         self._runners = {id(n): self._runner(n) for n in self._ops}
         self._fused = self._plan_fusion()
+
+    @property
+    def symbol(self):
+        """The Symbol this executor runs (read-only; MXNet keeps it as ``_symbol``)."""
+        return self._symbol
+
+    @property
+    def grad_req(self):
+        """The grad_req of each argument, in ``list_arguments()`` order (a copy)."""
+        return list(self._grad_req)
 
     def _output_arrays(self):
         """The heads' buffers as NDArrays (``outputs``)."""
@@ -119,8 +132,9 @@ class Executor:
         for node, array in zip(self._aux_nodes, self.aux_arrays):
             data[_key(node, 0)] = array._data
         pinned = {_key(n, i) for n, i in self._symbol.outputs}
-        buffers, self.memory_stats = plan_buffers(self._ops, shapes, dtypes, self._runs, pinned,
-                                                  share=memory_plan_enabled())
+        buffers, self.memory_stats = plan_buffers(
+            self._ops, shapes, dtypes, self._runs, pinned, share=memory_plan_enabled()
+        )
         data.update(buffers)
         return data
 
@@ -129,20 +143,12 @@ class Executor:
         """Which nodes run backward, and where each gradient goes (decided once, at bind)."""
         self._arg_req = {id(n): r for n, r in zip(self._arg_nodes, self._grad_req)}
         self._arg_grad = {id(n): g for n, g in zip(self._arg_nodes, self.grad_arrays or [])}
-        needs = {id(n): req != "null" for n, req in zip(self._arg_nodes, self._grad_req)}
-        self._runs = backward_runs(self._ops, self._symbol.outputs, needs)
-        self._needs = needs
-        read = {id(src) for node in self._ops if id(node) in self._runs
-                for src, _ in node.arg_inputs}
-        # behind a BlockGrad only: no backward writes their gradient, which is 0 (MXNet's too)
-        self._zero_gradient = [n for n in self._arg_nodes if id(n) not in read
-                               and self._arg_req[id(n)] in ("write", "inplace")]
-        self._uses = {}
-        for node in self._ops:
-            for src, idx in node.arg_inputs:
-                self._uses[_key(src, idx)] = self._uses.get(_key(src, idx), 0) + 1
-        for node, idx in self._symbol.outputs:
-            self._uses[_key(node, idx)] = self._uses.get(_key(node, idx), 0) + 1
+        self._plan = BackwardPlan(
+            self._order,
+            self._symbol.outputs,
+            {id(n): r for n, r in zip(self._arg_nodes, self._grad_req) if r != "null"},
+        )
+        self._runs = self._plan.runs
         self._out_req = {id(n): self._output_reqs(n) for n in self._ops}
 
     def _output_reqs(self, node):
@@ -151,11 +157,14 @@ class Executor:
         reads = [False] * node.num_outputs
         if id(node) in self._runs:
             reads = node.op.backward_reads()["out_data"]
-        return ["write" if reads[j] or self._uses.get(_key(node, j), 0) else "null"
-                for j in range(node.num_outputs)]
+        return [
+            "write" if reads[j] or self._plan.reads(node, j) else "null"
+            for j in range(node.num_outputs)
+        ]
 
     def _plan_fusion(self):
-        """{id(BatchNorm node): its ReLU node} for each BatchNorm whose only reader is a ReLU.
+        """{id(node): its ReLU node} for each node that fuses a following ReLU (BatchNorm)
+        and whose only reader is that ReLU.
 
         Their forwards run as one pass, and so do their backwards (unless tracing). A buffer
         the ReLU output may share is at most the BatchNorm's input, which the kernel reads and
@@ -163,18 +172,23 @@ class Executor:
         """
         fused = {}
         for node, after in zip(self._ops, self._ops[1:]):
-            if (node.op_name == "BatchNorm" and after.op_name == "Activation"
-                    and after.op.act_type == "relu" and after.inputs[0] == (node, 0)
-                    and self._uses.get(_key(node, 0)) == 1
-                    and node.op.fusable_with_relu(self._node_arrays(node)[0])):
+            if (
+                node.op.fuses_following_relu
+                and after.op.is_plain_relu
+                and after.inputs[0] == (node, 0)
+                and self._plan.reads(node, 0) == 1
+                and node.op.fusable_with_relu(self._node_arrays(node)[0])
+            ):
                 fused[id(node)] = after
         return fused
 
     def _node_arrays(self, node):
         """(in_data, aux, out_data) buffers of ``node``."""
-        return ([self._data[_key(s, i)] for s, i in node.arg_inputs],
-                [self._data[_key(s, i)] for s, i in node.aux_inputs],
-                [self._data[_key(node, j)] for j in range(node.num_outputs)])
+        return (
+            [self._data[_key(s, i)] for s, i in node.arg_inputs],
+            [self._data[_key(s, i)] for s, i in node.aux_inputs],
+            [self._data[_key(node, j)] for j in range(node.num_outputs)],
+        )
 
     # --- running ---------------------------------------------------------------------------------
     @lifecycle.entry(lambda self, is_train=False, **_: f"forward(is_train={bool(is_train)})")
@@ -193,7 +207,7 @@ class Executor:
         check_is_train(is_train, "forward")
         saved = self._copy_inputs(kwargs)
         try:
-            with self._kernel_mode():
+            with self._exact_kernels_if_watched():
                 return self._forward_all(is_train)
         except BaseException:
             for array, before in saved:
@@ -212,8 +226,17 @@ class Executor:
                 self._forward_node(node, is_train)
                 continue
             in_data, aux, out_data = self._node_arrays(node)
-            _call(node.op, "forward", node.op.forward_relu, is_train,
-                  self._out_req[id(node)], in_data, out_data, aux, self._data[_key(relu, 0)])
+            _call(
+                node.op,
+                "forward",
+                node.op.forward_relu,
+                is_train,
+                self._out_req[id(node)],
+                in_data,
+                out_data,
+                aux,
+                self._data[_key(relu, 0)],
+            )
             skipped.add(id(relu))
         return self.outputs
 
@@ -225,11 +248,17 @@ class Executor:
         self._check_inputs(arg_dict, kwargs)
         custom_aux = self.__dict__.get("_custom_aux")
         if custom_aux is None:
-            custom_aux = self._custom_aux = {id(src) for n in self._ops if n.op_name == "Custom"
-                                             for src, _ in n.aux_inputs}
-        keep = ([arg_dict[name]._data for name in kwargs] + [a._data for a in self.outputs]
-                + [a._data for n, a in zip(self._aux_nodes, self.aux_arrays)
-                   if id(n) in custom_aux])
+            custom_aux = self._custom_aux = {
+                id(src)
+                for n in self._ops
+                if n.op.writes_aux_in_user_code
+                for src, _ in n.aux_inputs
+            }
+        keep = (
+            [arg_dict[name]._data for name in kwargs]
+            + [a._data for a in self.outputs]
+            + [a._data for n, a in zip(self._aux_nodes, self.aux_arrays) if id(n) in custom_aux]
+        )
         saved, seen = [], set()
         for buffer in keep:
             if id(buffer) not in seen:
@@ -245,27 +274,37 @@ class Executor:
         copied, so a bad one leaves every argument as it was)."""
         for name, value in kwargs.items():
             if name not in arg_dict:
-                raise TypeError(f"Unknown argument {name}; the arguments are "
-                                f"{list(arg_dict)}")
+                raise TypeError(f"Unknown argument {name}; the arguments are {list(arg_dict)}")
             if not isinstance(value, (NDArray, np.ndarray)):
-                raise ValueError("only accept keyword argument of NDArrays and numpy.ndarray; "
-                                 f"{name} is {type(value).__name__}")
+                raise ValueError(
+                    "only accept keyword argument of NDArrays and numpy.ndarray; "
+                    f"{name} is {type(value).__name__}"
+                )
             if tuple(value.shape) != arg_dict[name].shape:
-                raise ValueError(f"Shape not match! Argument {name}, need: "
-                                 f"{arg_dict[name].shape}, received: {tuple(value.shape)} "
-                                 f"(for another batch size use ex.reshape({name}="
-                                 f"{tuple(value.shape)}))")
+                raise ValueError(
+                    f"Shape not match! Argument {name}, need: "
+                    f"{arg_dict[name].shape}, received: {tuple(value.shape)} "
+                    f"(for another batch size use ex.reshape({name}="
+                    f"{tuple(value.shape)}))"
+                )
 
     def _forward_node(self, node, is_train):
         op = node.op
         in_data, aux, out_data = self._node_arrays(node)
         req = list(self._out_req[id(node)])
         start = time.perf_counter()
-        _call(op, "forward", self._runners[id(node)].forward, is_train, req, in_data, out_data,
-              aux)
+        _call(op, "forward", self._runners[id(node)].forward, is_train, req, in_data, out_data, aux)
         if self._trace is not None:
-            self._record(node, "forward", is_train, start, in_data=in_data, out_data=out_data,
-                         aux=aux, req_out=req)
+            self._record(
+                node,
+                "forward",
+                is_train,
+                start,
+                in_data=in_data,
+                out_data=out_data,
+                aux=aux,
+                req_out=req,
+            )
         if self._monitor is not None:
             self._monitor.after_forward(node, in_data, out_data)
 
@@ -275,8 +314,9 @@ class Executor:
         """Run every needed operator backward; gradients land in ``grad_arrays`` per grad_req."""
         heads = self._head_gradients(out_grads)
         if self.grad_arrays is None and self._arg_nodes:  # bound without args_grad
-            warnings.warn(_no_gradients_message(self._symbol.list_arguments()), MistakeWarning,
-                          stacklevel=4)  # past the two decorators, at the learner's call
+            warnings.warn(
+                _no_gradients_message(self._symbol.list_arguments()), MistakeWarning, stacklevel=4
+            )  # past the two decorators, at the learner's call
         pending = {}  # entry -> [(who gave it, gradient contribution)] still to be summed
         for key, grad in heads.items():
             pending.setdefault(key, []).append(("out_grads", grad))
@@ -284,12 +324,15 @@ class Executor:
         relus = {id(r) for r in self._fused.values()} if fusing else set()
         changed = []  # what this call has written so far, named if a later step fails
         try:
-            with self._kernel_mode():
+            with self._exact_kernels_if_watched():
                 self._backward_all(pending, is_train, fusing, relus, changed)
             self._finish_arguments(pending)
         except BaseException as exc:  # named only now: nothing is formatted on the hot path
-            exc.add_note(_changed_note([what for node, failed in changed
-                                        for what in self._changed_by(node, failed)]))
+            exc.add_note(
+                _changed_note(
+                    [what for node, failed in changed for what in self._changed_by(node, failed)]
+                )
+            )
             raise
 
     def _backward_all(self, pending, is_train, fusing, relus, changed):
@@ -304,7 +347,7 @@ class Executor:
                     raise
                 changed.append((node, False))
 
-    def _kernel_mode(self):
+    def _exact_kernels_if_watched(self):
         """Textbook kernels while a trace or monitor watches (they show every call as the
         lessons describe it); the fastest algorithms otherwise."""
         watched = self._trace is not None or self._monitor is not None
@@ -334,9 +377,11 @@ class Executor:
             if wrote is not None:
                 if wrote["aux"][k] != "no":
                     found.append(f"aux_dict['{src.name}'] (written by {node.op.where}'s backward)")
-            elif node.op_name == "BatchNorm" and not node.op.use_global_stats:
-                found.append(f"aux_dict['{src.name}'] ({'possibly ' if failed else ''}updated: "
-                             "BatchNorm updates its moving statistics in backward)")
+            elif node.op.mutates_aux_in_backward():
+                found.append(
+                    f"aux_dict['{src.name}'] ({'possibly ' if failed else ''}updated: "
+                    f"{node.op_name} updates its moving statistics in backward)"
+                )
         return found
 
     def _head_gradients(self, out_grads):
@@ -360,20 +405,23 @@ class Executor:
             if grad is None and not self._head_gradient_reaches_an_argument(node):
                 continue  # MXNet prunes it too: Reshape(SoftmaxOutput) needs no head gradient
             if grad is None:
-                hint = node.op.head_gradient_hint() if node.op_name == "Custom" else ""
+                hint = node.op.head_gradient_hint()
                 raise MXNetValueError(
                     f"{HEAD_GRAD_ERROR}\nOutput {j} '{names[j]}' of {node.op.where} needs a head "
                     f"gradient: call backward(out_grads=mx.nd.ones({self.outputs[j].shape})) or "
-                    f"end the network in a loss (SoftmaxOutput, make_loss, ...).{hint}")
-            head = np.asarray(grad._data if isinstance(grad, NDArray) else grad,
-                              self.outputs[j].dtype)
+                    f"end the network in a loss (SoftmaxOutput, make_loss, ...).{hint}"
+                )
+            head = np.asarray(
+                grad._data if isinstance(grad, NDArray) else grad, self.outputs[j].dtype
+            )
             if head.shape != self.outputs[j].shape:
                 raise MXNetValueError(
                     f"backward: out_grads[{j}], the head gradient of output {j} '{names[j]}' of "
                     f"{node.op.where}, has shape {head.shape} but that output has "
                     f"{self.outputs[j].shape}: it holds d(objective)/d(output), one value per "
                     f"output element; e.g. backward(out_grads=mx.nd.ones("
-                    f"{self.outputs[j].shape})). Nothing was changed.")
+                    f"{self.outputs[j].shape})). Nothing was changed."
+                )
             heads[_key(node, idx)] = head
         return heads
 
@@ -384,8 +432,9 @@ class Executor:
         carries = {}
         for op_node in self._ops:  # topological order: inputs first
             carries[id(op_node)] = self._reads_out_grad(op_node) and any(
-                self._needs.get(id(src), False) and (src.is_variable or carries.get(id(src)))
-                for src, _ in op_node.arg_inputs)
+                self._plan.needs.get(id(src), False) and (src.is_variable or carries.get(id(src)))
+                for src, _ in op_node.arg_inputs
+            )
         return carries.get(id(node), False)
 
     @staticmethod
@@ -410,22 +459,55 @@ class Executor:
         in_grad, req, direct = self._gradient_targets(node, in_data)
         start = time.perf_counter()
         if relu is None:
-            _call(op, "backward", self._runners[id(node)].backward, req, out_grad, in_data,
-                  out_data, in_grad, aux)
+            _call(
+                op,
+                "backward",
+                self._runners[id(node)].backward,
+                req,
+                out_grad,
+                in_data,
+                out_data,
+                in_grad,
+                aux,
+            )
         else:
-            _call(op, "backward", op.backward_relu, req, out_grad, in_data, out_data, in_grad,
-                  aux, self._data[_key(relu, 0)])
+            _call(
+                op,
+                "backward",
+                op.backward_relu,
+                req,
+                out_grad,
+                in_data,
+                out_data,
+                in_grad,
+                aux,
+                self._data[_key(relu, 0)],
+            )
         if self._monitor is not None:
             self._monitor.after_backward(node, in_grad)
         if self._trace is not None:
             reads = op.backward_reads()  # what backward did not declare is shown as not passed
             hide = lambda arrays, role: [a if r else None for a, r in zip(arrays, reads[role])]
-            self._record(node, "backward", is_train, start, in_data=hide(in_data, "in_data"),
-                         out_data=hide(out_data, "out_data"), aux=aux, in_grad=in_grad,
-                         out_grad=hide(out_grad, "out_grad"), req_in=req)
+            self._record(
+                node,
+                "backward",
+                is_train,
+                start,
+                in_data=hide(in_data, "in_data"),
+                out_data=hide(out_data, "out_data"),
+                aux=aux,
+                in_grad=in_grad,
+                out_grad=hide(out_grad, "out_grad"),
+                req_in=req,
+            )
             for j, (given, total) in enumerate(zip(parts, out_grad)):
-                self._record_sum(node.entry_name(j), f"out_grad[{j}] of '{node.name}'",
-                                 len(self._trace.calls) - 1, given, total)
+                self._record_sum(
+                    node.entry_name(j),
+                    f"out_grad[{j}] of '{node.name}'",
+                    len(self._trace.calls) - 1,
+                    given,
+                    total,
+                )
         for i, (src, idx) in enumerate(node.arg_inputs):
             if req[i] != "null" and not direct[i]:
                 pending.setdefault(_key(src, idx), []).append((node.name, in_grad[i]))
@@ -450,14 +532,13 @@ class Executor:
         return in_grad, req, direct
 
     def _gradient_route(self, src, idx):
-        """Where the gradient of input entry ``(src, idx)`` goes: 'unused' (nobody needs it),
-        'direct' (straight into a variable's gradient array, with its grad_req) or 'temporary'
-        (a buffer summed with other parts, or passed on as an operator's out_grad)."""
-        if not self._needs.get(id(src), False):
-            return "unused"
-        if src.is_variable and self._uses.get(_key(src, idx), 0) == 1:
-            return "direct"
-        return "temporary"
+        """Where the gradient of input entry ``(src, idx)`` goes (``BackwardPlan.route``)."""
+        return self._plan.route(src, idx)
+
+    @property
+    def backward_plan(self):
+        """The :class:`~minisym.graph.backward_plan.BackwardPlan` made at bind (read-only)."""
+        return self._plan
 
     def backward_reqs(self, node_name):
         """[(req, why)] per argument of node ``node_name``: the ``req[i]`` its backward
@@ -467,23 +548,32 @@ class Executor:
 
     def _req_reason(self, src, idx):
         """(req, why) for the gradient of input entry ``(src, idx)``."""
-        route, uses = self._gradient_route(src, idx), self._uses.get(_key(src, idx), 0)
+        route, uses = self._gradient_route(src, idx), self._plan.reads(src, idx)
         entry = src.entry_name(idx)
         if route == "unused":
-            why = (f"'{entry}' is bound with grad_req='null'" if src.is_variable else
-                   f"nothing '{entry}' depends on asks for a gradient")
+            why = (
+                f"'{entry}' is bound with grad_req='null'"
+                if src.is_variable
+                else f"nothing '{entry}' depends on asks for a gradient"
+            )
             return "null", why + ", so backward must not write it"
         if route == "direct":
             req = self._arg_req[id(src)]
-            return req, (f"'{entry}' is a variable read only here: backward writes straight into"
-                         f" its gradient array with its grad_req '{req}'")
+            return req, (
+                f"'{entry}' is a variable read only here: backward writes straight into"
+                f" its gradient array with its grad_req '{req}'"
+            )
         if src.is_variable:
-            return "write", (f"'{entry}' is read by {uses} operators: each writes its part into "
-                             "a temporary array ('write'), then the parts are summed into its "
-                             f"gradient with grad_req '{self._arg_req[id(src)]}'")
-        return "write", (f"'{entry}' is an operator's output, not a variable: its gradient goes "
-                         "to a temporary array that becomes that operator's out_grad, so req is "
-                         "always 'write'")
+            return "write", (
+                f"'{entry}' is read by {uses} operators: each writes its part into "
+                "a temporary array ('write'), then the parts are summed into its "
+                f"gradient with grad_req '{self._arg_req[id(src)]}'"
+            )
+        return "write", (
+            f"'{entry}' is an operator's output, not a variable: its gradient goes "
+            "to a temporary array that becomes that operator's out_grad, so req is "
+            "always 'write'"
+        )
 
     def forward_reqs(self, node_name):
         """[(req, why)] per output of node ``node_name``: the forward ``req[j]`` and why."""
@@ -491,9 +581,11 @@ class Executor:
         reasons = []
         for j, req in enumerate(self._out_req[id(node)]):
             entry = node.entry_name(j)
-            why = (f"'{entry}' is read (by a consumer, as an output, or by this node's backward)"
-                   if req == "write" else
-                   f"nothing reads '{entry}', so forward may skip writing it")
+            why = (
+                f"'{entry}' is read (by a consumer, as an output, or by this node's backward)"
+                if req == "write"
+                else f"nothing reads '{entry}', so forward may skip writing it"
+            )
             reasons.append((req, why))
         return reasons
 
@@ -502,13 +594,15 @@ class Executor:
         for node in self._ops:
             if node.name == name:
                 return node
-        raise KeyError(f"no operator node named {name!r} in this executor; its operator nodes "
-                       f"are {[n.name for n in self._ops]}")
+        raise KeyError(
+            f"no operator node named {name!r} in this executor; its operator nodes "
+            f"are {[n.name for n in self._ops]}"
+        )
 
     def _finish_arguments(self, pending):
         """Sum the gradients of arguments used several times into their grad arrays; zeros
         where no gradient reaches (grad_req 'write')."""
-        for node in self._zero_gradient:
+        for node in self._plan.zero_gradient:
             assign(self._arg_grad[id(node)]._data, "write", 0)
         for node in self._arg_nodes:
             parts = pending.pop(_key(node, 0), None)
@@ -532,8 +626,9 @@ class Executor:
         """
         views = frozenset()
         if not copy_variables:
-            views = frozenset(id(a._data) for a in self.arg_arrays + (self.grad_arrays or [])
-                              if a is not None)
+            views = frozenset(
+                id(a._data) for a in self.arg_arrays + (self.grad_arrays or []) if a is not None
+            )
         self._trace = Trace(preview_size=preview_size, keep_bytes=int(keep_bytes), views=views)
         return self._trace
 
@@ -554,15 +649,23 @@ class Executor:
             if role not in arrays:
                 continue
             reqs = req_out if role == "out_data" else req_in if role == "in_grad" else None
-            lists[role] = [(name, entry, arr, reqs[i] if reqs else None)
-                           for i, ((name, entry), arr) in enumerate(zip(names[role], arrays[role]))]
+            lists[role] = [
+                (name, entry, arr, reqs[i] if reqs else None)
+                for i, ((name, entry), arr) in enumerate(zip(names[role], arrays[role]))
+            ]
         self._trace.record(phase, node, is_train, lists, time.perf_counter() - start)
 
     def _record_sum(self, entry, into, step, parts, total):
         """Add a gradient summed from two or more parts ``[(who, array)]`` to the trace."""
         if parts and len(parts) > 1:
-            self._trace.record_sum(f"grad of {entry}", into, step, [who for who, _ in parts],
-                                   [array for _, array in parts], total)
+            self._trace.record_sum(
+                f"grad of {entry}",
+                into,
+                step,
+                [who for who, _ in parts],
+                [array for _, array in parts],
+                total,
+            )
 
     def set_monitor_callback(self, callback, monitor_all=False):
         """Call ``callback(name, array)`` for every operator output (and input if monitor_all),
@@ -572,7 +675,6 @@ class Executor:
         Monitored outputs get buffers of their own, so an array a callback keeps is never
         overwritten by a later operator (the memory plan shares no buffer from then on).
         """
-        from .monitor import MonitorHook
         self._monitor = MonitorHook(callback, monitor_all, self._ctx)
         for node in self._ops:
             for j in range(node.num_outputs):
@@ -604,11 +706,13 @@ class Executor:
     def grad_dict(self):
         """{argument name: its gradient NDArray, or None when grad_req is 'null'}."""
         if self.grad_arrays is None:  # MXNet's zip(names, None) fails with this TypeError
-            raise TypeError("Executor.grad_dict: bind with gradient arrays to get gradients: "
-                            "sym.bind(ctx, args, args_grad={name: mx.nd.zeros(shape), ...}) or "
-                            "sym.simple_bind(ctx, grad_req='write', data=...); this executor "
-                            "was bound without args_grad, so it has no grad_dict. ('NoneType' "
-                            "object is not iterable)")
+            raise TypeError(
+                "Executor.grad_dict: bind with gradient arrays to get gradients: "
+                "sym.bind(ctx, args, args_grad={name: mx.nd.zeros(shape), ...}) or "
+                "sym.simple_bind(ctx, grad_req='write', data=...); this executor "
+                "was bound without args_grad, so it has no grad_dict. ('NoneType' "
+                "object is not iterable)"
+            )
         return self._cached("grad_dict", self._symbol.list_arguments(), self.grad_arrays)
 
     @property
@@ -630,8 +734,10 @@ class Executor:
         """Copy values in from {name: NDArray} dicts (converted to each array's dtype). Every
         name and shape is checked first: a bad one raises before anything is copied."""
         copies = []
-        for params, targets, what in ((arg_params, self.arg_dict, "arguments"),
-                                      (aux_params or {}, self.aux_dict, "auxiliary states")):
+        for params, targets, what in (
+            (arg_params, self.arg_dict, "arguments"),
+            (aux_params or {}, self.aux_dict, "auxiliary states"),
+        ):
             for name, array in params.items():
                 if name not in targets:
                     if allow_extra_params:
@@ -645,21 +751,24 @@ class Executor:
                         f"copy_params_from: '{name}' has shape {values.shape} in the values "
                         f"given but {targets[name].shape} in this executor; nothing was "
                         "copied. The values must come from a network with the same layer "
-                        "sizes (check num_hidden / num_filter and the data's shape).")
+                        "sizes (check num_hidden / num_filter and the data's shape)."
+                    )
                 copies.append((targets[name], values))
         for target, values in copies:
             target[:] = values.astype(target.dtype)
 
     def reshape(self, partial_shaping=False, allow_up_sizing=False, **kwargs):
         """A new Executor for new input shapes, sharing the arrays whose shapes stay."""
-        from .bind import reshape_executor
+        from .bind import reshape_executor  # deferred: bind makes Executors (imports this)
+
         return reshape_executor(self, partial_shaping, allow_up_sizing, kwargs)
 
     @_one_thread_at_a_time("copy")
     def copy(self, grad_req=None):
         """A new Executor over copies of this one's arrays (not in MXNet: what the widgets run
         on, so your arrays never change behind your back); ``grad_req`` may replace yours."""
-        from .bind import copy_executor
+        from .bind import copy_executor  # deferred: bind makes Executors (imports this)
+
         copy = copy_executor(self, grad_req)
         for key, runner in copy._runners.items():  # a custom op's warnings come once, not again
             if isinstance(runner, CustomRunner):  # for every copy a widget runs
@@ -675,9 +784,11 @@ class Executor:
         MXNet's listing also shows the backward nodes it adds to the graph for gradients
         (minisym's backward is a plan over the forward nodes, not more nodes) and, for an
         inference bind, the operators oneDNN fused (``sg_mkldnn_conv_0``)."""
-        return (self._symbol.debug_str()
-                + f"Total {self.memory_stats.planned_bytes >> 20} MB allocated\n"
-                + "Total 11 TempSpace resource requested\n")
+        return (
+            self._symbol.debug_str()
+            + f"Total {self.memory_stats.planned_bytes >> 20} MB allocated\n"
+            + "Total 11 TempSpace resource requested\n"
+        )
 
     def _reuse_memory(self, other):
         """Move this executor's operator outputs into ``other``'s buffers where they fit, as
@@ -693,7 +804,7 @@ class Executor:
                 flat = target.reshape(-1).view(np.uint8)
                 for key in keys:
                     array = self._data[key]
-                    moved[key] = flat[:array.nbytes].view(array.dtype).reshape(array.shape)
+                    moved[key] = flat[: array.nbytes].view(array.dtype).reshape(array.shape)
         self._data.update(moved)
         self.outputs = self._output_arrays()
 
@@ -704,11 +815,12 @@ class ExecutorDict(dict):
     As in MXNet, assigning ``ex.arg_dict['w'] = array`` replaces the dict's entry only: the
     executor keeps the arrays it was bound with, so the new one is never read or written."""
 
-    _ROLE = {"arg_dict": "keeps reading its own array, so forward and backward ignore the new "
-                         "one",
-             "grad_dict": "keeps writing the gradient into its own array, so the new one never "
-                          "receives it",
-             "aux_dict": "keeps reading and updating its own array, so the new one is ignored"}
+    _ROLE = {
+        "arg_dict": "keeps reading its own array, so forward and backward ignore the new one",
+        "grad_dict": "keeps writing the gradient into its own array, so the new one never "
+        "receives it",
+        "aux_dict": "keeps reading and updating its own array, so the new one is ignored",
+    }
 
     def __init__(self, which, pairs):
         super().__init__(pairs)
@@ -726,19 +838,23 @@ class ExecutorDict(dict):
 
     def _replaced(self, name):
         where = f"ex.{self.which}[{name!r}]"
-        return (f"{where} = ...: write into the array instead: {where}[:] = value (or "
-                f"value.copyto({where})). Assigning the item replaces only this dict's entry; "
-                f"the executor {self._ROLE[self.which]} (MXNet ignores it without a word).")
+        return (
+            f"{where} = ...: write into the array instead: {where}[:] = value (or "
+            f"value.copyto({where})). Assigning the item replaces only this dict's entry; "
+            f"the executor {self._ROLE[self.which]} (MXNet ignores it without a word)."
+        )
 
 
 def _no_gradients_message(arg_names):
     """The warning of a backward on an executor bound without args_grad: nothing to write."""
     shown = ", ".join(repr(n) for n in arg_names[:4]) + (", ..." if len(arg_names) > 4 else "")
-    return ("Executor.backward: bind with gradient arrays to get gradients: "
-            "sym.bind(ctx, args, args_grad={name: mx.nd.zeros(shape), ...}) or "
-            "sym.simple_bind(ctx, grad_req='write', data=...). This executor was bound without "
-            f"args_grad, so it has no gradient arrays (every argument, {shown}, has grad_req "
-            "'null') and backward computes nothing.")
+    return (
+        "Executor.backward: bind with gradient arrays to get gradients: "
+        "sym.bind(ctx, args, args_grad={name: mx.nd.zeros(shape), ...}) or "
+        "sym.simple_bind(ctx, grad_req='write', data=...). This executor was bound without "
+        f"args_grad, so it has no gradient arrays (every argument, {shown}, has grad_req "
+        "'null') and backward computes nothing."
+    )
 
 
 def _buffers(executor):
@@ -772,19 +888,26 @@ def _summed(parts, like):
 def _changed_note(changed):
     """The note a failed backward gets: which of your arrays it had already changed."""
     if not changed:
-        return ("(backward stopped before writing any gradient or auxiliary state: every "
-                "array of this executor is as it was.)")
+        return (
+            "(backward stopped before writing any gradient or auxiliary state: every "
+            "array of this executor is as it was.)"
+        )
     added = [c.split(" ")[0] for c in changed if "added to" in c]
-    advice = (f"Before running backward again, reset what was added to (e.g. ex.{added[0]}[:] "
-              "= 0), or its gradients count twice." if added else
-              "The next backward overwrites those gradients." if any(
-                  c.startswith("grad_dict") for c in changed) else "")
+    advice = (
+        f"Before running backward again, reset what was added to (e.g. ex.{added[0]}[:] "
+        "= 0), or its gradients count twice."
+        if added
+        else "The next backward overwrites those gradients."
+        if any(c.startswith("grad_dict") for c in changed)
+        else ""
+    )
     if any(c.startswith("aux_dict") for c in changed):
-        advice += (" The auxiliary states named took one step, as in a backward that "
-                   "succeeds.")
-    return ("(backward stopped after it had already changed " + ", ".join(changed) + "; the "
-            "engine cannot undo that. Every other gradient and auxiliary array is as it was. "
-            f"{advice.strip()})")
+        advice += " The auxiliary states named took one step, as in a backward that succeeds."
+    return (
+        "(backward stopped after it had already changed " + ", ".join(changed) + "; the "
+        "engine cannot undo that. Every other gradient and auxiliary array is as it was. "
+        f"{advice.strip()})"
+    )
 
 
 def check_is_train(is_train, where):
@@ -792,9 +915,11 @@ def check_is_train(is_train, where):
     refuses it with a ValueError)."""
     if isinstance(is_train, (str, bytes)):
         meant = "False" if str(is_train).strip() in ("False", "false", "0", "") else "True"
-        raise ValueError(f"{where}: is_train={is_train!r} is not a bool: write "
-                         f"is_train={meant} (without quotes); a string such as 'False' would "
-                         "count as true")
+        raise ValueError(
+            f"{where}: is_train={is_train!r} is not a bool: write "
+            f"is_train={meant} (without quotes); a string such as 'False' would "
+            "count as true"
+        )
 
 
 def _call(op, phase, method, *args):
@@ -803,6 +928,6 @@ def _call(op, phase, method, *args):
         method(*args)
     except NotImplementedError as exc:
         raise MXNetError(f"{op.where}: {phase} is not available: {exc}") from exc
-    except Exception as exc:
+    except Exception as exc:  # -- infer_graph raises it again, unchanged
         exc.add_note(f"(raised in {phase} of {op.where})")
         raise

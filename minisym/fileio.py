@@ -12,6 +12,7 @@ say which file and what is wrong with it.
   Python pickle, an MXNet ``.params`` file, a symbol JSON...), or None. Loading only ever
   parses bytes: nothing read from a file is evaluated or unpickled.
 """
+
 import errno as _errno
 import os
 import secrets
@@ -27,8 +28,9 @@ def write_atomically(fname, payload, caller):
     """Write ``payload`` (bytes) to ``fname`` so that it holds either its old or its new
     content, never a part of the new one; ``caller`` (``'mx.nd.save'``) starts any error."""
     folder = os.path.dirname(os.path.abspath(fname))
-    temp = os.path.join(folder, f".{os.path.basename(fname)}.{os.getpid()}."
-                                f"{secrets.token_hex(4)}.tmp")
+    temp = os.path.join(
+        folder, f".{os.path.basename(fname)}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    )
     try:
         fout = open(temp, "xb")  # 0o666 less the umask, as open(fname, 'wb') would create it
     except OSError as exc:
@@ -66,17 +68,20 @@ def _remove(path):
 def _write_error(caller, fname, exc):
     """An MXNetOSError saying why ``fname`` could not be written and what to do."""
     folder = os.path.dirname(os.path.abspath(fname))
-    kept = (f"; {fname} still holds what was saved there before" if os.path.isfile(fname)
-            else "")
+    kept = f"; {fname} still holds what was saved there before" if os.path.isfile(fname) else ""
     why = exc.strerror or str(exc)
     if exc.errno == _errno.ENOENT and not os.path.isdir(folder):
-        hint = (f" (the folder {folder} does not exist: create it first, e.g. "
-                f"os.makedirs({folder!r}, exist_ok=True))")
+        hint = (
+            f" (the folder {folder} does not exist: create it first, e.g. "
+            f"os.makedirs({folder!r}, exist_ok=True))"
+        )
     elif exc.errno in (_errno.ENOSPC, _errno.EDQUOT, _errno.EFBIG):
         hint = f" (the disk or your quota is full: free some space and save again{kept})"
     elif exc.errno in (_errno.EACCES, _errno.EPERM, _errno.EROFS):
-        hint = (f" (you may not write in {folder}: save into a folder of yours, e.g. your "
-                f"home folder{kept})")
+        hint = (
+            f" (you may not write in {folder}: save into a folder of yours, e.g. your "
+            f"home folder{kept})"
+        )
     elif exc.errno == _errno.EISDIR or os.path.isdir(fname):
         hint = " (that is a folder: give a file name inside it)"
     else:
@@ -91,16 +96,20 @@ def read_bytes(fname, caller):
             return fin.read()
     except FileNotFoundError as exc:
         folder = os.path.dirname(os.path.abspath(fname))
-        where = ("" if os.path.isdir(folder)
-                 else f" (the folder {folder} does not exist either)")
-        raise MXNetOSError(f'{caller}: cannot open "{fname}": No such file or directory{where}',
-                           exc.errno, fname) from None
+        where = "" if os.path.isdir(folder) else f" (the folder {folder} does not exist either)"
+        raise MXNetOSError(
+            f'{caller}: cannot open "{fname}": No such file or directory{where}', exc.errno, fname
+        ) from None
     except IsADirectoryError as exc:
-        raise MXNetOSError(f'{caller}: "{fname}" is a folder, not a file: give the path of a '
-                           "file inside it", exc.errno, fname) from None
+        raise MXNetOSError(
+            f'{caller}: "{fname}" is a folder, not a file: give the path of a file inside it',
+            exc.errno,
+            fname,
+        ) from None
     except OSError as exc:
-        raise MXNetOSError(f'{caller}: cannot read "{fname}": {exc.strerror or exc}',
-                           exc.errno, fname) from None
+        raise MXNetOSError(
+            f'{caller}: cannot read "{fname}": {exc.strerror or exc}', exc.errno, fname
+        ) from None
 
 
 _LIST_MAGIC = struct.pack("<Q", 0x112)
@@ -116,8 +125,11 @@ _SIGNATURES = [
     (b"\x1f\x8b", "a gzip-compressed file: uncompress it first"),
     (b"\x89HDF", "an HDF5 file (such as a Keras .h5 model)"),
     (b"\x7fELF", "a program, not data"),
-    (_LIST_MAGIC, "an MXNet .params file of arrays (read it with mx.nd.load, or "
-                  "mx.model.load_checkpoint for a checkpoint)"),
+    (
+        _LIST_MAGIC,
+        "an MXNet .params file of arrays (read it with mx.nd.load, or "
+        "mx.model.load_checkpoint for a checkpoint)",
+    ),
 ]
 
 
@@ -129,8 +141,10 @@ def describe(payload):
         if payload.startswith(start):
             return what
     if payload[:1] == b"\x80" and payload[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05"):
-        return ("a Python pickle (minisym never unpickles a file: unpickling can run any code "
-                "the file contains)")
+        return (
+            "a Python pickle (minisym never unpickles a file: unpickling can run any code "
+            "the file contains)"
+        )
     text = payload[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
     if text[:1] == b"{":
         if b'"nodes"' in text:

@@ -2,12 +2,13 @@
 ``mx.nd.sum(x, axis=1)`` for an NDArray.
 
 The names are MXNet 1.9.1's (the "Convenience fluent method" lists of python/mxnet/symbol/
-symbol.py and ndarray/ndarray.py). A name becomes a method only when minisym's registry has
+symbol.py and arrays/ndarray.py). A name becomes a method only when minisym's registry has
 its operator: a missing operator is a missing method (AttributeError), never a stub.
 """
+
 import inspect
 
-from .ops.registry import functions
+from .ops.operator_base import functions
 
 __all__ = ["FLUENT_NAMES", "install_fluent"]
 
@@ -18,7 +19,8 @@ FLUENT_NAMES = (
     "transpose flip depth_to_space space_to_depth diag sum nansum prod nanprod mean max min norm "
     "round rint fix floor ceil trunc sin cos tan arcsin arccos arctan degrees radians sinh cosh "
     "tanh arcsinh arccosh arctanh exp expm1 log log10 log2 log1p sqrt rsqrt cbrt rcbrt square "
-    "reciprocal relu sigmoid softmax log_softmax softmin squeeze").split()
+    "reciprocal relu sigmoid softmax log_softmax softmin squeeze"
+).split()
 
 _OPERATOR_OF = {"astype": "cast"}  # MXNet's Symbol.astype calls the cast operator
 _INPLACE = ("flatten", "expand_dims", "squeeze")  # MXNet's `inplace` flag: a view for NDArray
@@ -37,15 +39,19 @@ def install_fluent(cls, function_for, kind):
 
 def _method(name, function, kind):
     """``self.name(*args, **kwargs)`` = ``function(self, *args, **kwargs)``."""
+
     def method(self, *args, **kwargs):
         if name in _INPLACE:
             kwargs.pop("inplace", None)  # a Symbol has no memory to share
         return function(self, *args, **kwargs)
+
     prefix = "mx.sym" if kind == "Symbol" else "mx.nd"
     method.__name__ = method.__qualname__ = name
-    method.__doc__ = (f"Convenience fluent method for {prefix}.{function.__name__}: "
-                      f"x.{name}(...) is {prefix}.{function.__name__}(x, ...), with this "
-                      f"{kind} as its first input.")
+    method.__doc__ = (
+        f"Convenience fluent method for {prefix}.{function.__name__}: "
+        f"x.{name}(...) is {prefix}.{function.__name__}(x, ...), with this "
+        f"{kind} as its first input."
+    )
     method.__signature__ = _self_first(inspect.signature(function))
     return method
 

@@ -16,6 +16,7 @@ GLUON_MESSAGE = (
     "becomes a loss symbol (SoftmaxOutput, LinearRegressionOutput, MakeLoss); "
     "autograd.record() + loss.backward() work on NDArrays with mx.autograd. If the line "
     "imports gluon beside what you use (from mxnet import gluon, autograd), import only the "
-    "rest: from mxnet import autograd.")
+    "rest: from mxnet import autograd."
+)
 
 raise ImportError(GLUON_MESSAGE)

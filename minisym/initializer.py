@@ -11,6 +11,7 @@ What it writes depends on the parameter, in this order (as in MXNet 1.9.1):
 Random initializers draw from ``minisym.random.generator()``, so ``mx.random.seed`` makes them
 repeatable (their values cannot match MXNet's bit for bit, only their statistics).
 """
+
 import json
 import logging
 import re
@@ -18,13 +19,29 @@ import warnings
 
 import numpy as np
 
-from .ndarray.ndarray import NDArray
+from .arrays.ndarray import NDArray
 from .random import generator
 from .registry import Registry
 
-__all__ = ["InitDesc", "Initializer", "NoPatternError", "register", "alias", "create", "Mixed",
-           "Zero", "One", "Constant", "Uniform", "Normal", "Orthogonal", "Xavier", "MSRAPrelu",
-           "Bilinear", "LSTMBias"]
+__all__ = [
+    "InitDesc",
+    "Initializer",
+    "NoPatternError",
+    "register",
+    "alias",
+    "create",
+    "Mixed",
+    "Zero",
+    "One",
+    "Constant",
+    "Uniform",
+    "Normal",
+    "Orthogonal",
+    "Xavier",
+    "MSRAPrelu",
+    "Bilinear",
+    "LSTMBias",
+]
 
 
 class NoPatternError(ValueError):
@@ -47,15 +64,28 @@ class InitDesc(str):
 
 
 # The suffix rules of ``Initializer.__call__``, checked in this order with ``str.endswith``.
-_SUFFIX_RULES = (("weight", "_init_weight"), ("bias", "_init_bias"), ("gamma", "_init_gamma"),
-                 ("beta", "_init_beta"), ("min", "_init_zero"), ("max", "_init_one"))
+_SUFFIX_RULES = (
+    ("weight", "_init_weight"),
+    ("bias", "_init_bias"),
+    ("gamma", "_init_gamma"),
+    ("beta", "_init_beta"),
+    ("min", "_init_zero"),
+    ("max", "_init_one"),
+)
 
 # The older rules used when an initializer is called with a plain str instead of an InitDesc.
-_LEGACY_SUFFIX_RULES = (("bias", "_init_bias"), ("gamma", "_init_gamma"),
-                        ("beta", "_init_beta"), ("weight", "_init_weight"),
-                        ("moving_mean", "_init_zero"), ("moving_var", "_init_one"),
-                        ("moving_inv_var", "_init_zero"), ("moving_avg", "_init_zero"),
-                        ("min", "_init_zero"), ("max", "_init_one"))
+_LEGACY_SUFFIX_RULES = (
+    ("bias", "_init_bias"),
+    ("gamma", "_init_gamma"),
+    ("beta", "_init_beta"),
+    ("weight", "_init_weight"),
+    ("moving_mean", "_init_zero"),
+    ("moving_var", "_init_one"),
+    ("moving_inv_var", "_init_zero"),
+    ("moving_avg", "_init_zero"),
+    ("min", "_init_zero"),
+    ("max", "_init_one"),
+)
 
 
 class Initializer:
@@ -101,9 +131,12 @@ class Initializer:
 
     def _legacy_init(self, name, arr):
         """``init('fc1_weight', arr)``: the pre-InitDesc rules (deprecated in MXNet too)."""
-        warnings.warn("Calling initializer with init(str, NDArray) has been deprecated. "
-                      "Please use init(mx.init.InitDesc(...), NDArray) instead.",
-                      DeprecationWarning, stacklevel=3)
+        warnings.warn(
+            "Calling initializer with init(str, NDArray) has been deprecated. "
+            "Please use init(mx.init.InitDesc(...), NDArray) instead.",
+            DeprecationWarning,
+            stacklevel=3,
+        )
         if not isinstance(name, str):
             raise TypeError(f"name must be string, got {type(name).__name__}")
         if not isinstance(arr, NDArray):
@@ -146,7 +179,9 @@ class Initializer:
         raise NoPatternError(
             f"Unknown initialization pattern for {name}. Default initialization is now limited "
             'to "weight", "bias", "gamma" (1.0), and "beta" (0.0). Please use '
-            "mx.sym.Variable(init=mx.init.*) to set initialization pattern", self)
+            "mx.sym.Variable(init=mx.init.*) to set initialization pattern",
+            self,
+        )
 
     def __eq__(self, other):
         if not isinstance(other, Initializer):
@@ -183,8 +218,7 @@ class Mixed:
     """Use the first initializer whose regex pattern matches the name (``re.match``)."""
 
     def __init__(self, patterns, initializers):
-        assert len(patterns) == len(initializers), \
-            "Mixed needs one initializer per pattern"
+        assert len(patterns) == len(initializers), "Mixed needs one initializer per pattern"
         self.map = list(zip([re.compile(p) for p in patterns], initializers))
 
     def __call__(self, name, arr):
@@ -193,8 +227,11 @@ class Mixed:
             if pattern.match(name):
                 init(name, arr)
                 return
-        raise NoPatternError(f"Parameter name {name} did not match any pattern. Consider adding "
-                             'a ".*" pattern at the end with a default Initializer.', self)
+        raise NoPatternError(
+            f"Parameter name {name} did not match any pattern. Consider adding "
+            'a ".*" pattern at the end with a default Initializer.',
+            self,
+        )
 
 
 @register
@@ -280,8 +317,9 @@ class Orthogonal(Initializer):
         elif self.rand_type == "normal":
             draw = generator().normal(0.0, 1.0, (nout, nin))
         else:
-            raise ValueError(f"Orthogonal rand_type must be 'uniform' or 'normal', "
-                             f"got {self.rand_type!r}")
+            raise ValueError(
+                f"Orthogonal rand_type must be 'uniform' or 'normal', got {self.rand_type!r}"
+            )
         u, _, v = np.linalg.svd(draw, full_matrices=False)
         basis = u if u.shape == draw.shape else v
         arr[:] = self.scale * basis.reshape(arr.shape)
@@ -304,16 +342,20 @@ class Xavier(Initializer):
         elif self.rnd_type == "gaussian":
             arr[:] = generator().normal(0.0, scale, arr.shape)
         else:
-            raise ValueError(f"Unknown random type {self.rnd_type!r}: Xavier's rnd_type is "
-                             "'uniform' or 'gaussian'")
+            raise ValueError(
+                f"Unknown random type {self.rnd_type!r}: Xavier's rnd_type is "
+                "'uniform' or 'gaussian'"
+            )
 
 
 def xavier_factor(shape, factor_type, name=""):
     """Xavier's divisor for ``shape``: (fan_in + fan_out) / 2 ("avg"), fan_in or fan_out."""
     if len(shape) < 2:
-        raise ValueError(f"Xavier initializer cannot be applied to vector {name}. It requires at "
-                         f"least 2D (got shape {tuple(shape)}); give it init=mx.init.Zero() or "
-                         "another initializer")
+        raise ValueError(
+            f"Xavier initializer cannot be applied to vector {name}. It requires at "
+            f"least 2D (got shape {tuple(shape)}); give it init=mx.init.Zero() or "
+            "another initializer"
+        )
     receptive_field = float(np.prod(shape[2:])) if len(shape) > 2 else 1.0
     fan_in, fan_out = shape[1] * receptive_field, shape[0] * receptive_field
     factors = {"avg": (fan_in + fan_out) / 2.0, "in": fan_in, "out": fan_out}
@@ -327,7 +369,7 @@ class MSRAPrelu(Xavier):
     """Xavier('gaussian', factor_type, magnitude=2 / (1 + slope²)), for (P)ReLU networks."""
 
     def __init__(self, factor_type="avg", slope=0.25):
-        super().__init__("gaussian", factor_type, 2.0 / (1 + slope ** 2))
+        super().__init__("gaussian", factor_type, 2.0 / (1 + slope**2))
         self._kwargs = {"factor_type": factor_type, "slope": slope}
 
 
@@ -353,4 +395,4 @@ class LSTMBias(Initializer):
     def _init_weight(self, name, arr):
         arr[:] = 0.0
         num_hidden = int(arr.shape[0] / 4)
-        arr[num_hidden:2 * num_hidden] = self.forget_bias
+        arr[num_hidden : 2 * num_hidden] = self.forget_bias

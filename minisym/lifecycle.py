@@ -16,6 +16,7 @@ called several times per pass (MXNet 1.9.1 calls it once). A print inside a meth
 and is also kept on the call. An exception still reaches the caller unchanged. With no
 recording active, each call costs one check.
 """
+
 import functools
 import sys
 import weakref
@@ -25,8 +26,8 @@ from dataclasses import dataclass, field
 __all__ = ["LifecycleCall", "Recording", "record", "entry", "action", "observe", "grouped"]
 
 _RECORDINGS = []  # the active Recordings
-_ACTIONS = []     # the entry points being run, outermost first: [_Action]
-_COUNTER = [0]    # numbers each outermost action, so two forwards in a row stay apart
+_ACTIONS = []  # the entry points being run, outermost first: [_Action]
+_COUNTER = [0]  # numbers each outermost action, so two forwards in a row stay apart
 
 OP_METHODS = ("forward", "backward")  # the CustomOp's; every other method is the Prop's
 
@@ -35,19 +36,19 @@ OP_METHODS = ("forward", "backward")  # the CustomOp's; every other method is th
 class LifecycleCall:
     """One call into a Prop or Op: ``SoftmaxProp.infer_shape(in_shape=[[4, 3], []])``."""
 
-    seq: int            # 1, 2, ... within its recording
-    action: str         # what you did: "mx.sym.Custom(op_type='softmax', name='loss')", ...
-    action_id: int      # one number per outermost action: the timeline's sections
-    owner: str          # 'prop' (declares) or 'op' (computes)
-    cls: str            # the class of the object called: 'SoftmaxProp'
-    defined_in: str     # the class whose method ran: 'CustomOpProp' for an inherited default
-    method: str         # '__init__', 'list_arguments', ..., 'forward', 'backward'
-    node: str           # the node's name: 'loss'
-    op_type: str        # 'softmax'
-    args: dict          # argument name -> value as received (kwargs are the strings given)
-    result: object = None   # what it returned, as shown (None for nothing to show)
-    printed: str = ""   # what it printed (it was printed as usual too)
-    error: str = ""     # 'ValueError: ...' if it raised
+    seq: int  # 1, 2, ... within its recording
+    action: str  # what you did: "mx.sym.Custom(op_type='softmax', name='loss')", ...
+    action_id: int  # one number per outermost action: the timeline's sections
+    owner: str  # 'prop' (declares) or 'op' (computes)
+    cls: str  # the class of the object called: 'SoftmaxProp'
+    defined_in: str  # the class whose method ran: 'CustomOpProp' for an inherited default
+    method: str  # '__init__', 'list_arguments', ..., 'forward', 'backward'
+    node: str  # the node's name: 'loss'
+    op_type: str  # 'softmax'
+    args: dict  # argument name -> value as received (kwargs are the strings given)
+    result: object = None  # what it returned, as shown (None for nothing to show)
+    printed: str = ""  # what it printed (it was printed as usual too)
+    error: str = ""  # 'ValueError: ...' if it raised
     handled: bool = False  # the engine caught that error (inference asks again later)
     done: bool = False  # False while the call is still running
     _target: object = field(default=None, repr=False, compare=False)
@@ -92,8 +93,9 @@ class Recording:
     """The calls recorded while it is active; ``calls`` in order, ``stop()`` ends it."""
 
     def __init__(self, op_type=None):
-        self.op_types = None if op_type is None else (
-            {op_type} if isinstance(op_type, str) else set(op_type))
+        self.op_types = (
+            None if op_type is None else ({op_type} if isinstance(op_type, str) else set(op_type))
+        )
         self.calls = []
         self._listeners = []
 
@@ -129,8 +131,13 @@ class Recording:
 
     def find(self, method=None, owner=None, node=None):
         """The calls of ``method`` (and ``owner`` 'prop' / 'op', ``node``), in order."""
-        return [c for c in self.calls if (method is None or c.method == method)
-                and (owner is None or c.owner == owner) and (node is None or c.node == node)]
+        return [
+            c
+            for c in self.calls
+            if (method is None or c.method == method)
+            and (owner is None or c.owner == owner)
+            and (node is None or c.node == node)
+        ]
 
     def text(self):
         """The numbered timeline, one section per action, repeated calls grouped ``×n``."""
@@ -181,6 +188,7 @@ def entry(label):
     """Decorator for an engine entry point (``infer_shape``, ``bind``, ``forward`` ...):
     ``label`` is a str or a function of the call's arguments; the first argument is the
     Symbol or Executor the action runs on."""
+
     def decorate(func):
         @functools.wraps(func)
         def run(*args, **kwargs):
@@ -189,7 +197,9 @@ def entry(label):
             text = label(*args, **kwargs) if callable(label) else label
             with action(text, args[0] if args else None):
                 return func(*args, **kwargs)
+
         return run
+
     return decorate
 
 
@@ -228,8 +238,9 @@ def observe(target, method, args=(), kwargs=None, *, site, engine_catches=False)
     try:
         result = func(*args, **kwargs)
     except Exception as exc:
-        _finish(recordings, calls, tee, error=f"{type(exc).__name__}: {exc}",
-                handled=engine_catches)
+        _finish(
+            recordings, calls, tee, error=f"{type(exc).__name__}: {exc}", handled=engine_catches
+        )
         raise
     finally:
         sys.stdout = tee.stream
@@ -242,10 +253,18 @@ def _start(recording, target, method, args, kwargs, site):
     cls = target if isinstance(target, type) else type(target)
     label, number, target_ref = _current_action()
     call = LifecycleCall(
-        seq=len(recording.calls) + 1, action=label, action_id=number,
-        owner="op" if method in OP_METHODS else "prop", cls=cls.__name__,
-        defined_in=_defining_class(cls, method), method=method, node=site.node_name or "",
-        op_type=site.op_type, args=_shown_args(method, args, kwargs), _target=target_ref)
+        seq=len(recording.calls) + 1,
+        action=label,
+        action_id=number,
+        owner="op" if method in OP_METHODS else "prop",
+        cls=cls.__name__,
+        defined_in=_defining_class(cls, method),
+        method=method,
+        node=site.node_name or "",
+        op_type=site.op_type,
+        args=_shown_args(method, args, kwargs),
+        _target=target_ref,
+    )
     recording.calls.append(call)
     return call
 
@@ -298,12 +317,23 @@ def _shown_args(method, args, kwargs):
         return {"ctx": Shown(ctx), "in_shapes": _plain(shapes), "in_dtypes": _plain(dtypes)}
     if method == "forward":
         is_train, req, in_data, out_data, aux = args
-        return {"is_train": is_train, "req": list(req), "in_data": _arrays(in_data),
-                "out_data": _arrays(out_data), "aux": _arrays(aux)}
+        return {
+            "is_train": is_train,
+            "req": list(req),
+            "in_data": _arrays(in_data),
+            "out_data": _arrays(out_data),
+            "aux": _arrays(aux),
+        }
     if method == "backward":
         req, out_grad, in_data, out_data, in_grad, aux = args
-        return {"req": list(req), "out_grad": _arrays(out_grad), "in_data": _arrays(in_data),
-                "out_data": _arrays(out_data), "in_grad": _arrays(in_grad), "aux": _arrays(aux)}
+        return {
+            "req": list(req),
+            "out_grad": _arrays(out_grad),
+            "in_data": _arrays(in_data),
+            "out_data": _arrays(out_data),
+            "in_grad": _arrays(in_grad),
+            "aux": _arrays(aux),
+        }
     return {}
 
 
@@ -311,21 +341,29 @@ def _shown_result(method, result):
     if method == "__init__":
         return Shown(f"need_top_grad_={getattr(result, 'need_top_grad_', True)!r}")
     if method == "infer_type":
-        return [[_type_name(t) for t in part] for part in result] \
-            if isinstance(result, (list, tuple)) else _plain(result)
+        return (
+            [[_type_name(t) for t in part] for part in result]
+            if isinstance(result, (list, tuple))
+            else _plain(result)
+        )
     if method == "create_operator":
         return None if result is None else Shown(f"a {type(result).__name__}")
     if method in OP_METHODS:  # results go into out_data / in_grad; a returned one is lost
-        return None if result is None else Shown(
-            f"returned a value ({type(result).__name__}), which the engine ignores")
+        return (
+            None
+            if result is None
+            else Shown(f"returned a value ({type(result).__name__}), which the engine ignores")
+        )
     return _plain(result)
 
 
 def _arrays(slot_list):
     """``[data (4, 3), label: empty]``: each NDArray by the name the Prop gave it."""
     names = getattr(slot_list, "names", None) or [f"[{i}]" for i in range(len(slot_list))]
-    shown = [f"{n}: empty" if hasattr(a, "_message") else f"{n} {tuple(a.shape)}"
-             for n, a in zip(names, list.__iter__(slot_list))]
+    shown = [
+        f"{n}: empty" if hasattr(a, "_message") else f"{n} {tuple(a.shape)}"
+        for n, a in zip(names, list.__iter__(slot_list))
+    ]
     return Shown("[" + ", ".join(shown) + "]")
 
 
@@ -344,6 +382,7 @@ def _type_name(t):
     if t is None:
         return None
     import numpy as np
+
     return np.dtype(t).name
 
 
@@ -358,7 +397,10 @@ def grouped(calls):
         groups = sections[-1][2]
         last = groups[-1][-1] if groups else None
         if last is not None and (last.node, last.owner, last.method) == (
-                call.node, call.owner, call.method):
+            call.node,
+            call.owner,
+            call.method,
+        ):
             groups[-1].append(call)
         else:
             groups.append([call])

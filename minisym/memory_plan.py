@@ -9,13 +9,31 @@ heads) are never shared. Greedy best fit by byte size, largest buffers first amo
 ``Executor.memory_stats.plan`` describes the plan an executor was bound with
 (:class:`MemoryPlan`): which outputs share each buffer, when each is live, what backward keeps.
 """
+
 import math
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["plan_buffers", "plan_sizes", "planned_bytes", "entry_bytes", "describe_plan",
-           "PlanStats", "MemoryPlan", "PlannedEntry", "PlannedBuffer", "PlanStep"]
+__all__ = [
+    "memory_plan_enabled",
+    "plan_buffers",
+    "plan_sizes",
+    "planned_bytes",
+    "entry_bytes",
+    "describe_plan",
+    "PlanStats",
+    "MemoryPlan",
+    "PlannedEntry",
+    "PlannedBuffer",
+    "PlanStep",
+]
+
+
+def memory_plan_enabled():
+    """Buffers are shared between operator outputs unless MINISYM_MEMORY_PLAN=0."""
+    return os.environ.get("MINISYM_MEMORY_PLAN", "1") != "0"
 
 
 class PlanStats:
@@ -37,8 +55,10 @@ class PlanStats:
         return self._plan
 
     def __repr__(self):
-        return (f"<PlanStats {self.planned_bytes / 2**20:.1f} MiB in {self.buffers} buffers "
-                f"instead of {self.unplanned_bytes / 2**20:.1f} MiB>")
+        return (
+            f"<PlanStats {self.planned_bytes / 2**20:.1f} MiB in {self.buffers} buffers "
+            f"instead of {self.unplanned_bytes / 2**20:.1f} MiB>"
+        )
 
 
 def _spans(ops, runs_backward):
@@ -47,16 +67,22 @@ def _spans(ops, runs_backward):
     count = len(ops)
     spans = {}
     for k, node in enumerate(ops):
-        reads_out = (node.op.backward_reads()["out_data"] if id(node) in runs_backward
-                     else [False] * node.num_outputs)
+        reads_out = (
+            node.op.backward_reads()["out_data"]
+            if id(node) in runs_backward
+            else [False] * node.num_outputs
+        )
         for j in range(node.num_outputs):
             spans[(id(node), j)] = [k, k, k, []]
             if reads_out[j]:
                 spans[(id(node), j)][2] = 2 * count - 1 - k
                 spans[(id(node), j)][3].append((node, f"out_data[{j}]"))
     for k, node in enumerate(ops):
-        reads_in = (node.op.backward_reads()["in_data"] if id(node) in runs_backward
-                    else [False] * len(node.arg_inputs))
+        reads_in = (
+            node.op.backward_reads()["in_data"]
+            if id(node) in runs_backward
+            else [False] * len(node.arg_inputs)
+        )
         for i, ((src, idx), read) in enumerate(zip(node.arg_inputs, reads_in)):
             span = spans.get((id(src), idx))
             if span is None:  # a variable: your array, not the plan's
@@ -70,8 +96,11 @@ def _spans(ops, runs_backward):
 
 def _lifetimes(ops, runs_backward, pinned):
     """{(id(node), j): (first step, last step)} for every operator output not pinned."""
-    return {key: (span[0], span[2]) for key, span in _spans(ops, runs_backward).items()
-            if key not in pinned}
+    return {
+        key: (span[0], span[2])
+        for key, span in _spans(ops, runs_backward).items()
+        if key not in pinned
+    }
 
 
 def entry_bytes(shape, dtype):
@@ -133,8 +162,14 @@ def plan_buffers(ops, shapes, dtypes, runs_backward, pinned, share=True):
                 data[key] = np.zeros(shapes[key], dtypes[key])
                 nbytes = data[key].nbytes
                 planned, unplanned = planned + nbytes, unplanned + nbytes
-    inputs = (list(ops), dict(shapes), dict(dtypes), frozenset(runs_backward), frozenset(pinned),
-              share)
+    inputs = (
+        list(ops),
+        dict(shapes),
+        dict(dtypes),
+        frozenset(runs_backward),
+        frozenset(pinned),
+        share,
+    )
     return data, PlanStats(planned, unplanned, len(data), lambda: describe_plan(*inputs))
 
 
@@ -228,8 +263,10 @@ class MemoryPlan:
             if entry.name == name:
                 return entry
         shown = ", ".join(e.name for e in self.entries[:8])
-        raise KeyError(f"no operator output named {name!r} in this plan; the outputs are "
-                       f"{shown}{', ...' if len(self.entries) > 8 else ''}")
+        raise KeyError(
+            f"no operator output named {name!r} in this plan; the outputs are "
+            f"{shown}{', ...' if len(self.entries) > 8 else ''}"
+        )
 
     def for_inference(self):
         """The plan the same graph and shapes get when bound with grad_req='null' (no backward
@@ -239,9 +276,11 @@ class MemoryPlan:
 
     def __repr__(self):
         shared = sum(1 for b in self.buffers if len(b.entries) > 1)
-        return (f"<MemoryPlan {len(self.entries)} outputs in {len(self.buffers)} buffers "
-                f"({shared} shared): {self.planned_bytes} bytes instead of "
-                f"{self.unplanned_bytes}>")
+        return (
+            f"<MemoryPlan {len(self.entries)} outputs in {len(self.buffers)} buffers "
+            f"({shared} shared): {self.planned_bytes} bytes instead of "
+            f"{self.unplanned_bytes}>"
+        )
 
 
 def describe_plan(ops, shapes, dtypes, runs_backward, pinned, share=True):
@@ -252,8 +291,10 @@ def describe_plan(ops, shapes, dtypes, runs_backward, pinned, share=True):
     count = len(ops)
     steps = [PlanStep(k, "forward", n.name, n.op_name, True) for k, n in enumerate(ops)]
     if any(id(n) in runs_backward for n in ops):
-        steps += [PlanStep(count + k, "backward", n.name, n.op_name, id(n) in runs_backward)
-                  for k, n in enumerate(reversed(ops))]
+        steps += [
+            PlanStep(count + k, "backward", n.name, n.op_name, id(n) in runs_backward)
+            for k, n in enumerate(reversed(ops))
+        ]
     members = [[] for _ in sizes]
     entries, own = [], []
     for node in ops:
@@ -269,14 +310,34 @@ def describe_plan(ops, shapes, dtypes, runs_backward, pinned, share=True):
             else:
                 buffer = len(sizes) + len(own)
                 own.append(PlannedBuffer(buffer, nbytes, (len(entries),), True))
-            entries.append(PlannedEntry(
-                len(entries), node.entry_name(j), node.name, node.op_name,
-                tuple(int(d) for d in shapes[key]), np.dtype(dtypes[key]).name, nbytes, first,
-                last_forward, min(last, len(steps) - 1), buffer, key in pinned,
-                tuple((reader.name, slot) for reader, slot in readers)))
-    buffers = [PlannedBuffer(i, size, tuple(sorted(members[i], key=lambda e: entries[e].first)),
-                             False) for i, size in enumerate(sizes)] + own
-    return MemoryPlan(tuple(steps), tuple(entries), tuple(buffers),
-                      sum(b.nbytes for b in buffers), sum(e.nbytes for e in entries), bool(share),
-                      count, (list(ops), dict(shapes), dict(dtypes), frozenset(runs_backward),
-                              frozenset(pinned), share))
+            entries.append(
+                PlannedEntry(
+                    len(entries),
+                    node.entry_name(j),
+                    node.name,
+                    node.op_name,
+                    tuple(int(d) for d in shapes[key]),
+                    np.dtype(dtypes[key]).name,
+                    nbytes,
+                    first,
+                    last_forward,
+                    min(last, len(steps) - 1),
+                    buffer,
+                    key in pinned,
+                    tuple((reader.name, slot) for reader, slot in readers),
+                )
+            )
+    buffers = [
+        PlannedBuffer(i, size, tuple(sorted(members[i], key=lambda e: entries[e].first)), False)
+        for i, size in enumerate(sizes)
+    ] + own
+    return MemoryPlan(
+        tuple(steps),
+        tuple(entries),
+        tuple(buffers),
+        sum(b.nbytes for b in buffers),
+        sum(e.nbytes for e in entries),
+        bool(share),
+        count,
+        (list(ops), dict(shapes), dict(dtypes), frozenset(runs_backward), frozenset(pinned), share),
+    )

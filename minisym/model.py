@@ -5,6 +5,7 @@
 - ``mlp-symbol.json``: the network (``net.tojson()``);
 - ``mlp-0003.params``: every parameter, named ``arg:fc1_weight`` or ``aux:bn_moving_mean``.
 """
+
 import logging
 import os
 import re
@@ -43,8 +44,10 @@ def _split_params(param_name):
         return arg_params, aux_params
     if not isinstance(save_dict, dict):
         # MXNet fails here with "'list' object has no attribute 'items'": same type, clearer text
-        raise AttributeError(f"{param_name} holds a list of arrays without names; a checkpoint "
-                             "needs names like 'arg:fc1_weight' (write it with save_checkpoint)")
+        raise AttributeError(
+            f"{param_name} holds a list of arrays without names; a checkpoint "
+            "needs names like 'arg:fc1_weight' (write it with save_checkpoint)"
+        )
     for key, value in save_dict.items():
         kind, name = split_param_name(key, param_name)
         if kind == "arg":
@@ -63,7 +66,8 @@ def split_param_name(key, param_name):
             "every name of a checkpoint has ('arg:fc1_weight', 'aux:bn1_moving_mean'): it was "
             "written with mx.nd.save of a plain dict, not as a checkpoint. Load it with "
             "mx.nd.load, or write checkpoints with mx.model.save_checkpoint / "
-            "Module.save_checkpoint / Module.save_params")
+            "Module.save_checkpoint / Module.save_params"
+        )
     kind, name = key.split(":", 1)
     return kind, name
 
@@ -86,9 +90,11 @@ def _load_checkpoint(prefix, epoch, caller):
 
 
 # --- what a missing checkpoint file says --------------------------------------------------------
-_NUMBERING = ("mx.callback.do_checkpoint(prefix) saves after every epoch, numbered by the epochs "
-              "done: Epoch[0] of the training log is saved as epoch 1 ({first}), Epoch[1] as "
-              "epoch 2; with period=p only every p-th (p, 2p, ...)")
+_NUMBERING = (
+    "mx.callback.do_checkpoint(prefix) saves after every epoch, numbered by the epochs "
+    "done: Epoch[0] of the training log is saved as epoch 1 ({first}), Epoch[1] as "
+    "epoch 2; with period=p only every p-th (p, 2p, ...)"
+)
 
 
 def _params_file(prefix, epoch, caller):
@@ -98,14 +104,17 @@ def _params_file(prefix, epoch, caller):
         return param_name
     folder, base = os.path.split(prefix)
     epochs = saved_epochs(prefix)
-    head = (f"{caller}({prefix!r}, {epoch!r}): there is no checkpoint for epoch {epoch} (no "
-            f"file {os.path.basename(param_name)} in {folder or 'the current folder'}). ")
+    head = (
+        f"{caller}({prefix!r}, {epoch!r}): there is no checkpoint for epoch {epoch} (no "
+        f"file {os.path.basename(param_name)} in {folder or 'the current folder'}). "
+    )
     numbering = _NUMBERING.format(first="%s-0001.params" % base)
     if epochs:
         raise MXNetValueError(
             head + f"The checkpoints saved under this prefix are for epochs "
             f"{_list_epochs(epochs)}. {numbering}. Pass one of the saved epochs, e.g. "
-            f"{caller}({prefix!r}, {epochs[-1]}) for the last one.")
+            f"{caller}({prefix!r}, {epochs[-1]}) for the last one."
+        )
     raise MXNetValueError(head + _nothing_saved(prefix, folder) + f" {numbering}.")
 
 
@@ -116,21 +125,28 @@ def _nothing_saved(prefix, folder):
     others = _prefixes_in(folder or ".")
     folder = folder or "the current folder"
     if not others:
-        return (f"No checkpoint was saved under the prefix {prefix!r}, nor any other in "
-                f"{folder}: save_checkpoint, Module.save_checkpoint and do_checkpoint write them.")
-    listed = "; ".join(f"{name!r} (epochs {_list_epochs(epochs)})"
-                       for name, epochs in sorted(others.items()))
-    return (f"No checkpoint was saved under the prefix {prefix!r}; {folder} has checkpoints "
-            f"under: {listed}.")
+        return (
+            f"No checkpoint was saved under the prefix {prefix!r}, nor any other in "
+            f"{folder}: save_checkpoint, Module.save_checkpoint and do_checkpoint write them."
+        )
+    listed = "; ".join(
+        f"{name!r} (epochs {_list_epochs(epochs)})" for name, epochs in sorted(others.items())
+    )
+    return (
+        f"No checkpoint was saved under the prefix {prefix!r}; {folder} has checkpoints "
+        f"under: {listed}."
+    )
 
 
 def _missing_symbol_message(prefix, epoch, caller):
-    return (f"{caller}({prefix!r}, {epoch!r}): there is no {prefix}-symbol.json (the network) "
-            f"next to {os.path.basename('%s-%04d.params' % (prefix, epoch))}. "
-            "mx.model.save_checkpoint, Module.save_checkpoint and do_checkpoint write both "
-            "files, except save_checkpoint(prefix, epoch, None, ...), which writes only the "
-            f".params. To load only the parameters use mx.model.load_params({prefix!r}, "
-            f"{epoch!r}) and build the symbol in code.")
+    return (
+        f"{caller}({prefix!r}, {epoch!r}): there is no {prefix}-symbol.json (the network) "
+        f"next to {os.path.basename('%s-%04d.params' % (prefix, epoch))}. "
+        "mx.model.save_checkpoint, Module.save_checkpoint and do_checkpoint write both "
+        "files, except save_checkpoint(prefix, epoch, None, ...), which writes only the "
+        f".params. To load only the parameters use mx.model.load_params({prefix!r}, "
+        f"{epoch!r}) and build the symbol in code."
+    )
 
 
 _PARAMS_FILE = re.compile(r"(.+)-(\d{4,})\.params")
@@ -160,5 +176,9 @@ def _list_epochs(epochs):
     """``'1, 2, 3'``, or ``'1, 2, 3, ..., 48, 49, 50 (50 in all)'`` for a long list."""
     if len(epochs) <= 8:
         return ", ".join(map(str, epochs))
-    return (", ".join(map(str, epochs[:3])) + ", ..., " + ", ".join(map(str, epochs[-3:]))
-            + f" ({len(epochs)} in all)")
+    return (
+        ", ".join(map(str, epochs[:3]))
+        + ", ..., "
+        + ", ".join(map(str, epochs[-3:]))
+        + f" ({len(epochs)} in all)"
+    )

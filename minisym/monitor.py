@@ -1,11 +1,12 @@
 """``mx.mon.Monitor``: print statistics of every operator output while a network runs, and of
 every gradient its backward pass computes (as MXNet's monitor sees its backward nodes)."""
+
 import logging
 import re
 
 import numpy as np
 
-from .ndarray import NDArray
+from .arrays.ndarray import NDArray
 
 __all__ = ["Monitor", "MonitorHook"]
 
@@ -34,19 +35,17 @@ class MonitorHook:
         its backward node: ``{node}_backward_output{i}`` (``in_grad[i]``), without the index
         when there is one input. ``elemwise_add`` has no backward node in MXNet (its gradient
         is the head gradient, passed on), so it is not reported."""
-        if node.op_name in _PASSED_ON:
+        if node.op.gradient_is_cloned:
             return
         for i, array in enumerate(in_grad):
             suffix = str(i) if len(in_grad) > 1 else ""
-            self.callback(f"{node.name}_backward_output{suffix}",
-                          NDArray(array, self.ctx, writable=False))
+            self.callback(
+                f"{node.name}_backward_output{suffix}", NDArray(array, self.ctx, writable=False)
+            )
 
     def after_sum(self, total):
         """A gradient summed from several consumers (MXNet's aggregation node ``sum_grad``)."""
         self.callback("sum_grad_output", NDArray(total, self.ctx, writable=False))
-
-
-_PASSED_ON = frozenset({"elemwise_add"})  # MXNet's CloneGradient: no backward node
 
 
 def _norm_stat(array):
@@ -93,10 +92,15 @@ class Monitor:
         if not self.activated:
             return []
         for exe in self.exes:
-            for names, arrays in ((exe._symbol.list_arguments(), exe.arg_arrays),
-                                  (exe._symbol.list_auxiliary_states(), exe.aux_arrays)):
-                self.queue.extend((self.step, n, self.stat_func(a))
-                                  for n, a in zip(names, arrays) if self.pattern.match(n))
+            for names, arrays in (
+                (exe._symbol.list_arguments(), exe.arg_arrays),
+                (exe._symbol.list_auxiliary_states(), exe.aux_arrays),
+            ):
+                self.queue.extend(
+                    (self.step, n, self.stat_func(a))
+                    for n, a in zip(names, arrays)
+                    if self.pattern.match(n)
+                )
         self.activated = False
         if self.sort:
             self.queue.sort(key=lambda x: x[1])
@@ -113,5 +117,6 @@ class Monitor:
 def _stat_text(value):
     """MXNet's rendering of a statistic: each value then a tab; scalars as plain numbers."""
     values = value if isinstance(value, list) else [value]
-    return "".join((str(v.asscalar()) if v.shape == (1,) else str(v.asnumpy())) + "\t"
-                   for v in values)
+    return "".join(
+        (str(v.asscalar()) if v.shape == (1,) else str(v.asnumpy())) + "\t" for v in values
+    )

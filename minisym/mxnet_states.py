@@ -11,18 +11,23 @@ scheduler, a function) is refused by name; nothing named in the file is ever imp
 ``write_states`` writes the same format (pickle protocol 4, the opcodes MXNet's own files use),
 so MXNet resumes from a minisym checkpoint and minisym from MXNet's.
 """
+
 import io
 import struct
 
+from .arrays.ndarray import NDArray
+from .arrays.serialization import _read_array, _Reader, _write_array
 from .base import MXNetValueError
 
 __all__ = ["parse_states", "write_states"]
 
-_ALLOWED_GLOBALS = {("mxnet.ndarray.ndarray", "NDArray"): "NDArray",
-                    ("builtins", "bytearray"): "bytearray",
-                    ("__builtin__", "bytearray"): "bytearray",
-                    # protocol 2 writes bytes as _codecs.encode(text, 'latin1')
-                    ("_codecs", "encode"): "encode"}
+_ALLOWED_GLOBALS = {
+    ("mxnet.ndarray.ndarray", "NDArray"): "NDArray",
+    ("builtins", "bytearray"): "bytearray",
+    ("__builtin__", "bytearray"): "bytearray",
+    # protocol 2 writes bytes as _codecs.encode(text, 'latin1')
+    ("_codecs", "encode"): "encode",
+}
 _MARK = object()
 _NO_ARGS = object()
 
@@ -53,7 +58,7 @@ class _Parser:
     def take(self, size):
         if size < 0 or self.pos + size > len(self.payload):
             self.fail(f"the file ends inside a record at byte {self.pos} (a truncated file)")
-        chunk = self.payload[self.pos:self.pos + size]
+        chunk = self.payload[self.pos : self.pos + size]
         self.pos += size
         return chunk
 
@@ -69,9 +74,11 @@ class _Parser:
         return text.decode("utf-8", "replace")
 
     def fail(self, why):
-        raise MXNetValueError(f"{self.where}: these states are a Python pickle (MXNet's .states "
-                              f"format), which minisym parses instead of unpickling, and it "
-                              f"cannot read them: {why}")
+        raise MXNetValueError(
+            f"{self.where}: these states are a Python pickle (MXNet's .states "
+            f"format), which minisym parses instead of unpickling, and it "
+            f"cannot read them: {why}"
+        )
 
     # --- the stack --------------------------------------------------------------------------
     def pop(self):
@@ -83,7 +90,7 @@ class _Parser:
         """The items above the last MARK, which is removed."""
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i] is _MARK:
-                items = self.stack[i + 1:]
+                items = self.stack[i + 1 :]
                 del self.stack[i:]
                 return items
         self.fail("a MARK is missing (a damaged file)")
@@ -96,8 +103,10 @@ class _Parser:
                 return value
             handler = _HANDLERS.get(code)
             if handler is None:
-                self.fail(f"opcode {code!r} at byte {self.pos - 1} builds something other than "
-                          "arrays, numbers and containers")
+                self.fail(
+                    f"opcode {code!r} at byte {self.pos - 1} builds something other than "
+                    "arrays, numbers and containers"
+                )
             handler(self)
 
 
@@ -110,14 +119,20 @@ def _global(p, module, name):
     if kind is None:
         what = f"{module}.{name}"
         if module.startswith(("mxnet.optimizer", "mxnet.lr_scheduler")):
-            hint = ("it is an optimizer or scheduler, saved with "
-                    "get_states(dump_optimizer=True). In MXNet, save only the states: "
-                    "updater.get_states() or mod.save_optimizer_states(fname)")
+            hint = (
+                "it is an optimizer or scheduler, saved with "
+                "get_states(dump_optimizer=True). In MXNet, save only the states: "
+                "updater.get_states() or mod.save_optimizer_states(fname)"
+            )
         else:
-            hint = ("only arrays, numbers and containers are read. Save the states again with "
-                    "minisym's Updater.get_states() or Module.save_optimizer_states")
-        p.fail(f"they hold an object of class {what}, and minisym never builds the objects a "
-               f"file names: {hint}")
+            hint = (
+                "only arrays, numbers and containers are read. Save the states again with "
+                "minisym's Updater.get_states() or Module.save_optimizer_states"
+            )
+        p.fail(
+            f"they hold an object of class {what}, and minisym never builds the objects a "
+            f"file names: {hint}"
+        )
     p.stack.append(_Global(kind))
 
 
@@ -136,8 +151,12 @@ def _reduce(p):
         p.stack.append(bytes(args[0]))
     elif func.kind == "bytearray" and not args:
         p.stack.append(b"")
-    elif (func.kind == "encode" and len(args) == 2 and isinstance(args[0], str)
-          and args[1] == "latin1"):
+    elif (
+        func.kind == "encode"
+        and len(args) == 2
+        and isinstance(args[0], str)
+        and args[1] == "latin1"
+    ):
         p.stack.append(args[0].encode("latin1"))
     elif func.kind == "NDArray" and (not args or (len(args) == 1 and args[0] is None)):
         p.stack.append(_PendingArray())
@@ -146,7 +165,6 @@ def _reduce(p):
 
 
 def _build(p):
-    from .ndarray.serialization import _read_array, _Reader
     state, target = p.pop(), p.stack[-1] if p.stack else None
     if not isinstance(target, _PendingArray) or not isinstance(state, dict):
         p.fail("a BUILD of something other than an NDArray")
@@ -161,6 +179,7 @@ def _tuple(n):
     def handler(p):
         items = [p.pop() for _ in range(n)][::-1]
         p.stack.append(tuple(items))
+
     return handler
 
 
@@ -237,36 +256,44 @@ def _long1(p):
 
 
 _HANDLERS = {
-    b"\x80": lambda p: p.unpack("B"),                       # PROTO
-    b"\x95": lambda p: p.unpack("Q"),                       # FRAME (its size is not needed)
-    b"(": lambda p: p.stack.append(_MARK),                  # MARK
-    b"}": lambda p: p.stack.append({}),                     # EMPTY_DICT
-    b"]": lambda p: p.stack.append([]),                     # EMPTY_LIST
-    b")": _push(()),                                        # EMPTY_TUPLE
+    b"\x80": lambda p: p.unpack("B"),  # PROTO
+    b"\x95": lambda p: p.unpack("Q"),  # FRAME (its size is not needed)
+    b"(": lambda p: p.stack.append(_MARK),  # MARK
+    b"}": lambda p: p.stack.append({}),  # EMPTY_DICT
+    b"]": lambda p: p.stack.append([]),  # EMPTY_LIST
+    b")": _push(()),  # EMPTY_TUPLE
     b"N": _push(None),
     b"\x88": _push(True),
     b"\x89": _push(False),
-    b"t": lambda p: p.stack.append(tuple(p.pop_mark())),    # TUPLE
-    b"\x85": _tuple(1), b"\x86": _tuple(2), b"\x87": _tuple(3),
-    b"l": lambda p: p.stack.append(list(p.pop_mark())),     # LIST
-    b"d": _dict_from_mark,                                  # DICT
-    b"a": _append, b"e": _appends,
-    b"s": _setitem, b"u": _setitems,
-    b"\x94": lambda p: _memo_put(p, len(p.memo)),           # MEMOIZE
-    b"q": lambda p: _memo_put(p, p.unpack("B")),            # BINPUT
-    b"r": lambda p: _memo_put(p, p.unpack("I")),            # LONG_BINPUT
-    b"h": lambda p: _memo_get(p, p.unpack("B")),            # BINGET
-    b"j": lambda p: _memo_get(p, p.unpack("I")),            # LONG_BINGET
-    b"J": lambda p: p.stack.append(p.unpack("i")),          # BININT
-    b"K": lambda p: p.stack.append(p.unpack("B")),          # BININT1
-    b"M": lambda p: p.stack.append(p.unpack("H")),          # BININT2
-    b"\x8a": _long1,                                        # LONG1
+    b"t": lambda p: p.stack.append(tuple(p.pop_mark())),  # TUPLE
+    b"\x85": _tuple(1),
+    b"\x86": _tuple(2),
+    b"\x87": _tuple(3),
+    b"l": lambda p: p.stack.append(list(p.pop_mark())),  # LIST
+    b"d": _dict_from_mark,  # DICT
+    b"a": _append,
+    b"e": _appends,
+    b"s": _setitem,
+    b"u": _setitems,
+    b"\x94": lambda p: _memo_put(p, len(p.memo)),  # MEMOIZE
+    b"q": lambda p: _memo_put(p, p.unpack("B")),  # BINPUT
+    b"r": lambda p: _memo_put(p, p.unpack("I")),  # LONG_BINPUT
+    b"h": lambda p: _memo_get(p, p.unpack("B")),  # BINGET
+    b"j": lambda p: _memo_get(p, p.unpack("I")),  # LONG_BINGET
+    b"J": lambda p: p.stack.append(p.unpack("i")),  # BININT
+    b"K": lambda p: p.stack.append(p.unpack("B")),  # BININT1
+    b"M": lambda p: p.stack.append(p.unpack("H")),  # BININT2
+    b"\x8a": _long1,  # LONG1
     b"G": lambda p: p.stack.append(struct.unpack(">d", p.take(8))[0]),  # BINFLOAT (big-endian)
-    b"\x8c": _text("B"), b"X": _text("I"), b"\x8d": _text("Q"),   # (SHORT_)BINUNICODE(8)
-    b"C": _bytes("B"), b"B": _bytes("I"), b"\x8e": _bytes("Q"),   # (SHORT_)BINBYTES(8)
-    b"\x96": _bytes("Q"),                                   # BYTEARRAY8
-    b"\x93": _stack_global,                                 # STACK_GLOBAL
-    b"c": lambda p: _global(p, p.line(), p.line()),         # GLOBAL (protocol 2)
+    b"\x8c": _text("B"),
+    b"X": _text("I"),
+    b"\x8d": _text("Q"),  # (SHORT_)BINUNICODE(8)
+    b"C": _bytes("B"),
+    b"B": _bytes("I"),
+    b"\x8e": _bytes("Q"),  # (SHORT_)BINBYTES(8)
+    b"\x96": _bytes("Q"),  # BYTEARRAY8
+    b"\x93": _stack_global,  # STACK_GLOBAL
+    b"c": lambda p: _global(p, p.line(), p.line()),  # GLOBAL (protocol 2)
     b"R": _reduce,
     b"b": _build,
 }
@@ -285,8 +312,10 @@ def _resolve(value, where):
     if isinstance(value, dict):
         return {k: _resolve(v, where) for k, v in value.items()}
     if isinstance(value, (_Global, bytes)) or value is _MARK:
-        raise MXNetValueError(f"{where}: these states hold a value that is not an array, a "
-                              "number or a container (a damaged file)")
+        raise MXNetValueError(
+            f"{where}: these states hold a value that is not an array, a "
+            "number or a container (a damaged file)"
+        )
     return value
 
 
@@ -299,8 +328,10 @@ def parse_states(payload, where):
     if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], dict):
         value = value[0]  # (states, optimizer) never gets here: the optimizer is refused above
     if not isinstance(value, dict):
-        raise MXNetValueError(f"{where}: these MXNet states are a {type(value).__name__}, not "
-                              "the {index: state} dict Updater.get_states() writes")
+        raise MXNetValueError(
+            f"{where}: these MXNet states are a {type(value).__name__}, not "
+            "the {index: state} dict Updater.get_states() writes"
+        )
     return value
 
 
@@ -316,7 +347,6 @@ def write_states(states):
 
 
 def _write(out, value):
-    from .ndarray.ndarray import NDArray
     if hasattr(value, "item") and not isinstance(value, NDArray):
         value = value.item()  # a NumPy scalar
     if value is None:
@@ -352,15 +382,17 @@ def _write(out, value):
             _write(out, item)
         out.write(b"u")
     else:
-        raise TypeError(f"Updater.get_states: cannot save a {type(value).__name__} in MXNet's "
-                        "states format (only arrays, None, numbers, strings, tuples, lists and "
-                        "dicts)")
+        raise TypeError(
+            f"Updater.get_states: cannot save a {type(value).__name__} in MXNet's "
+            "states format (only arrays, None, numbers, strings, tuples, lists and "
+            "dicts)"
+        )
 
 
 def _write_int(out, value):
     if 0 <= value < 256:
         out.write(b"K" + struct.pack("<B", value))
-    elif -2 ** 31 <= value < 2 ** 31:
+    elif -(2**31) <= value < 2**31:
         out.write(b"J" + struct.pack("<i", value))
     else:
         raw = value.to_bytes((value.bit_length() + 8) // 8, "little", signed=True)
@@ -377,19 +409,22 @@ def _write_text(out, text):
 
 def _write_ndarray(out, array):
     """``NDArray(None)`` rebuilt with ``{'handle': bytearray(<one .params array record>)}``."""
-    from .ndarray.serialization import _write_array
     record = io.BytesIO()
     _write_array(record, array)
     raw = record.getvalue()
     _write_text(out, "mxnet.ndarray.ndarray")
     _write_text(out, "NDArray")
-    out.write(b"\x93N\x85R}")             # STACK_GLOBAL, (None,), REDUCE, {}
+    out.write(b"\x93N\x85R}")  # STACK_GLOBAL, (None,), REDUCE, {}
     _write_text(out, "handle")
     _write_text(out, "builtins")
     _write_text(out, "bytearray")
-    out.write(b"\x93")                     # STACK_GLOBAL
-    out.write((b"C" + struct.pack("<B", len(raw))) if len(raw) < 256
-              else (b"B" + struct.pack("<I", len(raw))) if len(raw) < 2 ** 32
-              else (b"\x8e" + struct.pack("<Q", len(raw))))
+    out.write(b"\x93")  # STACK_GLOBAL
+    out.write(
+        (b"C" + struct.pack("<B", len(raw)))
+        if len(raw) < 256
+        else (b"B" + struct.pack("<I", len(raw)))
+        if len(raw) < 2**32
+        else (b"\x8e" + struct.pack("<Q", len(raw)))
+    )
     out.write(raw)
-    out.write(b"\x85Rsb")                  # (bytes,), REDUCE, SETITEM, BUILD
+    out.write(b"\x85Rsb")  # (bytes,), REDUCE, SETITEM, BUILD

@@ -1,4 +1,6 @@
 """Automatic naming of operators: ``fullyconnected0``, ``_plus1`` (MXNet's ``mx.name``)."""
+
+import copy
 import threading
 
 __all__ = ["NameManager", "Prefix", "current"]
@@ -23,6 +25,14 @@ class NameManager:
         count = self._counter.get(hint, 0)
         self._counter[hint] = count + 1
         return f"{hint}{count}"
+
+    def copy(self):
+        """A manager of the same kind whose counters are a copy (not in MXNet: what a widget
+        names a scratch symbol with, leaving your counters as they are)."""
+        twin = copy.copy(self)
+        twin._counter = dict(self._counter)
+        twin._old_manager = None
+        return twin
 
     def __enter__(self):
         self._old_manager = current()

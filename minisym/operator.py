@@ -2,22 +2,33 @@
 
 A CustomOpProp *declares* the operator (its argument, output and auxiliary names, shapes,
 types, what backward needs); a CustomOp *computes* it. Built-in operators are the same two
-halves in one class (see ``minisym.ops.registry.Operator``), so what you learn here is how every
-layer works:
+halves in one class (see ``minisym.ops.operator_base.Operator``), so what you learn here is
+how every layer works:
 
     in_data[i], in_grad[i], backward req[i]   <->  list_arguments()[i]
     out_data[j], out_grad[j], forward req[j]  <->  list_outputs()[j]
     aux[k]                                    <->  list_auxiliary_states()[k]
 """
+
 from collections import namedtuple
 
-from .ops.assign import assign as _assign
+from .assign import assign as _assign
+from .base import MXNetValueError
+from .ops.custom import _PROPS, get_prop_class  # noqa: F401 (mx.operator's)
 from .ops.custom_checks import CustomOpWarning
+from .ops.operator_base import functions
+from .symbol.signature import signature_of
 
-__all__ = ["CustomOp", "CustomOpProp", "CustomOpWarning", "register", "registered",
-           "get_all_registered_operators", "get_operator_arguments", "OperatorArguments"]
-
-_PROPS = {}
+__all__ = [
+    "CustomOp",
+    "CustomOpProp",
+    "CustomOpWarning",
+    "register",
+    "registered",
+    "get_all_registered_operators",
+    "get_operator_arguments",
+    "OperatorArguments",
+]
 
 
 class CustomOp:
@@ -58,8 +69,11 @@ class CustomOpProp:
 
     def infer_type(self, in_type):
         """(input types, output types, aux types) from ``in_type`` (numpy types; None = unknown)."""
-        return (in_type, [in_type[0]] * len(self.list_outputs()),
-                [in_type[0]] * len(self.list_auxiliary_states()))
+        return (
+            in_type,
+            [in_type[0]] * len(self.list_outputs()),
+            [in_type[0]] * len(self.list_auxiliary_states()),
+        )
 
     def list_outputs(self):
         """Output names, in the order of ``out_data`` / ``out_grad`` / forward ``req``."""
@@ -89,12 +103,16 @@ class CustomOpProp:
 
 def register(reg_name):
     """Decorator: ``@mx.operator.register("softmax")`` makes ``op_type='softmax'`` usable."""
+
     def do_register(prop_cls):
         if not (isinstance(prop_cls, type) and issubclass(prop_cls, CustomOpProp)):
-            raise TypeError(f"mx.operator.register('{reg_name}') decorates a subclass of "
-                            f"mx.operator.CustomOpProp, not {prop_cls!r}")
+            raise TypeError(
+                f"mx.operator.register('{reg_name}') decorates a subclass of "
+                f"mx.operator.CustomOpProp, not {prop_cls!r}"
+            )
         _PROPS[reg_name] = prop_cls
         return prop_cls
+
     return do_register
 
 
@@ -103,43 +121,29 @@ def registered():
     return dict(_PROPS)
 
 
-def get_prop_class(op_type):
-    """The Prop class registered as ``op_type``, or a KeyError listing the registered ones."""
-    try:
-        return _PROPS[op_type]
-    except KeyError:
-        known = ", ".join(repr(k) for k in sorted(_PROPS)) or "none yet"
-        raise KeyError(f"Cannot find custom operator {op_type}. Registered custom operators: "
-                       f"{known}. Register yours with @mx.operator.register('{op_type}') above "
-                       "its CustomOpProp class.") from None
-
-
 OperatorArguments = namedtuple("OperatorArguments", ["narg", "names", "types"])
 
 
 def get_all_registered_operators():
     """The names of every operator function (``mx.sym.<name>`` / ``mx.nd.<name>``), sorted:
     minisym's registry, so far fewer than MXNet's 1167."""
-    from .ops.registry import functions
     return sorted(functions())
 
 
 def get_operator_arguments(op_name):
     """``OperatorArguments(narg, names, types)``: the inputs, then the parameters, of operator
     ``op_name``, with MXNet's type strings (``'int, required'``, ``'NDArray-or-Symbol'``)."""
-    from .base import MXNetValueError
-    from .ops.registry import functions
-    from .symbol.signature import signature_of
     fn = functions().get(op_name)
     if fn is None:
         raise MXNetValueError(
             f"Operator {op_name} is not registered; mx.operator.get_all_registered_operators() "
-            "lists the names (a custom operator is 'Custom', with op_type=...)")
+            "lists the names (a custom operator is 'Custom', with op_type=...)"
+        )
     signature = signature_of(fn)
     if signature.variadic:
         names, types = ["data"], ["NDArray-or-Symbol[]"]
         params = [k for k in fn.op_cls.params]
-        if fn.op_cls.op_name == "Custom":  # its other keywords go to your CustomOpProp
+        if fn.op_cls.takes_prop_keywords:  # its other keywords go to your CustomOpProp
             names, types = names + ["op_type"], types + ["string"]
     else:
         names, types = list(signature.inputs), ["NDArray-or-Symbol"] * len(signature.inputs)

@@ -14,12 +14,19 @@ where a <value> is a JSON number, string, bool or null, or one of
 ``{"object": "SGD", "attrs": <dict value>}`` for an optimizer or learning-rate scheduler of
 minisym (only those classes are ever built, by name, and their ``__init__`` is not run).
 """
+
 import json
 import numbers
 
 import numpy as np
 
+from . import lr_scheduler
+from .arrays.ndarray import NDArray
+from .arrays.serialization import load_from_bytes, save_to_bytes
 from .base import MXNetValueError
+from .fileio import describe
+from .mxnet_states import parse_states
+from .optimizer import Optimizer
 
 __all__ = ["dumps", "loads"]
 
@@ -29,11 +36,13 @@ LAYOUT = "__layout__"
 
 def dumps(states, optimizer=None):
     """The bytes of ``states`` ({index: state}) and, when given, ``optimizer``."""
-    from .ndarray.ndarray import NDArray
-    from .ndarray.serialization import save_to_bytes
     arrays = []
-    layout = {"format": FORMAT, "version": 1, "states": _encode(states, arrays),
-              "optimizer": None if optimizer is None else _encode(optimizer, arrays)}
+    layout = {
+        "format": FORMAT,
+        "version": 1,
+        "states": _encode(states, arrays),
+        "optimizer": None if optimizer is None else _encode(optimizer, arrays),
+    }
     text = json.dumps(layout, allow_nan=True).encode("utf-8")
     named = {f"{i}": a for i, a in enumerate(arrays)}
     named[LAYOUT] = NDArray(np.frombuffer(text, dtype=np.uint8).copy())
@@ -43,20 +52,20 @@ def dumps(states, optimizer=None):
 def loads(payload, where="Updater.set_states"):
     """``(states, optimizer or None)`` from the bytes ``dumps`` made, or from MXNet's pickled
     states (arrays only: read by ``minisym.mxnet_states`` without unpickling)."""
-    from .fileio import describe
-    from .mxnet_states import parse_states
-    from .ndarray.serialization import load_from_bytes
     if not isinstance(payload, (bytes, bytearray)):
-        raise TypeError(f"{where} takes the bytes get_states() returned, got "
-                        f"{type(payload).__name__}")
+        raise TypeError(
+            f"{where} takes the bytes get_states() returned, got {type(payload).__name__}"
+        )
     what = describe(bytes(payload[:16]))
     if what and "pickle" in what:
         return parse_states(payload, where), None
     named = load_from_bytes(bytes(payload), where)
     if not isinstance(named, dict) or LAYOUT not in named:
-        raise MXNetValueError(f"{where}: these bytes hold no optimizer states (no "
-                              f"{LAYOUT!r} entry): give what Updater.get_states() or "
-                              "Module.save_optimizer_states wrote")
+        raise MXNetValueError(
+            f"{where}: these bytes hold no optimizer states (no "
+            f"{LAYOUT!r} entry): give what Updater.get_states() or "
+            "Module.save_optimizer_states wrote"
+        )
     try:
         layout = json.loads(named[LAYOUT].asnumpy().tobytes().decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
@@ -72,7 +81,6 @@ def loads(payload, where="Updater.set_states"):
 
 
 def _encode(value, arrays):
-    from .ndarray.ndarray import NDArray
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, numbers.Number) and not isinstance(value, complex):
@@ -89,9 +97,11 @@ def _encode(value, arrays):
     cls = type(value)
     if cls in _classes().values():
         return {"object": cls.__name__, "attrs": _encode(dict(vars(value)), arrays)}
-    raise TypeError(f"Updater.get_states: cannot save a {cls.__name__} (only numbers, "
-                    "strings, arrays, lists, tuples, dicts and minisym's optimizers and "
-                    "learning-rate schedulers)")
+    raise TypeError(
+        f"Updater.get_states: cannot save a {cls.__name__} (only numbers, "
+        "strings, arrays, lists, tuples, dicts and minisym's optimizers and "
+        "learning-rate schedulers)"
+    )
 
 
 def _decode(value, arrays):
@@ -116,8 +126,10 @@ def _decode(value, arrays):
     if "object" in value:
         cls = _classes().get(value["object"])
         if cls is None:
-            raise MXNetValueError(f"Updater.set_states: {value['object']!r} is not an optimizer "
-                                  "or scheduler of minisym")
+            raise MXNetValueError(
+                f"Updater.set_states: {value['object']!r} is not an optimizer "
+                "or scheduler of minisym"
+            )
         attrs = _decode(value.get("attrs"), arrays)
         if not isinstance(attrs, dict) or not all(isinstance(k, str) for k in attrs):
             raise MXNetValueError("Updater.set_states: a damaged object entry")
@@ -135,8 +147,6 @@ def _items(value):
 
 def _classes():
     """{class name: class} of the objects states may hold: optimizers and LR schedulers."""
-    from . import lr_scheduler
-    from .optimizer import Optimizer
     found = {c.__name__: c for c in Optimizer.opt_registry.values()}
     for name in dir(lr_scheduler):
         obj = getattr(lr_scheduler, name)
@@ -157,7 +167,8 @@ def check_fit(states, expected, names, optimizer, fname, warn):
             raise MXNetValueError(
                 f"Module.load_optimizer_states ({fname}): the file has a state for parameter "
                 f"index {index!r}, but this module has {len(expected)} parameters (indices "
-                f"{_index_range(expected)}): were the states saved from a different network?")
+                f"{_index_range(expected)}): were the states saved from a different network?"
+            )
     for index, state in states.items():
         want, got = _structure(expected[index]), _structure(state)
         if got == want:
@@ -168,7 +179,8 @@ def check_fit(states, expected, names, optimizer, fname, warn):
                 f"({names[index]!r}) has a saved state of {_describe(got)}, but its weight "
                 f"needs {_describe(want)}: were the states saved from a different network? "
                 "Load the states saved with this network, or load with "
-                "load_optimizer_states=False")
+                "load_optimizer_states=False"
+            )
         if want == ("none",):
             unused.append(names[index])
         elif got == ("none",):
@@ -179,17 +191,22 @@ def check_fit(states, expected, names, optimizer, fname, warn):
                 f"({names[index]!r}) has a saved state of {_describe(got)}, but {name} keeps "
                 f"{_describe(want)} for it. Initialize the optimizer the states were saved "
                 "with (the same name and options, e.g. the same momentum or centered), or "
-                "load with load_optimizer_states=False to start the optimizer afresh")
+                "load with load_optimizer_states=False to start the optimizer afresh"
+            )
     if unused:
-        warn(f"Module.load_optimizer_states ({fname}): the saved states of {_names(unused)} "
-             f"are not used: {name} keeps no state with these options (momentum=0?), so the "
-             "saved momentum is dropped. Pass the options the states were saved with, e.g. "
-             "optimizer_params=(('learning_rate', 0.1), ('momentum', 0.9))")
+        warn(
+            f"Module.load_optimizer_states ({fname}): the saved states of {_names(unused)} "
+            f"are not used: {name} keeps no state with these options (momentum=0?), so the "
+            "saved momentum is dropped. Pass the options the states were saved with, e.g. "
+            "optimizer_params=(('learning_rate', 0.1), ('momentum', 0.9))"
+        )
     if missing:
-        warn(f"Module.load_optimizer_states ({fname}): {_names(missing)} had no saved state "
-             f"(saved without momentum?), and {name} keeps none for them from now on, as "
-             "MXNet does: they train without momentum. To start a momentum afresh, load "
-             "with load_optimizer_states=False")
+        warn(
+            f"Module.load_optimizer_states ({fname}): {_names(missing)} had no saved state "
+            f"(saved without momentum?), and {name} keeps none for them from now on, as "
+            "MXNet does: they train without momentum. To start a momentum afresh, load "
+            "with load_optimizer_states=False"
+        )
 
 
 def _index_range(expected):
@@ -204,7 +221,6 @@ def _names(names):
 
 def _structure(state):
     """None, a shape, or a tuple / list of structures: what a state looks like."""
-    from .ndarray.ndarray import NDArray
     if isinstance(state, NDArray):
         return ("array", tuple(state.shape))
     if isinstance(state, (tuple, list)):

@@ -3,6 +3,7 @@
 Dropout masks, ``mx.nd.random.*`` and the initializers all draw from ``generator()``, so the
 same seed gives the same results twice (they cannot match MXNet's bit for bit).
 """
+
 import numpy as np
 
 __all__ = ["seed", "generator"]
@@ -26,6 +27,8 @@ def __getattr__(name):
     """``mx.random.uniform`` / ``normal`` are ``mx.nd.random``'s, as in MXNet (imported late:
     the arrays draw from this module's generator)."""
     if name in ("uniform", "normal"):
+        # deferred: mx.nd.random is a front end, and it draws from this module's generator
         from .ndarray import random as nd_random
+
         return getattr(nd_random, name)
     raise AttributeError(f"module 'mx.random' has no attribute {name!r}")

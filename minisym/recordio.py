@@ -9,6 +9,7 @@ start. ``pack`` / ``unpack`` put an ``IRHeader`` (flag, label, id, id2) in front
 a label that is a number is stored in the header; an array label is stored after it (as
 float32) and ``flag`` holds its length.
 """
+
 import numbers
 import os
 import struct
@@ -18,10 +19,17 @@ import numpy as np
 
 from .base import MXNetOSError, MXNetValueError
 
-__all__ = ["MXRecordIO", "MXIndexedRecordIO", "IRHeader", "pack", "unpack", "pack_img",
-           "unpack_img"]
+__all__ = [
+    "MXRecordIO",
+    "MXIndexedRecordIO",
+    "IRHeader",
+    "pack",
+    "unpack",
+    "pack_img",
+    "unpack_img",
+]
 
-MAGIC = 0xced7230a
+MAGIC = 0xCED7230A
 _MAGIC_BYTES = struct.pack("<I", MAGIC)
 _LENGTH_MASK = (1 << 29) - 1
 
@@ -34,16 +42,25 @@ def encode_record(buf):
     """The bytes one record takes in a file (parts cut at the magic number, padding)."""
     data = bytes(buf)
     if len(data) >= 1 << 29:
-        raise MXNetValueError(f"MXRecordIO.write: a record holds less than 2**29 bytes (512 "
-                              f"MiB); this one has {len(data)}. Split it into several records.")
+        raise MXNetValueError(
+            f"MXRecordIO.write: a record holds less than 2**29 bytes (512 "
+            f"MiB); this one has {len(data)}. Split it into several records."
+        )
     out, start = [], 0
     for i in range(0, len(data) - len(data) % 4, 4):
-        if data[i:i + 4] == _MAGIC_BYTES:
-            out += [_MAGIC_BYTES, struct.pack("<I", (1 if start == 0 else 2) << 29 | i - start),
-                    data[start:i]]
+        if data[i : i + 4] == _MAGIC_BYTES:
+            out += [
+                _MAGIC_BYTES,
+                struct.pack("<I", (1 if start == 0 else 2) << 29 | i - start),
+                data[start:i],
+            ]
             start = i + 4
-    out += [_MAGIC_BYTES, struct.pack("<I", (3 if start else 0) << 29 | len(data) - start),
-            data[start:], b"\0" * (-len(data) % 4)]
+    out += [
+        _MAGIC_BYTES,
+        struct.pack("<I", (3 if start else 0) << 29 | len(data) - start),
+        data[start:],
+        b"\0" * (-len(data) % 4),
+    ]
     return b"".join(out)
 
 
@@ -62,8 +79,10 @@ class MXRecordIO:
     def open(self):
         """Open the file (a writer truncates it)."""
         if self.flag not in ("w", "r"):
-            raise ValueError(f"Invalid flag {self.flag}: MXRecordIO opens a file to read "
-                             "(flag='r') or to write (flag='w')")
+            raise ValueError(
+                f"Invalid flag {self.flag}: MXRecordIO opens a file to read "
+                "(flag='r') or to write (flag='w')"
+            )
         self.writable = self.flag == "w"
         try:
             self._file = open(self.uri, "wb" if self.writable else "rb")
@@ -73,7 +92,9 @@ class MXRecordIO:
                 f"MXRecordIO: cannot open {self.uri!r} to "
                 f"{'write' if self.writable else 'read'}: {exc.strerror}. Check that the {what} "
                 "exists (a relative path starts from the notebook's folder)",
-                exc.errno, self.uri) from None
+                exc.errno,
+                self.uri,
+            ) from None
         self.pid = os.getpid()
         self.is_open = True
 
@@ -101,29 +122,38 @@ class MXRecordIO:
 
     def _check_open(self, what):
         if not self.is_open:
-            raise RuntimeError(f"MXRecordIO.{what}: {self.uri!r} is closed; call reset() to "
-                               "open it again")
+            raise RuntimeError(
+                f"MXRecordIO.{what}: {self.uri!r} is closed; call reset() to open it again"
+            )
         if self.pid != os.getpid():
-            raise RuntimeError(f"MXRecordIO.{what}: Forbidden operation in multiple processes: "
-                               f"{self.uri!r} was opened in process {self.pid}; open the file "
-                               "again in each process that reads it")
+            raise RuntimeError(
+                f"MXRecordIO.{what}: Forbidden operation in multiple processes: "
+                f"{self.uri!r} was opened in process {self.pid}; open the file "
+                "again in each process that reads it"
+            )
 
     def write(self, buf):
         """Append one record: ``buf`` is bytes (``pack(header, data)`` makes them)."""
         if not self.writable:
-            raise AssertionError(f"MXRecordIO.write: {self.uri!r} was opened to read "
-                                 "(flag='r'); open it with flag='w' to write")
+            raise AssertionError(
+                f"MXRecordIO.write: {self.uri!r} was opened to read "
+                "(flag='r'); open it with flag='w' to write"
+            )
         self._check_open("write")
         if isinstance(buf, str):
-            raise TypeError(f"MXRecordIO.write: a record is bytes, not str ({buf[:20]!r}); "
-                            "encode text first: record.write(text.encode('utf-8'))")
+            raise TypeError(
+                f"MXRecordIO.write: a record is bytes, not str ({buf[:20]!r}); "
+                "encode text first: record.write(text.encode('utf-8'))"
+            )
         self._file.write(encode_record(memoryview(buf)))
 
     def read(self):
         """The next record as bytes, or None after the last one."""
         if self.writable:
-            raise AssertionError(f"MXRecordIO.read: {self.uri!r} was opened to write "
-                                 "(flag='w'); close it and open it with flag='r' to read")
+            raise AssertionError(
+                f"MXRecordIO.read: {self.uri!r} was opened to write "
+                "(flag='w'); close it and open it with flag='r' to read"
+            )
         self._check_open("read")
         parts = []
         while True:
@@ -135,13 +165,16 @@ class MXRecordIO:
                 raise MXNetValueError(
                     f"MXRecordIO.read: Invalid RecordIO File: {self.uri!r} has no record start "
                     f"at byte {start} (a record begins with the magic number {MAGIC:#x}); the "
-                    "file is not a record file, or it is cut short or damaged")
+                    "file is not a record file, or it is cut short or damaged"
+                )
             word = struct.unpack("<I", head[4:])[0]
             cflag, length = word >> 29, word & _LENGTH_MASK
             data = self._file.read(length + (-length % 4))[:length]
             if len(data) < length:
-                raise MXNetValueError(f"MXRecordIO.read: {self.uri!r} ends inside the record "
-                                      f"that starts at byte {start}: the file is cut short")
+                raise MXNetValueError(
+                    f"MXRecordIO.read: {self.uri!r} ends inside the record "
+                    f"that starts at byte {start}: the file is cut short"
+                )
             parts.append(data)
             if cflag in (0, 3):
                 return _MAGIC_BYTES.join(parts)
@@ -170,7 +203,8 @@ class MXIndexedRecordIO(MXRecordIO):
                 if len(fields) != 2:
                     raise MXNetValueError(
                         f"MXIndexedRecordIO: line {number} of the index {self.idx_path!r} is "
-                        f"{line.strip()!r}; each line is key<TAB>offset, as write_idx writes it")
+                        f"{line.strip()!r}; each line is key<TAB>offset, as write_idx writes it"
+                    )
                 key = self.key_type(fields[0])
                 self.idx[key] = int(fields[1])
                 self.keys.append(key)
@@ -195,8 +229,10 @@ class MXIndexedRecordIO(MXRecordIO):
             return self.idx[idx]
         except KeyError:
             shown = self.keys[:10] + (["..."] if len(self.keys) > 10 else [])
-            raise KeyError(f"{idx!r} is not a key of {self.idx_path!r}; its keys are {shown} "
-                           f"({self.key_type.__name__})") from None
+            raise KeyError(
+                f"{idx!r} is not a key of {self.idx_path!r}; its keys are {shown} "
+                f"({self.key_type.__name__})"
+            ) from None
 
     def tell(self):
         """The byte offset the next record is written at (writers only)."""
@@ -225,8 +261,10 @@ def pack(header, s):
     header, as float32, with ``flag`` = its length; a number label stays in the header)."""
     header = IRHeader(*header)
     if isinstance(s, str):
-        raise TypeError(f"pack: s must be bytes, not str ({s[:20]!r}); encode text first: "
-                        "pack(header, text.encode('utf-8'))")
+        raise TypeError(
+            f"pack: s must be bytes, not str ({s[:20]!r}); encode text first: "
+            "pack(header, text.encode('utf-8'))"
+        )
     if isinstance(header.label, numbers.Number):
         header = header._replace(flag=0)
     else:
@@ -240,14 +278,16 @@ def unpack(s):
     """The bytes of one record -> ``(IRHeader, payload bytes)``; an array label comes back as
     a float32 numpy array."""
     if len(s) < _IR_SIZE:
-        raise struct.error(f"unpack requires a buffer of {_IR_SIZE} bytes: a packed record "
-                           f"starts with a {_IR_SIZE}-byte IRHeader, this one has {len(s)} "
-                           "bytes (was it written with mx.recordio.pack?)")
+        raise struct.error(
+            f"unpack requires a buffer of {_IR_SIZE} bytes: a packed record "
+            f"starts with a {_IR_SIZE}-byte IRHeader, this one has {len(s)} "
+            "bytes (was it written with mx.recordio.pack?)"
+        )
     header = IRHeader(*struct.unpack(_IR_FORMAT, s[:_IR_SIZE]))
     s = s[_IR_SIZE:]
     if header.flag > 0:
         header = header._replace(label=np.frombuffer(s, np.float32, header.flag))
-        s = s[header.flag * 4:]
+        s = s[header.flag * 4 :]
     return header, s
 
 
@@ -260,7 +300,8 @@ def _cv2(what):
             f"mx.recordio.{what} needs OpenCV to encode and decode images, as MXNet's does, "
             "and minisym does not depend on it. Install it (pip install opencv-python-headless)"
             ", or store raw pixels without it: pack(header, img.tobytes()) and "
-            "np.frombuffer(payload, np.uint8).reshape(shape).") from None
+            "np.frombuffer(payload, np.uint8).reshape(shape)."
+        ) from None
     return cv2
 
 

@@ -8,6 +8,7 @@ negative, and a 0 (or, in inference, a -1) means "unknown" only where MXNet give
 ``"bind"`` (simple_bind, Executor.reshape): every negative size is refused, a 0 stays unknown;
 ``"array"`` (mx.nd.zeros, ones, empty, full): every negative size is refused, a 0 is an empty axis.
 """
+
 import numbers
 
 import numpy as np
@@ -29,17 +30,28 @@ class NegativeSizeOverflow(OverflowError, ValueError):
 
 def is_size(value):
     """True for a Python or NumPy integer (not a bool, not a float that happens to be whole)."""
-    return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, (bool,
-                                                                                      np.bool_))
+    return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(
+        value, (bool, np.bool_)
+    )
 
 
-_UNKNOWN = {"infer": "0 or -1 means 'unknown' here: inference fills it in",
-            "bind": "a 0 means 'unknown' here; the arrays must have every size known",
-            "array": "0 makes an empty axis"}
+_UNKNOWN = {
+    "infer": "0 or -1 means 'unknown' here: inference fills it in",
+    "bind": "a 0 means 'unknown' here; the arrays must have every size known",
+    "array": "0 makes an empty axis",
+}
 
 
-def check_shape(shape, *, where, name, mode="infer", keyword=None,
-                negative=NegativeDimensionError, fraction=MXNetTypeError):
+def check_shape(
+    shape,
+    *,
+    where,
+    name,
+    mode="infer",
+    keyword=None,
+    negative=NegativeDimensionError,
+    fraction=MXNetTypeError,
+):
     """``shape`` as a tuple of Python ints, or a teaching error naming ``where`` (the API
     called), ``name`` (the argument whose shape it is) and the bad dimension; the fix is
     written as ``keyword=(...)`` (default: ``name=(...)``). ``negative`` / ``fraction`` are
@@ -51,7 +63,8 @@ def check_shape(shape, *, where, name, mode="infer", keyword=None,
             raise fraction(
                 f"{where}: {_who(name, dims)}: dimension {axis} is {size!r} "
                 f"({type(size).__name__}), but a size must be an int. Fix: "
-                f"{_fixed(keyword, dims, axis, _int_guess(size))}.")
+                f"{_fixed(keyword, dims, axis, _int_guess(size))}."
+            )
     dims = tuple(int(d) for d in dims)
     for axis, size in enumerate(dims):
         if size < 0 and not (mode == "infer" and size == -1):
@@ -59,7 +72,8 @@ def check_shape(shape, *, where, name, mode="infer", keyword=None,
             raise negative(
                 f"{where}: {_who(name, dims)}: dimension {axis} is {size}, but "
                 f"a size cannot be negative ({_UNKNOWN[mode]}). Fix: "
-                f"{_fixed(keyword, dims, axis, guess)}.")
+                f"{_fixed(keyword, dims, axis, guess)}."
+            )
     if mode == "infer":
         dims = tuple(0 if d == -1 else d for d in dims)
     return dims

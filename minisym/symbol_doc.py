@@ -1,7 +1,7 @@
 """``mx.symbol_doc``: MXNet's helper for the examples in operator documentation.
 
-    op = mx.sym.FullyConnected(mx.sym.Variable('data'), num_hidden=512, name='FC1')
-    mx.symbol_doc.SymbolDoc.get_output_shape(op, data=(128, 100))   # {'FC1_output': (128, 512)}
+op = mx.sym.FullyConnected(mx.sym.Variable('data'), num_hidden=512, name='FC1')
+mx.symbol_doc.SymbolDoc.get_output_shape(op, data=(128, 100))   # {'FC1_output': (128, 512)}
 """
 
 __all__ = ["SymbolDoc"]

@@ -6,6 +6,7 @@ This is what the widgets show. It is off by default and costs nothing then; turn
 copied at call time because the memory plan reuses buffers afterwards, and records each gradient
 summed from several consumers (``Trace.sums``): ``grad of x = part from A + part from B``.
 """
+
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,13 +18,13 @@ __all__ = ["Slot", "OpCall", "GradSum", "Trace", "slot_names"]
 class Slot:
     """One index of one list an operator receives: ``in_data[1]`` is ``weight`` (fc1_weight)."""
 
-    role: str          # 'in_data', 'out_data', 'aux', 'in_grad', 'out_grad'
-    index: int         # the position in that list
-    name: str          # the operator's own name for it: 'weight', 'output', 'moving_mean'
-    entry: str         # the graph's name for the array: 'fc1_weight', 'fc1_output'
+    role: str  # 'in_data', 'out_data', 'aux', 'in_grad', 'out_grad'
+    index: int  # the position in that list
+    name: str  # the operator's own name for it: 'weight', 'output', 'moving_mean'
+    entry: str  # the graph's name for the array: 'fc1_weight', 'fc1_output'
     shape: tuple
     dtype: str
-    req: str = None    # the req for this slot (out_data in forward, in_grad in backward)
+    req: str = None  # the req for this slot (out_data in forward, in_grad in backward)
     preview: np.ndarray = None  # the first values, copied at call time (None if not kept)
     array: np.ndarray = field(default=None, compare=False, repr=False)  # whole, read-only copy
 
@@ -38,21 +39,23 @@ class OpCall:
     """One call of ``forward`` or ``backward`` of one node."""
 
     step: int
-    phase: str         # 'forward' or 'backward'
+    phase: str  # 'forward' or 'backward'
     node: str
     op: str
     is_train: bool
     slots: tuple
     seconds: float = 0.0
-    note: str = ""     # what is_train changes in this call, from the operator ('' if nothing)
+    note: str = ""  # what is_train changes in this call, from the operator ('' if nothing)
 
     def slot(self, label):
         """The Slot called ``label`` (e.g. ``'in_grad[0]'``)."""
         for slot in self.slots:
             if slot.label == label:
                 return slot
-        raise KeyError(f"{self.op} '{self.node}' {self.phase} has no slot {label}; it has "
-                       + ", ".join(s.label for s in self.slots))
+        raise KeyError(
+            f"{self.op} '{self.node}' {self.phase} has no slot {label}; it has "
+            + ", ".join(s.label for s in self.slots)
+        )
 
     def table(self):
         """Rows ``(label, name, entry, shape, dtype, req)`` for printing."""
@@ -68,10 +71,10 @@ class GradSum:
     sum as its ``out_grad`` (or before it lands in the argument's gradient array).
     """
 
-    entry: str         # 'grad of stage1_unit1_relu1_output'
-    into: str          # where the sum goes: "out_grad[0] of 'bn1'" or "grad_dict['x']"
-    step: int          # the backward call that receives it as out_grad; None for an argument
-    sources: tuple     # who gave each part: a node name, or 'out_grads' for a head gradient
+    entry: str  # 'grad of stage1_unit1_relu1_output'
+    into: str  # where the sum goes: "out_grad[0] of 'bn1'" or "grad_dict['x']"
+    step: int  # the backward call that receives it as out_grad; None for an argument
+    sources: tuple  # who gave each part: a node name, or 'out_grads' for a head gradient
     shape: tuple
     parts: tuple = field(default=(), compare=False, repr=False)  # read-only copies (or None)
     total: np.ndarray = field(default=None, compare=False, repr=False)  # their sum (or None)
@@ -91,7 +94,7 @@ class Trace:
     """
 
     preview_size: int = 6
-    keep_bytes: int = 0          # 0 keeps no whole arrays
+    keep_bytes: int = 0  # 0 keeps no whole arrays
     views: frozenset = frozenset()  # ids of arrays shown as views, not copied
     calls: list = field(default_factory=list)
     sums: list = field(default_factory=list)
@@ -105,14 +108,32 @@ class Trace:
         for role, items in lists.items():
             for index, (name, entry, array, req) in enumerate(items):
                 slots.append(self._slot(role, index, name, entry, array, req))
-        self.calls.append(OpCall(len(self.calls), phase, node.name, node.op_name,
-                                 bool(is_train), tuple(slots), seconds,
-                                 node.op.is_train_note(bool(is_train), phase)))
+        self.calls.append(
+            OpCall(
+                len(self.calls),
+                phase,
+                node.name,
+                node.op_name,
+                bool(is_train),
+                tuple(slots),
+                seconds,
+                node.op.is_train_note(bool(is_train), phase),
+            )
+        )
 
     def record_sum(self, entry, into, step, sources, parts, total):
         """Append a GradSum: ``parts`` (arrays from ``sources``) added up into ``total``."""
-        self.sums.append(GradSum(entry, into, step, tuple(sources), tuple(total.shape),
-                                 tuple(self._keep(p) for p in parts), self._keep(total)))
+        self.sums.append(
+            GradSum(
+                entry,
+                into,
+                step,
+                tuple(sources),
+                tuple(total.shape),
+                tuple(self._keep(p) for p in parts),
+                self._keep(total),
+            )
+        )
 
     def _slot(self, role, index, name, entry, array, req):
         if array is None:
@@ -121,8 +142,17 @@ class Trace:
         preview = None
         if self.preview_size:
             preview = np.array(array.reshape(-1)[: self.preview_size], copy=True)
-        return Slot(role, index, name, entry, tuple(array.shape), array.dtype.name, req,
-                    preview, self._keep(array))
+        return Slot(
+            role,
+            index,
+            name,
+            entry,
+            tuple(array.shape),
+            array.dtype.name,
+            req,
+            preview,
+            self._keep(array),
+        )
 
     def _keep(self, array):
         """A read-only copy of ``array`` within the cap, or None; equal copies are shared."""
@@ -148,8 +178,11 @@ class Trace:
 
     def find(self, node=None, phase=None):
         """The calls of ``node`` (a name) in ``phase``, in order."""
-        return [c for c in self.calls if (node is None or c.node == node)
-                and (phase is None or c.phase == phase)]
+        return [
+            c
+            for c in self.calls
+            if (node is None or c.node == node) and (phase is None or c.phase == phase)
+        ]
 
     def sums_at(self, step):
         """The GradSums that call ``step`` receives as its out_grad."""
@@ -172,7 +205,7 @@ def slot_names(node):
     return {
         "in_data": list(zip(args, in_entries[: len(args)])),
         "out_data": list(zip(outs, out_entries)),
-        "aux": list(zip(auxs, in_entries[len(args):])),
+        "aux": list(zip(auxs, in_entries[len(args) :])),
         "in_grad": [(a, f"grad of {e}") for a, e in zip(args, in_entries)],
         "out_grad": [(o, f"grad of {e}") for o, e in zip(outs, out_entries)],
     }

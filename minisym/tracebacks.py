@@ -9,6 +9,7 @@ as JAX does, the frames whose code lives inside the installed engine (``minisym`
 script or pytest shows every frame), and ``MINISYM_TRACEBACK=full`` shows every frame in a
 notebook too.
 """
+
 import importlib.util
 import os
 import types
@@ -27,8 +28,7 @@ def _engine_dirs():
 
 
 ENGINE_DIRS = _engine_dirs()
-HIDDEN_NOTE = ("({count} frames inside minisym hidden; set MINISYM_TRACEBACK=full to see "
-               "them)")
+HIDDEN_NOTE = "({count} frames inside minisym hidden; set MINISYM_TRACEBACK=full to see them)"
 
 
 def _in_engine(tb):
@@ -76,9 +76,11 @@ def _show(shell, etype, value, tb, tb_offset=None):
 def install():
     """Use the readable tracebacks in the running IPython, if there is one."""
     import sys
+
     if "IPython" not in sys.modules:  # no IPython is running: do not import it (17 MiB)
         return False
     from IPython import get_ipython
+
     shell = get_ipython()
     if shell is None:
         return False

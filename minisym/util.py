@@ -7,18 +7,28 @@ convention, for ``mx.np``). minisym's inference always works in the legacy conve
 None (a -1 given is unknown in both). ``mx.np`` arrays themselves (``use_np_array``) are outside
 the course.
 """
+
 import functools
 
 from .base import MXNetError
 
-__all__ = ["is_np_shape", "set_np_shape", "np_shape", "use_np_shape", "use_np_array", "use_np",
-           "is_np_array"]
+__all__ = [
+    "is_np_shape",
+    "set_np_shape",
+    "np_shape",
+    "use_np_shape",
+    "use_np_array",
+    "use_np",
+    "is_np_array",
+]
 
 _state = {"np_shape": False}
 
-_NO_NP_ARRAY = ("mx.np arrays (use_np / use_np_array) are outside this course: minisym's "
-                "arrays are mx.nd NDArrays. Leave the decorator out, or use "
-                "mx.use_np_shape for NumPy's shape convention alone.")
+_NO_NP_ARRAY = (
+    "mx.np arrays (use_np / use_np_array) are outside this course: minisym's "
+    "arrays are mx.nd NDArrays. Leave the decorator out, or use "
+    "mx.use_np_shape for NumPy's shape convention alone."
+)
 
 
 def is_np_shape():
@@ -40,7 +50,7 @@ def set_np_shape(active):
 class _NumpyShapeScope:
     """``with mx.np_shape(True):`` -- the convention inside the block, restored after."""
 
-    def __init__(self, is_np_shape=True):  # noqa: FBT002 (MXNet's signature)
+    def __init__(self, is_np_shape=True):  # MXNet's signature
         self._enter_state = bool(is_np_shape)
         self._prev = None
 
@@ -60,19 +70,23 @@ def np_shape(active=True):
 
 def use_np_shape(func):
     """Run ``func`` under NumPy's shape convention (MXNet's decorator)."""
+
     @functools.wraps(func)
     def under_np_shape(*args, **kwargs):
         with np_shape(True):
             return func(*args, **kwargs)
+
     return under_np_shape
 
 
 def use_np_array(func):
     """MXNet's decorator for mx.np arrays inside ``func``: ``func`` refuses to run; the rest of
     a file that defines it still loads."""
+
     @functools.wraps(func)
     def refuse(*args, **kwargs):
         raise MXNetError(f"{func.__qualname__} is decorated with use_np: {_NO_NP_ARRAY}")
+
     return refuse
 
 

@@ -16,12 +16,15 @@ minisym instead uses the ``__shape__`` hints of the variables (``mx.sym.var('dat
 shape=...)``): when they settle every shape the table is the one MXNet prints for those shapes,
 otherwise unknown counts show as ``?`` and a last line names the missing input shapes.
 """
+
 import copy
 import json
 import re
 import shutil
 import warnings
 
+from .graph.infer import infer_shape
+from .module import BaseModule
 from .symbol import Symbol
 
 __all__ = ["print_summary", "plot_network"]
@@ -36,7 +39,7 @@ def _str2tuple(string):
 
 
 # --- print_summary ---------------------------------------------------------------------------
-def print_summary(symbol, shape=None, line_length=120, positions=(.44, .64, .74, 1.)):
+def print_summary(symbol, shape=None, line_length=120, positions=(0.44, 0.64, 0.74, 1.0)):
     """Print a table of layers, output shapes (batch dim dropped) and parameter counts.
 
     ``shape``: {input name: shape}, e.g. ``{'data': (1, 3, 32, 32)}``.
@@ -46,9 +49,11 @@ def print_summary(symbol, shape=None, line_length=120, positions=(.44, .64, .74,
     _check_mapping(shape, "shape", "print_summary", "{'data': (1, 3, 32, 32)}")
     if not isinstance(positions, (list, tuple)) or len(positions) != len(_HEADER):
         # MXNet fails with an IndexError while drawing the header; same type, clearer text
-        raise IndexError(f"print_summary: positions gives where each of the {len(_HEADER)} "
-                         f"columns ({', '.join(_HEADER)}) ends, as fractions of line_length "
-                         f"(default (.44, .64, .74, 1.)); got {positions!r}")
+        raise IndexError(
+            f"print_summary: positions gives where each of the {len(_HEADER)} "
+            f"columns ({', '.join(_HEADER)}) ends, as fractions of line_length "
+            f"(default (.44, .64, .74, 1.)); got {positions!r}"
+        )
     if shape is not None:
         shape_dict, missing = _output_shapes(symbol, shape), []
     else:
@@ -63,14 +68,15 @@ def print_summary(symbol, shape=None, line_length=120, positions=(.44, .64, .74,
         if table.unknown:
             what += f" and parameter counts marked {_UNKNOWN}"
         example = ", ".join(f"'{name}': (...)" for name in missing)
-        print(f"{what} need the shapes of: {', '.join(missing)}. Give them: "
-              f"print_summary(symbol, shape={{{example}}})")
+        print(
+            f"{what} need the shapes of: {', '.join(missing)}. Give them: "
+            f"print_summary(symbol, shape={{{example}}})"
+        )
 
 
 def _quiet_infer_shape(symbol, shape):
     """symbol.infer_shape(**shape) without the lines it prints when it fails: the error says
     it all here."""
-    from .symbol.infer import infer_shape
     return infer_shape(symbol, (), shape, partial=False)
 
 
@@ -89,8 +95,10 @@ def _hinted_output_shapes(symbol):
     arg_shapes, out_shapes, aux_shapes = internals.infer_shape_partial()
     names = internals.list_arguments() + internals.list_auxiliary_states()
     unknown = [name for name, shp in zip(names, arg_shapes + aux_shapes) if not _known(shp)]
-    shape_dict = {name: (tuple(shp) if _known(shp) else None)
-                  for name, shp in zip(internals.list_outputs(), out_shapes)}
+    shape_dict = {
+        name: (tuple(shp) if _known(shp) else None)
+        for name, shp in zip(internals.list_outputs(), out_shapes)
+    }
     # name what the user has to give (data, not the weights that follow from it)
     parameters = _implicit_inputs(symbol)
     return shape_dict, [name for name in unknown if name not in parameters] or unknown
@@ -176,11 +184,18 @@ class _SummaryTable:
                     key = self.key(source)
                     if key in self.shape_dict:
                         known = self.shape_dict[key]
-                        channels = _UNKNOWN if known is None or channels == _UNKNOWN \
+                        channels = (
+                            _UNKNOWN
+                            if known is None or channels == _UNKNOWN
                             else channels + int(known[1:][0])
+                        )
         count = self.param_count(node, channels)
-        fields = [f"{node['name']}({node['op']})", "x".join(str(x) for x in out_shape), count,
-                  previous[0] if previous else ""]
+        fields = [
+            f"{node['name']}({node['op']})",
+            "x".join(str(x) for x in out_shape),
+            count,
+            previous[0] if previous else "",
+        ]
         out.append(self.row(fields))
         for name in previous[1:]:
             out.append(self.row(["", "", "", name]))
@@ -210,14 +225,15 @@ class _SummaryTable:
 
 def _what_instead(value, caller):
     """': got a Module: pass mod.symbol' -- what to give instead of ``value``."""
-    from .module import BaseModule
     if isinstance(value, BaseModule):
         return f"; got a Module: pass its symbol, {caller}(mod.symbol, ...)"
     if hasattr(value, "_symbol") and hasattr(value, "arg_dict"):
         return f"; got an Executor: pass the symbol you bound, {caller}(net, ...)"
     if isinstance(value, str):
-        return (f"; got a str: a symbol saved as JSON is read back with mx.sym.load_json(text) "
-                f"or mx.sym.load(file), then {caller}(net, ...)")
+        return (
+            f"; got a str: a symbol saved as JSON is read back with mx.sym.load_json(text) "
+            f"or mx.sym.load(file), then {caller}(net, ...)"
+        )
     return f"; got {type(value).__name__}"
 
 
@@ -226,8 +242,10 @@ def _check_mapping(value, argument, caller, example):
     mapping'): a TypeError, as there, showing the form."""
     if value is None or isinstance(value, dict):
         return
-    raise TypeError(f"{caller}: {argument} is {{input name: {argument}}}, e.g. {argument}="
-                    f"{example}; got the {type(value).__name__} {value!r}")
+    raise TypeError(
+        f"{caller}: {argument} is {{input name: {argument}}}, e.g. {argument}="
+        f"{example}; got the {type(value).__name__} {value!r}"
+    )
 
 
 def _check_node_attrs(node_attrs):
@@ -235,36 +253,58 @@ def _check_node_attrs(node_attrs):
     if node_attrs is None:
         return
     if not isinstance(node_attrs, dict):
-        raise ValueError("plot_network: node_attrs is a dict of Graphviz node attributes, e.g. "
-                         "node_attrs={'shape': 'oval', 'fixedsize': 'false'}; got the "
-                         f"{type(node_attrs).__name__} {node_attrs!r}")
+        raise ValueError(
+            "plot_network: node_attrs is a dict of Graphviz node attributes, e.g. "
+            "node_attrs={'shape': 'oval', 'fixedsize': 'false'}; got the "
+            f"{type(node_attrs).__name__} {node_attrs!r}"
+        )
     for key, value in node_attrs.items():
         if not isinstance(key, str) or not isinstance(value, str):
-            raise TypeError(f"plot_network: node_attrs values are strings, as Graphviz reads "
-                            f"them: {{{str(key)!r}: {str(value)!r}}}; got {{{key!r}: {value!r}}}")
+            raise TypeError(
+                f"plot_network: node_attrs values are strings, as Graphviz reads "
+                f"them: {{{str(key)!r}: {str(value)!r}}}; got {{{key!r}: {value!r}}}"
+            )
 
 
 # --- plot_network ----------------------------------------------------------------------------
-_COLORS = ("#8dd3c7", "#fb8072", "#ffffb3", "#bebada", "#80b1d3", "#fdb462", "#b3de69",
-           "#fccde5")
-_WEIGHT_SUFFIXES = ("_weight", "_bias", "_beta", "_gamma", "_moving_var", "_moving_mean",
-                    "_running_var", "_running_mean")
-_DOT_MISSING = ("plot_network: the Graphviz program 'dot' is not installed, so the returned "
-                "Digraph cannot be rendered (.render(), .view(), notebook display). Install it: "
-                "'apt-get install graphviz' (Debian/Ubuntu), 'brew install graphviz' (macOS) or "
-                "'conda install graphviz'.")
+_COLORS = ("#8dd3c7", "#fb8072", "#ffffb3", "#bebada", "#80b1d3", "#fdb462", "#b3de69", "#fccde5")
+_WEIGHT_SUFFIXES = (
+    "_weight",
+    "_bias",
+    "_beta",
+    "_gamma",
+    "_moving_var",
+    "_moving_mean",
+    "_running_var",
+    "_running_mean",
+)
+_DOT_MISSING = (
+    "plot_network: the Graphviz program 'dot' is not installed, so the returned "
+    "Digraph cannot be rendered (.render(), .view(), notebook display). Install it: "
+    "'apt-get install graphviz' (Debian/Ubuntu), 'brew install graphviz' (macOS) or "
+    "'conda install graphviz'."
+)
 
 
-def plot_network(symbol, title="plot", save_format="pdf", shape=None, dtype=None, node_attrs=None,
-                 hide_weights=True):
+def plot_network(
+    symbol,
+    title="plot",
+    save_format="pdf",
+    shape=None,
+    dtype=None,
+    node_attrs=None,
+    hide_weights=True,
+):
     """A ``graphviz.Digraph`` of the network; ``shape`` / ``dtype`` ({input: value}) label the
     edges."""
     try:
         from graphviz import Digraph
     except ImportError:
-        raise ImportError("Draw network requires graphviz library (pip install graphviz, and "
-                          "the 'dot' program: apt-get install graphviz / conda install "
-                          "graphviz)") from None
+        raise ImportError(
+            "Draw network requires graphviz library (pip install graphviz, and "
+            "the 'dot' program: apt-get install graphviz / conda install "
+            "graphviz)"
+        ) from None
     if not isinstance(symbol, Symbol):
         raise TypeError("symbol must be a Symbol" + _what_instead(symbol, "plot_network"))
     _check_mapping(shape, "shape", "plot_network", "{'data': (1, 3, 224, 224)}")
@@ -273,8 +313,13 @@ def plot_network(symbol, title="plot", save_format="pdf", shape=None, dtype=None
     shape_dict, type_dict = _edge_labels(symbol, shape, dtype)
     nodes = json.loads(symbol.tojson())["nodes"]
     _warn_repeated_names(nodes)
-    node_attr = {"shape": "box", "fixedsize": "true", "width": "1.3", "height": "0.8034",
-                 "style": "filled"}
+    node_attr = {
+        "shape": "box",
+        "fixedsize": "true",
+        "width": "1.3",
+        "height": "0.8034",
+        "style": "filled",
+    }
     node_attr.update(node_attrs or {})
     dot = Digraph(name=title, format=save_format)
     hidden = _add_nodes(dot, nodes, node_attr, hide_weights)
@@ -404,6 +449,9 @@ def _warn_repeated_names(nodes):
             repeated.append(node["name"])
         seen.add(node["name"])
     if repeated:
-        warnings.warn("There are multiple variables with the same name in your graph, this may "
-                      "result in cyclic graph. Repeated names: " + ",".join(repeated),
-                      RuntimeWarning, stacklevel=3)
+        warnings.warn(
+            "There are multiple variables with the same name in your graph, this may "
+            "result in cyclic graph. Repeated names: " + ",".join(repeated),
+            RuntimeWarning,
+            stacklevel=3,
+        )

@@ -11,6 +11,7 @@ of this processor). ``test_lessons_any_machine.py`` runs every lesson under stri
 The figures differ between configurations in their last digits (proof that the configurations
 exercise different arithmetic); the stored outputs must not.
 """
+
 import json
 import os
 import subprocess
@@ -46,10 +47,25 @@ def environment(name, scratch):
 
 def nbval_command(paths, workers=2):
     """Strict nbval over ``paths``, as ``make test`` runs it."""
-    return [sys.executable, "-m", "pytest", "-q", "-n", str(workers), "--dist", "loadscope",
-            "--nbval", "--nbval-current-env",
-            "--nbval-sanitize-with", str(ROOT / "tests" / "nbval_sanitize.cfg"),
-            "--nbval-cell-timeout", "600", "-p", "no:cacheprovider", *map(str, paths)]
+    return [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-n",
+        str(workers),
+        "--dist",
+        "loadscope",
+        "--nbval",
+        "--nbval-current-env",
+        "--nbval-sanitize-with",
+        str(ROOT / "tests" / "nbval_sanitize.cfg"),
+        "--nbval-cell-timeout",
+        "600",
+        "-p",
+        "no:cacheprovider",
+        *map(str, paths),
+    ]
 
 
 # The figures lesson 8 shows only in its plot: what the held-out metric was after each epoch.
@@ -63,16 +79,22 @@ print(json.dumps({"final train": train_curve[9], "final held out": test_curve[9]
 def lesson8_figures(name):
     """Lesson 8's unrounded final figures under configuration ``name``."""
     notebook = json.loads((LESSONS / "08_training.ipynb").read_text())
-    cells = ["".join(cell["source"]) for cell in notebook["cells"]
-             if cell["cell_type"] == "code"] + [FIGURES]
+    cells = [
+        "".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code"
+    ] + [FIGURES]
     with tempfile.TemporaryDirectory(prefix="any-machine-") as scratch:
         cells_file = Path(scratch) / "cells.json"
         cells_file.write_text(json.dumps(cells))
         env = environment(name, scratch)
         env["MINISYM_PROGRESS"] = "off"
-        done = subprocess.run([sys.executable, str(ROOT / "tests" / "lesson_cells_runner.py"),
-                               str(cells_file)], cwd=LESSONS, env=env, capture_output=True,
-                              text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "tests" / "lesson_cells_runner.py"), str(cells_file)],
+            cwd=LESSONS,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     results = json.loads(done.stdout.strip().splitlines()[-1])
     return json.loads(results[-1]["text"])
 

@@ -2,6 +2,7 @@
 counters (expected names like ``activation0`` never depend on test order) and with the engine's
 random generator freshly seeded (initial weights, shuffles and dropout masks of a test that does
 not seed it itself never depend on which tests ran before it in the same worker)."""
+
 import pytest
 
 import minisym as mx

@@ -12,6 +12,7 @@ delete ``todo``). It prints the cells left to translate. ``execute`` runs each C
 as tests/notebooks.py runs the English ones, with the kernel in Chinese (``LANG``/``LANGUAGE``).
 Without names, both act on every lesson. tests/test_editions.py fails when the editions drift.
 """
+
 import copy
 import hashlib
 import sys
@@ -64,8 +65,12 @@ def synced_cell(en_cell, zh_cell):
             return kept
         return to_translate(en_cell)
     cell = copy.deepcopy(en_cell)
-    if (en_cell.cell_type == "code" and zh_cell is not None and zh_cell.cell_type == "code"
-            and zh_cell.source == en_cell.source):
+    if (
+        en_cell.cell_type == "code"
+        and zh_cell is not None
+        and zh_cell.cell_type == "code"
+        and zh_cell.source == en_cell.source
+    ):
         cell.outputs = copy.deepcopy(zh_cell.outputs)  # the Chinese run's outputs stay valid
         cell.execution_count = zh_cell.execution_count
     return cell
@@ -81,8 +86,11 @@ def sync(en_path, zh_path):
     if chinese is None or result != chinese:
         zh_path.parent.mkdir(exist_ok=True)
         nbformat.write(result, zh_path)
-    return [(index, cell) for index, cell in enumerate(result.cells)
-            if cell.cell_type == "markdown" and cell.metadata["zh"].get("todo")]
+    return [
+        (index, cell)
+        for index, cell in enumerate(result.cells)
+        if cell.cell_type == "markdown" and cell.metadata["zh"].get("todo")
+    ]
 
 
 def first_line(source):
@@ -99,13 +107,16 @@ def sync_all(names=()):
         for index, cell in todo:
             print(f"  cell {index} (id {cell.id}): {first_line(cell.source)}")
     if total:
-        print(f"Translate these {total} cell(s) and delete their metadata.zh.todo; "
-              "keep metadata.zh.en_sha256.")
+        print(
+            f"Translate these {total} cell(s) and delete their metadata.zh.todo; "
+            "keep metadata.zh.en_sha256."
+        )
 
 
 def execute_all(names=()):
     sys.path.insert(0, str(Path(__file__).parent))
     from notebooks import execute
+
     for _, zh_path in lesson_pairs(names=names):
         where = zh_path.relative_to(ROOT)
         if not zh_path.exists():

@@ -7,6 +7,7 @@
 class name or None}``. Kept free of any engine import: it runs under MXNet (the lessons' MXNet
 check) as well as under minisym.
 """
+
 import ast
 import contextlib
 import io
@@ -25,7 +26,7 @@ def run_cell(source, namespace):
             if last is not None:
                 result = eval(compile(ast.Expression(last.value), "<cell>", "eval"), namespace)
                 value = None if result is None else repr(result)
-        except Exception as exc:  # a raises-exception cell: its class is what is compared
+        except Exception as exc:  # noqa: BLE001 (a raises-exception cell: its class is what is compared)
             raised = type(exc).__name__
     return {"text": out.getvalue(), "value": value, "raised": raised}
 

@@ -11,6 +11,7 @@ tagged ``raises-exception`` may raise. The stored notebook keeps no widget state
 (``metadata.widgets``): GitHub refuses to render partial state, and nbval ignores it anyway;
 nor the times each cell ran.
 """
+
 import contextlib
 import os
 import sys
@@ -54,11 +55,20 @@ def execute(path, store=True, one_blas_thread=True, env=None):
     of ``env``; return (notebook, seconds)."""
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
-                                 "language": "python"}
-    client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}},
-                            store_widget_state=False, allow_error_names=[], record_timing=False)
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+    client = NotebookClient(
+        nb,
+        timeout=CELL_TIMEOUT,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+        store_widget_state=False,
+        allow_error_names=[],
+        record_timing=False,
+    )
     start = time.perf_counter()
     with clean_jupyter_env(one_blas_thread, env):
         client.execute()

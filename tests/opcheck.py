@@ -5,12 +5,21 @@ with finite differences, and check that it honours ``req``.
     check_gradients(op, [x, w, b])          # float64 central differences
     check_req(op, [x, w, b])                # null leaves buffers, add accumulates
 """
+
 import numpy as np
 
 from minisym.ops import get_op
 
-__all__ = ["make_op", "output_shapes", "run_forward", "run_backward", "numeric_gradient",
-           "check_gradients", "check_req", "random_inputs"]
+__all__ = [
+    "make_op",
+    "output_shapes",
+    "run_forward",
+    "run_backward",
+    "numeric_gradient",
+    "check_gradients",
+    "check_req",
+    "random_inputs",
+]
 
 
 def make_op(op_name, node_name="op", **params):
@@ -29,8 +38,10 @@ def random_inputs(op, in_shapes, dtype=np.float64, seed=0):
     rng = np.random.default_rng(seed)
     ins = [rng.standard_normal(s).astype(dtype) for s in in_shapes]
     _, aux_shapes = output_shapes(op, in_shapes)
-    aux = [np.zeros(s, dtype) if "mean" in n else np.ones(s, dtype)
-           for n, s in zip(op.list_auxiliary_states(), aux_shapes)]
+    aux = [
+        np.zeros(s, dtype) if "mean" in n else np.ones(s, dtype)
+        for n, s in zip(op.list_auxiliary_states(), aux_shapes)
+    ]
     return ins, aux
 
 
@@ -47,8 +58,11 @@ def run_backward(op, ins, outs, out_grads, aux=(), req="write", in_grads=None):
     """Run ``op.backward`` into fresh (or given) input-gradient buffers."""
     if in_grads is None:
         in_grads = [np.zeros_like(x) for x in ins]
-    reqs = req if isinstance(req, list) else [
-        "null" if name in op.no_gradient_inputs else req for name in op.list_arguments()]
+    reqs = (
+        req
+        if isinstance(req, list)
+        else ["null" if name in op.no_gradient_inputs else req for name in op.list_arguments()]
+    )
     op.backward(reqs, list(out_grads), list(ins), list(outs), in_grads, list(aux))
     return in_grads
 
@@ -85,16 +99,22 @@ def check_gradients(op, ins, aux=(), check=None, is_train=True, seed=1, rtol=1e-
     rng = np.random.default_rng(seed)
     outs = run_forward(op, ins, [a.copy() for a in aux], is_train)
     visible = op.num_visible_outputs()
-    heads = [rng.standard_normal(o.shape) if j < visible else np.zeros_like(o)
-             for j, o in enumerate(outs)]
+    heads = [
+        rng.standard_normal(o.shape) if j < visible else np.zeros_like(o)
+        for j, o in enumerate(outs)
+    ]
     grads = run_backward(op, ins, outs, heads, [a.copy() for a in aux])
     names = op.list_arguments()
     default = [i for i in range(len(ins)) if names[i] not in op.no_gradient_inputs]
-    for index in (default if check is None else check):
+    for index in default if check is None else check:
         numeric = numeric_gradient(op, ins, index, heads, aux, is_train=is_train)
         np.testing.assert_allclose(
-            grads[index], numeric, rtol=rtol, atol=atol,
-            err_msg=f"{op.where}: gradient of input {index} '{op.list_arguments()[index]}'")
+            grads[index],
+            numeric,
+            rtol=rtol,
+            atol=atol,
+            err_msg=f"{op.where}: gradient of input {index} '{op.list_arguments()[index]}'",
+        )
     return grads
 
 
@@ -109,38 +129,62 @@ def check_req(op, ins, aux=(), is_train=True, seed=2):
     reference = run_forward(op, ins, [np.array(a) for a in aux], is_train)
     heads = [rng.standard_normal(o.shape).astype(o.dtype) for o in reference]
     grads = run_backward(op, ins, reference, heads, [np.array(a) for a in aux])
-    for req, start, expect in (("null", 7.0, lambda r: 7.0 + 0 * r), ("write", 7.0, lambda r: r),
-                               ("add", 7.0, lambda r: 7.0 + r)):
+    for req, start, expect in (
+        ("null", 7.0, lambda r: 7.0 + 0 * r),
+        ("write", 7.0, lambda r: r),
+        ("add", 7.0, lambda r: 7.0 + r),
+    ):
         outs = [np.full_like(o, start) for o in reference]
         run_forward(op, ins, [np.array(a) for a in aux], is_train, req=req, outs=outs)
         for j in range(op.num_visible_outputs()):
-            np.testing.assert_allclose(outs[j], expect(reference[j]), rtol=1e-5, atol=1e-6,
-                                       err_msg=f"{op.where}: forward req={req} output {j}")
+            np.testing.assert_allclose(
+                outs[j],
+                expect(reference[j]),
+                rtol=1e-5,
+                atol=1e-6,
+                err_msg=f"{op.where}: forward req={req} output {j}",
+            )
         in_grads = [np.full_like(g, start) for g in grads]
-        run_backward(op, ins, reference, heads, [np.array(a) for a in aux], req=req,
-                     in_grads=in_grads)
+        run_backward(
+            op, ins, reference, heads, [np.array(a) for a in aux], req=req, in_grads=in_grads
+        )
         for i, g in enumerate(grads):
             if op.list_arguments()[i] in op.no_gradient_inputs:
                 np.testing.assert_array_equal(in_grads[i], start)  # always 'null'
                 continue
-            np.testing.assert_allclose(in_grads[i], expect(g), rtol=1e-5, atol=1e-6,
-                                       err_msg=f"{op.where}: backward req={req} in_grad {i}")
+            np.testing.assert_allclose(
+                in_grads[i],
+                expect(g),
+                rtol=1e-5,
+                atol=1e-6,
+                err_msg=f"{op.where}: backward req={req} in_grad {i}",
+            )
     # Mixed: each input its own req (the executor asks this of every layer whose data needs no
     # gradient but whose weights do), rotated so that every input meets every req.
     names = op.list_arguments()
     if len(ins) > 1:
-        expectations = {"null": lambda r: 7.0 + 0 * r, "write": lambda r: r,
-                        "add": lambda r: 7.0 + r}
+        expectations = {
+            "null": lambda r: 7.0 + 0 * r,
+            "write": lambda r: r,
+            "add": lambda r: 7.0 + r,
+        }
         for shift in range(3):
-            reqs = ["null" if n in op.no_gradient_inputs else ("null", "write", "add")[
-                (i + shift) % 3] for i, n in enumerate(names)]
+            reqs = [
+                "null" if n in op.no_gradient_inputs else ("null", "write", "add")[(i + shift) % 3]
+                for i, n in enumerate(names)
+            ]
             in_grads = [np.full_like(g, 7.0) for g in grads]
-            run_backward(op, ins, reference, heads, [np.array(a) for a in aux], req=reqs,
-                         in_grads=in_grads)
+            run_backward(
+                op, ins, reference, heads, [np.array(a) for a in aux], req=reqs, in_grads=in_grads
+            )
             for i, g in enumerate(grads):
                 np.testing.assert_allclose(
-                    in_grads[i], expectations[reqs[i]](g), rtol=1e-5, atol=1e-6,
-                    err_msg=f"{op.where}: backward reqs={reqs} in_grad {i}")
+                    in_grads[i],
+                    expectations[reqs[i]](g),
+                    rtol=1e-5,
+                    atol=1e-6,
+                    err_msg=f"{op.where}: backward reqs={reqs} in_grad {i}",
+                )
 
 
 def check_backward_dependency(op, ins, aux=(), is_train=True, seed=3):
@@ -154,17 +198,30 @@ def check_backward_dependency(op, ins, aux=(), is_train=True, seed=3):
     heads = [rng.standard_normal(o.shape) for o in outs]
     expected = run_backward(op, ins, outs, heads, [a.copy() for a in aux])
     n_out, n_in = len(outs), len(ins)
-    deps = set(op.declare_backward_dependency(list(range(n_out)),
-                                              list(range(n_out, n_out + n_in)),
-                                              list(range(n_out + n_in, 2 * n_out + n_in))))
-    hide = lambda arrays, first: [a if first + i in deps else np.full_like(a, np.nan)
-                                  for i, a in enumerate(arrays)]
-    got = run_backward(op, hide(ins, n_out), hide(outs, n_out + n_in), hide(heads, 0),
-                       [a.copy() for a in aux])
+    deps = set(
+        op.declare_backward_dependency(
+            list(range(n_out)),
+            list(range(n_out, n_out + n_in)),
+            list(range(n_out + n_in, 2 * n_out + n_in)),
+        )
+    )
+    hide = lambda arrays, first: [
+        a if first + i in deps else np.full_like(a, np.nan) for i, a in enumerate(arrays)
+    ]
+    got = run_backward(
+        op, hide(ins, n_out), hide(outs, n_out + n_in), hide(heads, 0), [a.copy() for a in aux]
+    )
     for i, (g, e) in enumerate(zip(got, expected)):
-        np.testing.assert_allclose(g, e, rtol=1e-12, atol=1e-12, err_msg=(
-            f"{op.where}: backward reads an array it did not declare (in_grad {i} changed when "
-            f"undeclared arrays were NaN; declared ids {sorted(deps)})"))
+        np.testing.assert_allclose(
+            g,
+            e,
+            rtol=1e-12,
+            atol=1e-12,
+            err_msg=(
+                f"{op.where}: backward reads an array it did not declare (in_grad {i} changed when "
+                f"undeclared arrays were NaN; declared ids {sorted(deps)})"
+            ),
+        )
 
 
 def case_tests(cases, ids, inputs):
@@ -173,6 +230,7 @@ def case_tests(cases, ids, inputs):
     IDS, _inputs)`` in a test module, where ``inputs(in_shapes)`` makes the input arrays and each
     case is ``(op name, params, input shapes, expected output shapes)``."""
     import pytest
+
     each_case = pytest.mark.parametrize("name, params, in_shapes, out_shapes", cases, ids=ids)
 
     @each_case

@@ -1,5 +1,6 @@
 """Folders a test process cannot write: file modes for a user, a read-only bind mount (in a
 mount namespace of its own) for root, whom file modes do not stop."""
+
 import os
 import shutil
 import subprocess
@@ -26,16 +27,21 @@ def make_writable(path):
 def namespaces_work():
     if not shutil.which("unshare"):
         return False
-    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount --bind / /mnt 2>/dev/null; "
-                            "umount /mnt; true"], capture_output=True, timeout=30)
+    probe = subprocess.run(
+        ["unshare", "-m", "sh", "-c", "mount --bind / /mnt 2>/dev/null; umount /mnt; true"],
+        capture_output=True,
+        timeout=30,
+    )
     return probe.returncode == 0
 
 
 def as_root_with_read_only(command, folders):
     """``command`` run with ``folders`` mounted read-only (for root; skips where it cannot)."""
     if not namespaces_work():
-        pytest.skip("running as root without mount namespaces: cannot make a folder "
-                    "read-only for root")
-    mounts = " && ".join(f'mount --bind "{p}" "{p}" && mount -o remount,bind,ro "{p}" "{p}"'
-                         for p in folders)
+        pytest.skip(
+            "running as root without mount namespaces: cannot make a folder read-only for root"
+        )
+    mounts = " && ".join(
+        f'mount --bind "{p}" "{p}" && mount -o remount,bind,ro "{p}" "{p}"' for p in folders
+    )
     return ["unshare", "-m", "sh", "-c", f'{mounts} && exec "$@"', "sh", *command]

@@ -1,5 +1,6 @@
 """The custom softmax loss of the lessons and the widget tests: a CustomOp and its Prop, written
 as a learner writes them. Browser tests put this file's source into a notebook cell."""
+
 import numpy as np
 
 import minisym as mx
@@ -24,7 +25,7 @@ class SoftmaxProp(mx.operator.CustomOpProp):
         super().__init__(need_top_grad=False)
 
     def list_arguments(self):
-        return ['data', 'label']
+        return ["data", "label"]
 
     def infer_shape(self, in_shape):
         return [in_shape[0], (in_shape[0][0],)], [in_shape[0]], []

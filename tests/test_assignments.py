@@ -3,6 +3,7 @@ and their solutions, released through an exchange, fetched and submitted by a cl
 partial and a complete notebook, and notebooks that try to switch their checks off), collected,
 autograded and exported. The marks are exactly right, the cheats get nothing, and nothing a
 student receives holds a solution."""
+
 import ast
 import csv
 import os
@@ -78,8 +79,14 @@ time.sleep(3600)
 
 def nbgrader(course, *args, check=True):
     env = dict(os.environ, PATH=BIN + os.pathsep + os.environ.get("PATH", ""))
-    run = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course, env=env,
-                         capture_output=True, text=True, timeout=1800)
+    run = subprocess.run(
+        [sys.executable, "-m", "nbgrader", *args],
+        cwd=course,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     if check:
         assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     return run
@@ -90,8 +97,12 @@ def answer_cells(nb):
 
 
 def graded_cells(nb):
-    return [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")
-            and not c.metadata["nbgrader"].get("solution")]
+    return [
+        c
+        for c in nb.cells
+        if c.metadata.get("nbgrader", {}).get("grade")
+        and not c.metadata["nbgrader"].get("solution")
+    ]
 
 
 def answered(release, source, count=None):
@@ -119,8 +130,9 @@ def solved_lesson(number):
             continue
         stub = next(n for n in ast.parse(cell.source).body if isinstance(n, ast.FunctionDef))
         lines = cell.source.splitlines()
-        cell.source = "\n".join(lines[:stub.lineno - 1] + [solutions[stub.name]]
-                                + lines[stub.end_lineno:])
+        cell.source = "\n".join(
+            lines[: stub.lineno - 1] + [solutions[stub.name]] + lines[stub.end_lineno :]
+        )
     return nb
 
 
@@ -135,8 +147,7 @@ def submissions(number, course):
         "blank": nbformat.read(release, as_version=4),
         "partial": answered(release, source, 1),
         "monkeypatch": with_cell(nbformat.read(release, as_version=4), MONKEYPATCH),
-        cheat: with_cell(nbformat.read(release, as_version=4),
-                         CHEATS[cheat].format(lesson=name)),
+        cheat: with_cell(nbformat.read(release, as_version=4), CHEATS[cheat].format(lesson=name)),
     }
     if number in (1, 4):
         class_["lesson-notebook"] = solved_lesson(number)
@@ -150,9 +161,16 @@ def submissions(number, course):
     return class_
 
 
-EXPECTED = {"complete": "full", "blank": 0, "partial": 1, "lesson-notebook": "full",
-            "python-loop": "full-1", "stuck": "full", "kernel-died": "full",
-            **{cheat: 0 for cheat in ["monkeypatch", *CHEATS]}}
+EXPECTED = {
+    "complete": "full",
+    "blank": 0,
+    "partial": 1,
+    "lesson-notebook": "full",
+    "python-loop": "full-1",
+    "stuck": "full",
+    "kernel-died": "full",
+    **{cheat: 0 for cheat in ["monkeypatch", *CHEATS]},
+}
 
 
 def submit_through_exchange(course, exchange, name, class_):
@@ -170,8 +188,11 @@ def submit_through_exchange(course, exchange, name, class_):
 
 def scores(course, name):
     with open(course / "grades.csv", newline="") as table:
-        return {row["student_id"]: (float(row["score"]), float(row["max_score"]))
-                for row in csv.DictReader(table) if row["assignment"] == name}
+        return {
+            row["student_id"]: (float(row["score"]), float(row["max_score"]))
+            for row in csv.DictReader(table)
+            if row["assignment"] == name
+        }
 
 
 def exercise_count(number):
@@ -198,28 +219,33 @@ def test_a_class_round_trip(course, number, tmp_path):
     got = scores(course, name)
     total = got["complete"][1]
     assert total == exercise_count(number) * assignments.POINTS > 0
-    want = {student: {"full": total, "full-1": total - 1}.get(EXPECTED[student],
-                                                              EXPECTED[student])
-            for student in class_}
+    want = {
+        student: {"full": total, "full-1": total - 1}.get(EXPECTED[student], EXPECTED[student])
+        for student in class_
+    }
     assert {s: got[s][0] for s in class_} == want, graded.stderr[-3000:]
     if "lesson-notebook" in class_:
         assert "is the lesson notebook, not the assignment" in graded.stderr
     for student, why in (("stuck", "did not answer an interrupt"), ("kernel-died", "died")):
         if student in class_:
-            run = nbformat.read(course / "autograded" / student / name / f"{name}.ipynb",
-                                as_version=4)
+            run = nbformat.read(
+                course / "autograded" / student / name / f"{name}.ipynb", as_version=4
+            )
             said = [o.get("text", "") for c in run.cells for o in c.get("outputs", [])]
             assert any(why in text for text in said), (student, said)
     nbgrader(course, "generate_feedback", name, "--force")
-    given = [course / "release" / name / f"{name}.ipynb",
-             *(course / "feedback" / "blank" / name).glob("*.html")]
+    given = [
+        course / "release" / name / f"{name}.ipynb",
+        *(course / "feedback" / "blank" / name).glob("*.html"),
+    ]
     for path in given:
         text = path.read_text(encoding="utf-8")
         for marker in ("BEGIN SOLUTION", "END SOLUTION", "HIDDEN TESTS"):
             assert marker not in text, (path, marker)
     # Labelled as lessons: the release is the lesson, and shows what the lesson shows on purpose.
-    assert not solution_text_found({f"lessons/{p.relative_to(course)}": p.read_text(
-        encoding="utf-8") for p in given})
+    assert not solution_text_found(
+        {f"lessons/{p.relative_to(course)}": p.read_text(encoding="utf-8") for p in given}
+    )
 
 
 def test_the_release_has_the_lessons_stubs_and_plain_test_cells(course):
@@ -231,28 +257,36 @@ def test_the_release_has_the_lessons_stubs_and_plain_test_cells(course):
         for given in answer_cells(release):
             body = given.source.split("):\n", 1)[-1].split("\n")
             assert [line.strip() for line in body if line.strip()] == [
-                "# YOUR CODE HERE", "raise NotImplementedError()"], (name, given.source)
+                "# YOUR CODE HERE",
+                "raise NotImplementedError()",
+            ], (name, given.source)
         for cell in graded_cells(release):
-            assert cell.source.startswith("check.") and cell.source.endswith(
-                ".assert_passed()") and "\n" not in cell.source, cell.source
+            assert (
+                cell.source.startswith("check.")
+                and cell.source.endswith(".assert_passed()")
+                and "\n" not in cell.source
+            ), cell.source
 
 
 def test_each_cheat_works_without_the_grader(course, tmp_path):
     """Run as a plain notebook (nbgrader's own autograde does no more), each cheat turns lesson 1's
     failing checks into silent passes: the round trip's zeros come from the grader."""
     from nbclient import NotebookClient
+
     nbgrader(course, "generate_assignment", "lesson1", "--force")
     release = course / "release" / "lesson1" / "lesson1.ipynb"
     for cheat, source in {"monkeypatch": MONKEYPATCH, **CHEATS}.items():
         nb = with_cell(nbformat.read(release, as_version=4), source.format(lesson="lesson1"))
-        NotebookClient(nb, timeout=300, allow_errors=True,
-                       resources={"metadata": {"path": str(tmp_path)}}).execute()
+        NotebookClient(
+            nb, timeout=300, allow_errors=True, resources={"metadata": {"path": str(tmp_path)}}
+        ).execute()
         errors = [o for c in graded_cells(nb) for o in c.outputs if o.output_type == "error"]
         assert not errors, (cheat, errors[0].evalue)
 
 
 def test_the_generator_refuses_nothing_silently(tmp_path):
     import shutil
+
     shutil.copytree(LESSONS, tmp_path / "lessons")
     (tmp_path / "lessons" / "solutions" / "lesson1.py").write_text("def build_mlp():\n    pass\n")
     with pytest.raises(KeyError, match="hidden_and_output"):

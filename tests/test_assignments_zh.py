@@ -2,6 +2,7 @@
 course-zh/`): the Chinese lessons' prose around the same exercises, solutions and tests as the
 English course (one set of solutions, lessons/solutions/), and autograde's kernels in Chinese,
 so a student's feedback carries the checks' Chinese words."""
+
 import subprocess
 import sys
 from pathlib import Path
@@ -18,8 +19,10 @@ LESSONS = Path(__file__).resolve().parents[1] / "lessons"
 ZH = LESSONS / "zh-CN"
 ZH_LESSONS = sorted(ZH.glob("[0-9][0-9]_*.ipynb"))
 CJK = range(0x4E00, 0xA000)  # CJK Unified Ideographs
-pytestmark = pytest.mark.skipif(not ZH_LESSONS, reason="lessons/zh-CN/ has no notebooks yet: "
-                                "the Chinese course is tested once it has")
+pytestmark = pytest.mark.skipif(
+    not ZH_LESSONS,
+    reason="lessons/zh-CN/ has no notebooks yet: the Chinese course is tested once it has",
+)
 
 
 def has_chinese(text):
@@ -30,8 +33,12 @@ def output_text(cell):
     """What a code cell printed, raised and showed, as one string."""
     parts = []
     for output in cell.get("outputs", []):
-        parts += [output.get("text", ""), output.get("evalue", ""), *output.get("traceback", []),
-                  output.get("data", {}).get("text/plain", "")]
+        parts += [
+            output.get("text", ""),
+            output.get("evalue", ""),
+            *output.get("traceback", []),
+            output.get("data", {}).get("text/plain", ""),
+        ]
     return "\n".join(parts)
 
 
@@ -40,8 +47,12 @@ def courses(tmp_path_factory):
     """(English course, Chinese course, the Chinese course's assignment names)."""
     english, chinese = tmp_path_factory.mktemp("course"), tmp_path_factory.mktemp("course-zh")
     assignments.build(LESSONS, english)
-    done = subprocess.run([sys.executable, "-m", "minisym_widgets.assignments", f"{ZH}/",
-                           str(chinese)], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "minisym_widgets.assignments", f"{ZH}/", str(chinese)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     names = [Path(line).stem for line in done.stdout.split()]
     assert names, f"no assignment written from {ZH}: {done.stdout}"
@@ -50,8 +61,11 @@ def courses(tmp_path_factory):
 
 def test_one_assignment_per_chinese_lesson_with_exercises(courses):
     english, chinese, names = courses
-    expected = [f"lesson{int(path.name[:2])}" for path in ZH_LESSONS
-                if (english / "source" / f"lesson{int(path.name[:2])}").is_dir()]
+    expected = [
+        f"lesson{int(path.name[:2])}"
+        for path in ZH_LESSONS
+        if (english / "source" / f"lesson{int(path.name[:2])}").is_dir()
+    ]
     assert names == expected
 
 
@@ -90,19 +104,22 @@ def test_the_chinese_course_autogrades_in_chinese(courses):
     got = scores(chinese, name)
     assert got["teacher"][0] == got["teacher"][1] > 0 and got["blank"][0] == 0, got
     if not i18n.catalogue_path("zh_CN", "minisym_exercises").exists():
-        pytest.skip("widgets/locale/zh_CN/LC_MESSAGES/minisym_exercises.po is not written yet: "
-                    "the checks' Chinese words in the feedback are tested once it exists")
-    graded = nbformat.read(chinese / "autograded" / "blank" / name / f"{name}.ipynb",
-                           as_version=4)
+        pytest.skip(
+            "widgets/locale/zh_CN/LC_MESSAGES/minisym_exercises.po is not written yet: "
+            "the checks' Chinese words in the feedback are tested once it exists"
+        )
+    graded = nbformat.read(chinese / "autograded" / "blank" / name / f"{name}.ipynb", as_version=4)
     tests = [c for c in graded.cells if c.metadata.get("nbgrader", {}).get("grade")]
     said = "\n".join(output_text(cell) for cell in tests)
     assert tests and has_chinese(said), (
-        f"{name}: the blank submission's test cells say nothing in Chinese:\n{said[:2000]}")
+        f"{name}: the blank submission's test cells say nothing in Chinese:\n{said[:2000]}"
+    )
 
 
 def test_an_edition_without_solutions_anywhere_is_refused(tmp_path):
     (tmp_path / "zh-CN").mkdir()
-    nbformat.write(nbformat.read(ZH_LESSONS[0], as_version=4),
-                   tmp_path / "zh-CN" / ZH_LESSONS[0].name)
+    nbformat.write(
+        nbformat.read(ZH_LESSONS[0], as_version=4), tmp_path / "zh-CN" / ZH_LESSONS[0].name
+    )
     with pytest.raises(FileNotFoundError, match="put the solutions"):
         assignments.build(tmp_path / "zh-CN", tmp_path / "course")

@@ -1,5 +1,6 @@
 """mx.autograd on NDArrays: the tape, the req each operator's backward receives, the errors
 (their MXNet classes and what they teach), autograd.Function, and the gluon stub."""
+
 import numpy as np
 import pytest
 
@@ -88,7 +89,8 @@ def test_a_variable_read_twice_gets_write_buffers_that_are_summed():
     x = _attached([1.0, 2.0], req="add")
     with mx.autograd.record():
         y = mx.nd.Custom(x, op_type="test_autograd_double") + mx.nd.Custom(
-            x, op_type="test_autograd_double")
+            x, op_type="test_autograd_double"
+        )
     y.backward(train_mode=False)
     assert [r for r in _Double.reqs if r[0] == "backward"] == [("backward", ["write"], False)] * 2
     np.testing.assert_allclose(x.grad.asnumpy(), [4.0, 4.0])
@@ -243,8 +245,11 @@ def test_writing_into_a_recorded_array_inside_record_is_refused():
     x = _attached([1.0, 2.0])
     with mx.autograd.record():
         y = x * 2
-        for write in (lambda: y.__setitem__(slice(None), 5), lambda: y.__iadd__(1),
-                      lambda: mx.nd.relu(x, out=y)):
+        for write in (
+            lambda: y.__setitem__(slice(None), 5),
+            lambda: y.__iadd__(1),
+            lambda: mx.nd.relu(x, out=y),
+        ):
             with pytest.raises(mx.base.MXNetError) as info:
                 write()
             assert "part of the recorded graph" in str(info.value)

@@ -1,6 +1,7 @@
 """MXNet's call conventions for mx.sym.<op> and mx.nd.<op> (minisym/symbol/signature.py):
 parameters by position after the inputs, None for an absent input, NumPy values inside
 parameters, the stride / pad forms Pooling accepts, and the errors for the mistakes."""
+
 import inspect
 import re
 
@@ -65,15 +66,20 @@ def test_node_given_records_the_position_in_the_call():
 def test_functions_have_mxnets_signatures():
     assert str(inspect.signature(mx.sym.Dropout)) == (
         "(data=None, p=_Null, mode=_Null, axes=_Null, cudnn_off=_Null, name=None, attr=None, "
-        "out=None, **kwargs)")
+        "out=None, **kwargs)"
+    )
     assert str(inspect.signature(mx.nd.Activation)) == (
-        "(data=None, act_type=_Null, out=None, name=None, **kwargs)")
+        "(data=None, act_type=_Null, out=None, name=None, **kwargs)"
+    )
     assert str(inspect.signature(mx.sym.Concat)) == "(*data, **kwargs)"
     assert str(inspect.signature(mx.sym.make_loss)) == (
-        "(data=None, name=None, attr=None, out=None, **kwargs)")
-    assert "Positional arguments fill, in order: the inputs data, weight, bias, then the " \
-           "parameters num_hidden, no_bias, flatten, then name, attr, out." \
-           in mx.sym.FullyConnected.__doc__
+        "(data=None, name=None, attr=None, out=None, **kwargs)"
+    )
+    assert (
+        "Positional arguments fill, in order: the inputs data, weight, bias, then the "
+        "parameters num_hidden, no_bias, flatten, then name, attr, out."
+        in mx.sym.FullyConnected.__doc__
+    )
 
 
 # --- mistakes -------------------------------------------------------------------------------------
@@ -82,17 +88,22 @@ def test_too_many_positional_arguments_name_the_order_and_what_was_left_over():
         mx.sym.Dropout(x, 0.5, "always", (), False, "nm", None, None, 9)
     text = str(info.value)
     assert text.startswith("Dropout() takes from 0 to 8 positional arguments but 9 were given.")
-    assert "mx.sym.Dropout takes, in this order: the input data, then the parameters p, mode, " \
-           "axes, cudnn_off, then name, attr, out." in text
+    assert (
+        "mx.sym.Dropout takes, in this order: the input data, then the parameters p, mode, "
+        "axes, cudnn_off, then name, attr, out." in text
+    )
     assert "p=0.5, mode='always'" in text and "and 9 is left over" in text
     assert "Give the parameters by keyword, e.g. mx.sym.Dropout(data, p=..., mode=...)" in text
     assert mx.sym.Dropout(x, p=0.5, mode="always").list_attr() == {"p": "0.5", "mode": "always"}
 
 
 def test_a_parameter_given_twice():
-    with pytest.raises(TypeError, match=r"Dropout\(\) got multiple values for argument 'p': "
-                                        r"0.5 by position \(the 2nd argument\) and 0.3 by "
-                                        r"keyword.*Give p once"):
+    with pytest.raises(
+        TypeError,
+        match=r"Dropout\(\) got multiple values for argument 'p': "
+        r"0.5 by position \(the 2nd argument\) and 0.3 by "
+        r"keyword.*Give p once",
+    ):
         mx.sym.Dropout(x, 0.5, p=0.3)
     with pytest.raises(TypeError, match="multiple values for argument 'data'"):
         mx.sym.FullyConnected(None, data=x, num_hidden=2)
@@ -110,29 +121,44 @@ def test_a_parameter_in_an_input_slot_says_where_parameters_go():
 
 
 def test_a_numpy_array_as_an_input_points_to_variables():
-    with pytest.raises(AssertionError, match=r"Argument data must be Symbol instances.*"
-                                             r"mx\.sym\.Variable\('data'\).*mx\.nd\."
-                                             r"FullyConnected"):
+    with pytest.raises(
+        AssertionError,
+        match=r"Argument data must be Symbol instances.*"
+        r"mx\.sym\.Variable\('data'\).*mx\.nd\."
+        r"FullyConnected",
+    ):
         mx.sym.FullyConnected(np.ones((2, 3)), num_hidden=3)
     with pytest.raises(AssertionError, match="weight is an input of mx.sym.FullyConnected"):
         mx.sym.FullyConnected(x, weight=3, num_hidden=3)
 
 
-@pytest.mark.parametrize("make, unused, takes", [
-    (lambda: mx.sym.Convolution(x, w, b, kernel=(3, 3), num_filter=4, no_bias=True), "bias",
-     "['data', 'weight']"),
-    (lambda: mx.sym.LeakyReLU(x, g), "gamma", "['data']"),
-    (lambda: mx.sym.softmax(x, g), "length", "['data']"),
-])
+@pytest.mark.parametrize(
+    "make, unused, takes",
+    [
+        (
+            lambda: mx.sym.Convolution(x, w, b, kernel=(3, 3), num_filter=4, no_bias=True),
+            "bias",
+            "['data', 'weight']",
+        ),
+        (lambda: mx.sym.LeakyReLU(x, g), "gamma", "['data']"),
+        (lambda: mx.sym.softmax(x, g), "length", "['data']"),
+    ],
+)
 def test_an_input_the_parameters_leave_unused(make, unused, takes):
-    with pytest.raises(MXNetError, match=rf"has an input '{unused}', but with these parameters "
-                                         rf"it takes only {re.escape(takes)}"):
+    with pytest.raises(
+        MXNetError,
+        match=rf"has an input '{unused}', but with these parameters "
+        rf"it takes only {re.escape(takes)}",
+    ):
         make()
 
 
 def test_variadic_operators_take_their_parameters_by_keyword():
-    with pytest.raises(AssertionError, match=r"Positional arguments must be Symbol instances, "
-                                             r"but got 0 \(int\) as the 3rd argument.*dim=0"):
+    with pytest.raises(
+        AssertionError,
+        match=r"Positional arguments must be Symbol instances, "
+        r"but got 0 \(int\) as the 3rd argument.*dim=0",
+    ):
         mx.sym.Concat(x, w, 0)
     with pytest.raises(AssertionError, match="leave the None out"):
         mx.sym.Concat(x, None)
@@ -163,8 +189,10 @@ def test_numpy_integers_inside_tuples_are_stored_as_plain_numbers():
     assert mx.sym.sum(x, axis=(np.int64(1),)).list_attr() == {"axis": "(1,)"}
     assert mx.sym.Convolution(x, kernel=(3, 3), num_filter=np.int64(2)).attr("num_filter") == "2"
     assert mx.sym.Dropout(x, p=np.float32(0.3)).attr("p") == "0.3"
-    assert mx.sym.Convolution(x, kernel=(3, 3), num_filter=2,
-                              no_bias=np.bool_(True)).attr("no_bias") == "True"
+    assert (
+        mx.sym.Convolution(x, kernel=(3, 3), num_filter=2, no_bias=np.bool_(True)).attr("no_bias")
+        == "True"
+    )
     assert mx.sym.Activation(x, act_type=np.str_("relu")).attr("act_type") == "relu"
     assert mx.sym.transpose(x, axes=[2, 0, 1]).attr("axes") == "[2, 0, 1]"
     assert mx.sym.Dropout(x, p=np.array(0.5)).attr("p") == "0.5"  # a 0-d array is a number
@@ -220,14 +248,23 @@ def test_nd_takes_the_same_positions_then_out_and_name():
 
 def test_nd_mistakes():
     data = mx.nd.ones((1, 3))
-    with pytest.raises(AssertionError, match=r"Argument weight must have NDArray type, but got "
-                                             r"numpy.ndarray of shape \(2, 3\).*mx.nd.array"):
+    with pytest.raises(
+        AssertionError,
+        match=r"Argument weight must have NDArray type, but got "
+        r"numpy.ndarray of shape \(2, 3\).*mx.nd.array",
+    ):
         mx.nd.FullyConnected(data, np.ones((2, 3)), mx.nd.ones(2), 2)
-    with pytest.raises(MXNetError, match=r"mx.nd.FullyConnected: give every input as an "
-                                         r"NDArray; missing 'bias'"):
+    with pytest.raises(
+        MXNetError,
+        match=r"mx.nd.FullyConnected: give every input as an "
+        r"NDArray; missing 'bias'",
+    ):
         mx.nd.FullyConnected(data, mx.nd.ones((2, 3)), None, 2)
-    with pytest.raises(TypeError, match=r"Activation\(\) takes from 0 to 4 positional "
-                                        r"arguments but 5 were given.*then out, name"):
+    with pytest.raises(
+        TypeError,
+        match=r"Activation\(\) takes from 0 to 4 positional "
+        r"arguments but 5 were given.*then out, name",
+    ):
         mx.nd.Activation(data, "relu", None, "nm", 5)
     with pytest.raises(AssertionError, match="the 2nd positional argument is the input 'rhs'"):
         mx.nd.elemwise_add(data, 1)

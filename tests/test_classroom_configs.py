@@ -4,6 +4,7 @@ are compiled once for a generic CPU and run with it, one thread per CPU a studen
 nbgitpuller pull into the folder the hub opens, logins limited to the class, and guarantees that
 follow the sizing rule of docs/classroom.md. (tests/test_hub_setups.py runs the tools
 themselves; the hubs cannot run on one offline machine.)"""
+
 import os
 import re
 import shlex
@@ -17,16 +18,21 @@ ROOT = Path(__file__).resolve().parents[1]
 BINDER = ROOT / "binder"
 CLASSROOM = ROOT / "docs" / "classroom"
 INSTALL_SH = CLASSROOM / "tljh" / "install.sh"
-THREAD_VARIABLES = {"NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
-                    "MKL_NUM_THREADS"}
-GIB = 1024 ** 3
+THREAD_VARIABLES = {
+    "NUMBA_NUM_THREADS",
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+}
+GIB = 1024**3
 # JupyterHub's ByteSpecification and systemd both read K, M, G, T as powers of 1024.
-UNITS = {"K": 1024, "M": 1024 ** 2, "G": 1024 ** 3, "T": 1024 ** 4}
+UNITS = {"K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
 SIZING_LINE = re.compile(r"<!--\s*sizing:\s*(.*?)\s*-->")
 
 
 def tljh_settings():
     """What the TLJH config file sets, run with a stand-in config object."""
+
     class Section:
         pass
 
@@ -71,8 +77,9 @@ def sizing_rule():
     """The machine-readable sizing line of docs/classroom.md, as numbers."""
     found = SIZING_LINE.search((ROOT / "docs" / "classroom.md").read_text())
     assert found, "docs/classroom.md has no <!-- sizing: ... --> line"
-    return {key: float(value) for key, value in
-            (pair.split("=", 1) for pair in found.group(1).split())}
+    return {
+        key: float(value) for key, value in (pair.split("=", 1) for pair in found.group(1).split())
+    }
 
 
 def test_binder_uses_the_projects_environment_file():
@@ -89,19 +96,22 @@ def test_tljh_adds_the_course_with_pip_and_only_graphviz_with_conda():
     assert conda, "install.sh installs Graphviz with conda"
     for command in conda:
         assert command[1] == "install"
-        assert [word for word in command[2:] if not word.startswith("-")
-                and word != "conda-forge"] == ["graphviz"]
+        assert [
+            word for word in command[2:] if not word.startswith("-") and word != "conda-forge"
+        ] == ["graphviz"]
     assert "environment.yml" not in " ".join(" ".join(c) for c in commands)
     pip = [c for c in commands if c[1:4] == ["-m", "pip", "install"]]
     assert [c[4:] for c in pip] == [["."]]  # the course with its dependencies, from pyproject
-    assert any(c[0].endswith("/bin/jupyterhub-singleuser") and c[1:] == ["--version"]
-               for c in commands)
+    assert any(
+        c[0].endswith("/bin/jupyterhub-singleuser") and c[1:] == ["--version"] for c in commands
+    )
 
 
 def test_the_hubs_open_the_folder_nbgitpuller_pulls_into():
     environment = yaml.safe_load((ROOT / "environment.yml").read_text())
-    assert "nbgitpuller" in [re.split(r"[<>=\s]", d)[0] for d in environment["dependencies"]
-                             if isinstance(d, str)]
+    assert "nbgitpuller" in [
+        re.split(r"[<>=\s]", d)[0] for d in environment["dependencies"] if isinstance(d, str)
+    ]
     command = z2jh()["singleuser"]["lifecycleHooks"]["postStart"]["exec"]["command"]
     assert command[0] == "gitpuller" and len(command) == 4
     assert command[2] == "student", "students pull the branch without solutions (make student)"
@@ -147,12 +157,21 @@ def test_kernels_are_compiled_and_run_for_a_generic_cpu():
 
 def test_binder_start_runs_with_the_generic_cpu_unless_told_otherwise():
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CPU_NAME"}
-    shown = subprocess.run([str(BINDER / "start"), "printenv", "NUMBA_CPU_NAME"], env=env,
-                           capture_output=True, text=True, check=True).stdout
+    shown = subprocess.run(
+        [str(BINDER / "start"), "printenv", "NUMBA_CPU_NAME"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert shown.strip() == "generic"
-    shown = subprocess.run([str(BINDER / "start"), "printenv", "NUMBA_CPU_NAME"],
-                           env=dict(env, NUMBA_CPU_NAME="skylake"), capture_output=True,
-                           text=True, check=True).stdout
+    shown = subprocess.run(
+        [str(BINDER / "start"), "printenv", "NUMBA_CPU_NAME"],
+        env=dict(env, NUMBA_CPU_NAME="skylake"),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert shown.strip() == "skylake"
 
 
@@ -169,12 +188,18 @@ def test_only_the_class_may_log_in():
     assert hub["JupyterHub"]["authenticator_class"] == "github"
     assert "GitHubOAuthenticator" not in hub  # secrets and the class list live in class.yaml
     github = class_values()["hub"]["config"]["GitHubOAuthenticator"]
-    assert {"client_id", "client_secret", "oauth_callback_url", "admin_users",
-            "allowed_users"} <= set(github)
+    assert {
+        "client_id",
+        "client_secret",
+        "oauth_callback_url",
+        "admin_users",
+        "allowed_users",
+    } <= set(github)
     assert github["admin_users"] and github["allowed_users"]
     commands = install_commands()
     assert ["set", "auth.type", "nativeauthenticator.NativeAuthenticator"] in [
-        c[1:] for c in commands]
+        c[1:] for c in commands
+    ]
     assert ["add-item", "users.admin", "$ADMIN"] in [c[1:] for c in commands]
     assert ["add-item", "users.allowed", "$name"] in [c[1:] for c in commands]
 
@@ -196,23 +221,34 @@ def test_guarantees_follow_the_guides_sizing_rule():
     assert bytes_of(limit) == bytes_of(single["memory"]["limit"])
 
 
-@pytest.mark.parametrize("arguments, message", [
-    ([], "usage: sudo bash docs/classroom/tljh/install.sh <admin> <class-list.txt>"),
-    (["teacher", "missing.txt"], "cannot read the class list"),
-    (["teacher", "{bad}"], "'Ada Lovelace' in"),
-    (["teacher", "{digits}"], "'2024' in"),
-    (["Teacher One", "{digits}"], "'Teacher One' (the admin) is not a valid user name"),
-    (["teacher", "{empty}"], "names no student"),
-])
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        ([], "usage: sudo bash docs/classroom/tljh/install.sh <admin> <class-list.txt>"),
+        (["teacher", "missing.txt"], "cannot read the class list"),
+        (["teacher", "{bad}"], "'Ada Lovelace' in"),
+        (["teacher", "{digits}"], "'2024' in"),
+        (["Teacher One", "{digits}"], "'Teacher One' (the admin) is not a valid user name"),
+        (["teacher", "{empty}"], "names no student"),
+    ],
+)
 def test_install_sh_refuses_bad_arguments_before_changing_anything(tmp_path, arguments, message):
     (tmp_path / "bad.txt").write_text("ada\nAda Lovelace # two words, capitals\n")
     (tmp_path / "digits.txt").write_text("ada\n2024\n")
     (tmp_path / "empty.txt").write_text("# nobody yet\n\n")
-    arguments = [a.format(bad=tmp_path / "bad.txt", digits=tmp_path / "digits.txt",
-                          empty=tmp_path / "empty.txt") for a in arguments]
-    run = subprocess.run(["bash", str(INSTALL_SH), *arguments], cwd=tmp_path,
-                         env=dict(os.environ, TLJH_INSTALL_PREFIX=str(tmp_path / "tljh")),
-                         capture_output=True, text=True)
+    arguments = [
+        a.format(
+            bad=tmp_path / "bad.txt", digits=tmp_path / "digits.txt", empty=tmp_path / "empty.txt"
+        )
+        for a in arguments
+    ]
+    run = subprocess.run(
+        ["bash", str(INSTALL_SH), *arguments],
+        cwd=tmp_path,
+        env=dict(os.environ, TLJH_INSTALL_PREFIX=str(tmp_path / "tljh")),
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode != 0
     assert message in run.stderr
     assert not (tmp_path / "tljh").exists()

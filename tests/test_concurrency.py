@@ -11,6 +11,7 @@
   backward raises an MXNetError saying so; every call that runs computes on its own inputs,
   never on a mix (checked over many iterations).
 """
+
 import os
 import subprocess
 import sys
@@ -55,14 +56,19 @@ SHAPE = (4, 3, 12, 12)
 def _params():
     rng = np.random.default_rng(1)
     ex = resnet_ish().simple_bind(mx.cpu(), data=SHAPE)
-    return {n: rng.standard_normal(a.shape).astype(np.float32) * 0.3
-            for n, a in ex.arg_dict.items() if n not in ("data", "softmax_label")}
+    return {
+        n: rng.standard_normal(a.shape).astype(np.float32) * 0.3
+        for n, a in ex.arg_dict.items()
+        if n not in ("data", "softmax_label")
+    }
 
 
 def _inputs(i):
     rng = np.random.default_rng(100 + i)
-    return (rng.standard_normal(SHAPE).astype(np.float32),
-            rng.integers(0, 5, SHAPE[0]).astype(np.float32))
+    return (
+        rng.standard_normal(SHAPE).astype(np.float32),
+        rng.integers(0, 5, SHAPE[0]).astype(np.float32),
+    )
 
 
 def _train_steps(params, i):
@@ -75,8 +81,11 @@ def _train_steps(params, i):
     for _ in range(ITERATIONS):
         out = ex.forward(is_train=True, data=data, softmax_label=label)[0].asnumpy()
         ex.backward()
-        results.append([out] + [g.asnumpy() for g in ex.grad_arrays if g is not None]
-                       + [a.asnumpy() for a in ex.aux_arrays])
+        results.append(
+            [out]
+            + [g.asnumpy() for g in ex.grad_arrays if g is not None]
+            + [a.asnumpy() for a in ex.aux_arrays]
+        )
         data = data * 0.9 + 0.1
     return results
 
@@ -84,8 +93,9 @@ def _train_steps(params, i):
 def _assert_same(results, expected, who):
     for step, (got, want) in enumerate(zip(results, expected)):
         for k, (a, b) in enumerate(zip(got, want)):
-            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6,
-                                       err_msg=f"{who}, step {step}, array {k}")
+            np.testing.assert_allclose(
+                a, b, rtol=1e-5, atol=1e-6, err_msg=f"{who}, step {step}, array {k}"
+            )
 
 
 # --- one executor per thread ---------------------------------------------------------------------
@@ -102,8 +112,9 @@ def test_one_executor_per_thread_equals_serial_runs():
         except BaseException as exc:  # noqa: BLE001 -- reported below
             errors.append((i, exc))
 
-    threads = [threading.Thread(target=work, args=(i,), name=f"learner-{i}")
-               for i in range(THREADS)]
+    threads = [
+        threading.Thread(target=work, args=(i,), name=f"learner-{i}") for i in range(THREADS)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -118,7 +129,7 @@ def test_threading_layer_in_use_and_how_kernels_are_called():
     resnet_ish().simple_bind(mx.cpu(), data=SHAPE).forward()
     layer = numba.threading_layer()
     assert layer in ("omp", "tbb", "workqueue")
-    assert jit.kernel_mode() == ("locked" if layer == "workqueue" else "parallel")
+    assert jit.parallel_call_mode() == ("locked" if layer == "workqueue" else "parallel")
 
 
 WORKQUEUE = textwrap.dedent("""
@@ -144,7 +155,7 @@ WORKQUEUE = textwrap.dedent("""
     threads = [threading.Thread(target=run, args=(s, threaded)) for s in range(4)]
     [t.start() for t in threads]; [t.join() for t in threads]
     assert all(np.allclose(serial[s], threaded[s], rtol=1e-5, atol=1e-6) for s in range(4))
-    print(numba.threading_layer(), jit.kernel_mode())
+    print(numba.threading_layer(), jit.parallel_call_mode())
 """)
 
 
@@ -153,8 +164,9 @@ WORKQUEUE = textwrap.dedent("""
 def test_workqueue_layer_is_locked_not_aborted():
     """numba's workqueue layer terminates the process on concurrent use; minisym locks it."""
     env = dict(os.environ, NUMBA_THREADING_LAYER="workqueue", PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-c", WORKQUEUE], env=env, capture_output=True,
-                          text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", WORKQUEUE], env=env, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Concurrent access has been detected" not in done.stderr
     assert done.stdout.split() == ["workqueue", "locked"]
@@ -179,7 +191,7 @@ PROCESSES = textwrap.dedent("""
         ex.forward(is_train=True)
         ex.backward(mx.nd.ones(ex.outputs[0].shape))
         return (ex.outputs[0].asnumpy(), ex.grad_dict['data'].asnumpy(),
-                ex.grad_dict['c_weight'].asnumpy(), jit.kernel_mode())
+                ex.grad_dict['c_weight'].asnumpy(), jit.parallel_call_mode())
 
     if __name__ == '__main__':
         expected = [run(seed) for seed in range(4)]   # GNU OpenMP is started in this process
@@ -202,8 +214,13 @@ def test_processes_at_once_forked_and_spawned(tmp_path):
     script = tmp_path / "processes.py"
     script.write_text(PROCESSES)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, str(script), "fork:4", "spawn:2"], env=env,
-                          capture_output=True, text=True, timeout=400)
+    done = subprocess.run(
+        [sys.executable, str(script), "fork:4", "spawn:2"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=400,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Terminating" not in done.stderr, done.stderr[-3000:]
     layer, modes = done.stdout.split(" ", 1)
@@ -214,7 +231,7 @@ def test_processes_at_once_forked_and_spawned(tmp_path):
 
 
 # --- one executor shared by two threads --------------------------------------------------------
-_SEEN = {}             # thread id -> what the probe's forward received
+_SEEN = {}  # thread id -> what the probe's forward received
 _HOLD = {"on": False}  # when on, the probe's forward waits for _RELEASE
 _ENTERED, _RELEASE = threading.Event(), threading.Event()
 
@@ -251,8 +268,9 @@ def _shared_executor():
     data = mx.sym.Variable("data")
     x = mx.sym.Convolution(data, kernel=(3, 3), pad=(1, 1), num_filter=4, name="conv")
     x = mx.sym.Custom(x, op_type="concurrency_probe", name="probe")
-    return mx.sym.Pooling(x, kernel=(2, 2), stride=(2, 2), pool_type="max", name="pool"
-                          ).simple_bind(mx.cpu(), data=(2, 3, 8, 8))
+    return mx.sym.Pooling(
+        x, kernel=(2, 2), stride=(2, 2), pool_type="max", name="pool"
+    ).simple_bind(mx.cpu(), data=(2, 3, 8, 8))
 
 
 def test_a_call_while_another_thread_runs_raises_a_clear_error():
@@ -263,8 +281,11 @@ def test_a_call_while_another_thread_runs_raises_a_clear_error():
     def other():
         assert _ENTERED.wait(timeout=60)
         try:
-            for call in (lambda: ex.forward(), lambda: ex.backward(mx.nd.ones((2, 4, 4, 4))),
-                         lambda: ex.copy()):
+            for call in (
+                lambda: ex.forward(),
+                lambda: ex.backward(mx.nd.ones((2, 4, 4, 4))),
+                lambda: ex.copy(),
+            ):
                 try:
                     call()
                 except mx.base.MXNetError as exc:
@@ -284,11 +305,14 @@ def test_a_call_while_another_thread_runs_raises_a_clear_error():
         thread.join(timeout=60)
     assert len(caught) == 3, caught
     for what, text in zip(("forward", "backward", "copy"), caught):
-        assert text.startswith(f"Executor.{what}: this executor is running forward in another "
-                               "thread (MainThread); one executor runs one call at a time"), text
+        assert text.startswith(
+            f"Executor.{what}: this executor is running forward in another "
+            "thread (MainThread); one executor runs one call at a time"
+        ), text
         assert "executor.copy()" in text and "simple_bind" in text
-    np.testing.assert_allclose(ex.outputs[0].asnumpy(), 2 * 0.1 * 27 * np.ones((2, 4, 4, 4)),
-                               rtol=1e-5)
+    np.testing.assert_allclose(
+        ex.outputs[0].asnumpy(), 2 * 0.1 * 27 * np.ones((2, 4, 4, 4)), rtol=1e-5
+    )
     ex.backward(mx.nd.ones((2, 4, 4, 4)))  # usable again, from any thread
     assert ex.copy().forward()[0].shape == (2, 4, 4, 4)
 

@@ -1,5 +1,6 @@
 """The operator contract the index map shows: names, declarations, how inputs were given,
 what backward receives, and the req each index gets and why."""
+
 import numpy as np
 import pytest
 
@@ -30,9 +31,19 @@ def test_every_slot_is_named_after_its_declaration():
     fc = mx.sym.FullyConnected(mx.sym.Variable("x"), num_hidden=4, name="fc1")
     docs = _docs(fc)
     assert [d.label for d in docs.values()] == [
-        "in_data[0]", "in_data[1]", "in_data[2]", "in_grad[0]", "in_grad[1]", "in_grad[2]",
-        "backward req[0]", "backward req[1]", "backward req[2]",
-        "out_data[0]", "out_grad[0]", "forward req[0]"]
+        "in_data[0]",
+        "in_data[1]",
+        "in_data[2]",
+        "in_grad[0]",
+        "in_grad[1]",
+        "in_grad[2]",
+        "backward req[0]",
+        "backward req[1]",
+        "backward req[2]",
+        "out_data[0]",
+        "out_grad[0]",
+        "forward req[0]",
+    ]
     assert (docs["in_data[1]"].name, docs["in_data[1]"].entry) == ("weight", "fc1_weight")
     assert docs["in_grad[2]"].name == "bias"
     assert str(docs["in_data[1]"].declared).startswith("FullyConnected.list_arguments, line 2:")
@@ -51,13 +62,14 @@ def test_how_each_input_was_given():
 
 
 def test_custom_declarations_point_at_the_learners_line():
-    s = mx.sym.Custom(data=mx.sym.Variable("data"), label=mx.sym.Variable("label"),
-                      op_type="softmax", name="sm")
+    s = mx.sym.Custom(
+        data=mx.sym.Variable("data"), label=mx.sym.Variable("label"), op_type="softmax", name="sm"
+    )
     docs = _docs(s)
     label = docs["in_data[1]"]
     assert label.given == ("keyword", "label")
     assert label.declared.method == "list_arguments"
-    assert (label.declared.line, label.declared.code) == (2, "return ['data', 'label']")
+    assert (label.declared.line, label.declared.code) == (2, 'return ["data", "label"]')
     assert not label.declared.inherited
     output = docs["out_data[0]"].declared
     assert output.inherited and output.owner == "CustomOpProp"
@@ -83,6 +95,7 @@ def test_an_undeclared_dependency_says_where_it_should_be_declared():
 def test_declaration_without_source_still_names_the_method():
     class NoSource:
         pass
+
     NoSource.list_arguments = eval("lambda self: ['x']")  # no source file behind it
     found = declaration(NoSource(), "list_arguments", "x")
     assert (found.owner, found.line, str(found)) == ("NoSource", 0, "NoSource.list_arguments")
@@ -91,14 +104,20 @@ def test_declaration_without_source_still_names_the_method():
 def _bound(grad_req):
     x = mx.sym.Variable("x")
     fc = mx.sym.FullyConnected(x, num_hidden=3, name="fc")
-    twice = mx.sym.elemwise_add(fc, mx.sym.FullyConnected(x, num_hidden=3, name="fc2"),
-                                name="sum")
+    twice = mx.sym.elemwise_add(fc, mx.sym.FullyConnected(x, num_hidden=3, name="fc2"), name="sum")
     return twice.simple_bind(mx.cpu(), grad_req=grad_req, x=(2, 4))
 
 
 def test_backward_req_is_add_only_for_a_variable_read_once():
-    executor = _bound({"x": "add", "fc_weight": "add", "fc_bias": "null", "fc2_weight": "write",
-                       "fc2_bias": "write"})
+    executor = _bound(
+        {
+            "x": "add",
+            "fc_weight": "add",
+            "fc_bias": "null",
+            "fc2_weight": "write",
+            "fc2_bias": "write",
+        }
+    )
     reqs = executor.backward_reqs("fc")
     assert [r for r, _ in reqs] == ["write", "add", "null"]
     assert "read by 2 operators" in reqs[0][1] and "grad_req 'add'" in reqs[0][1]
@@ -107,8 +126,9 @@ def test_backward_req_is_add_only_for_a_variable_read_once():
     summed = executor.backward_reqs("sum")
     assert [r for r, _ in summed] == ["write", "write"]
     assert "operator's output" in summed[0][1]
-    assert executor.forward_reqs("sum") == [("write", "'sum_output' is read (by a consumer, as "
-                                                      "an output, or by this node's backward)")]
+    assert executor.forward_reqs("sum") == [
+        ("write", "'sum_output' is read (by a consumer, as an output, or by this node's backward)")
+    ]
     with pytest.raises(KeyError, match="no operator node named 'nope'.*'fc'"):
         executor.backward_reqs("nope")
 

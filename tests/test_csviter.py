@@ -1,5 +1,6 @@
 """mx.io.CSVIter: MXNet's batches (recorded in p715), the errors that name the line and the fix,
 and a Module trained from it."""
+
 import numpy as np
 import pytest
 
@@ -50,8 +51,9 @@ def test_a_header_line_is_named_with_the_fix(files):
     folder, _, _ = files
     header = folder / "header.csv"
     header.write_text("a,b,c\n1,2,3\n")
-    with pytest.raises(mx.base.MXNetError, match="'a', which is not a number.*remove the "
-                                                  "header line"):
+    with pytest.raises(
+        mx.base.MXNetError, match="'a', which is not a number.*remove the header line"
+    ):
         mx.io.CSVIter(data_csv=str(header), data_shape=(3,), batch_size=1)
 
 
@@ -88,8 +90,9 @@ def test_fewer_label_rows_than_data_rows_names_both_counts(files):
 def test_module_fit_reads_a_csv_iter(files):
     _, data, label = files
     it = mx.io.CSVIter(data_csv=data, data_shape=(3,), label_csv=label, batch_size=5)
-    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=2),
-                               name="softmax")
+    net = mx.sym.SoftmaxOutput(
+        mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=2), name="softmax"
+    )
     mod = mx.mod.Module(net)
     mod.fit(it, num_epoch=2, optimizer_params={"learning_rate": 0.01}, progress_bar="off")
     assert mod.get_params()[0]["fullyconnected0_weight"].shape == (2, 3)
@@ -98,6 +101,7 @@ def test_module_fit_reads_a_csv_iter(files):
 def test_long_decimals_are_read_bit_for_bit_as_mxnet_reads_them(tmp_path):
     import json
     import os
+
     fixtures = os.path.join(os.path.dirname(__file__), "fixtures")
     with open(os.path.join(fixtures, "p715_csviter.json")) as f:
         entry = json.load(f)["result"]["long_decimals"][0][0]["data"]["__array__"]

@@ -4,6 +4,7 @@ six lists, the empty arrays backward gets for what it did not declare, and ``mx.
 
 What MXNet does the same way is checked against MXNet itself in tests/differential (p400-p405).
 """
+
 import warnings
 
 import numpy as np
@@ -131,8 +132,9 @@ def test_keywords_arrive_as_strings_and_defaults_stay():
             super().__init__(scale, mode)
             received.append({"scale": scale, "mode": mode, "flag": flag})
 
-    sym = mx.sym.Custom(mx.sym.Variable("x"), op_type="tco_receiving", name="s", scale=2,
-                        flag=False)
+    sym = mx.sym.Custom(
+        mx.sym.Variable("x"), op_type="tco_receiving", name="s", scale=2, flag=False
+    )
     # strings, so a Prop must parse them: bool('False') is True
     assert received[0] == {"scale": "2", "mode": "plain", "flag": "False"}
     assert sym.attr_dict()["s"] == {"op_type": "tco_receiving", "scale": "2", "flag": "False"}
@@ -157,13 +159,17 @@ def test_exception_inside_the_operator_reaches_the_caller_as_an_mxnet_error_of_i
 
 
 # --- infer_shape returning the wrong number of shapes ----------------------------------------
-@pytest.mark.parametrize("part, expected, got, label", [
-    ("outputs", 1, 2, "output shapes"),
-    ("inputs", 2, 1, "input shapes"),
-    ("aux", 1, 0, "aux state shapes"),
-])
-def test_wrong_number_of_shapes_names_the_prop_the_method_and_the_counts(part, expected, got,
-                                                                         label):
+@pytest.mark.parametrize(
+    "part, expected, got, label",
+    [
+        ("outputs", 1, 2, "output shapes"),
+        ("inputs", 2, 1, "input shapes"),
+        ("aux", 1, 0, "aux state shapes"),
+    ],
+)
+def test_wrong_number_of_shapes_names_the_prop_the_method_and_the_counts(
+    part, expected, got, label
+):
     sym = mx.sym.Custom(mx.sym.Variable("x"), op_type="tco_bad_counts", name="bad", part=part)
     with pytest.raises(mx.base.MXNetError) as info:
         sym.infer_shape(x=(2, 3))
@@ -176,14 +182,16 @@ def test_wrong_number_of_shapes_names_the_prop_the_method_and_the_counts(part, e
 
 def test_wrong_number_of_lists_from_infer_shape():
     sym = mx.sym.Custom(mx.sym.Variable("x"), op_type="tco_bad_counts", name="bad", part="one")
-    with pytest.raises(mx.base.MXNetError, match=r"return 2 or 3 lists \(inputs, outputs\[, "
-                                                 r"aux\]\) from BadCountsProp.infer_shape"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"return 2 or 3 lists \(inputs, outputs\[, "
+        r"aux\]\) from BadCountsProp.infer_shape",
+    ):
         sym.infer_shape(x=(2, 3))
 
 
 def test_wrong_number_of_types_says_infer_type():
-    sym = mx.sym.Custom(mx.sym.Variable("x"), op_type="tco_bad_counts", name="bad",
-                        part="none")
+    sym = mx.sym.Custom(mx.sym.Variable("x"), op_type="tco_bad_counts", name="bad", part="none")
     with pytest.raises(mx.base.MXNetError) as info:
         sym.infer_type(x="float32")
     message = str(info.value)
@@ -243,8 +251,7 @@ class PeekProp(mx.operator.CustomOpProp):
 
 def test_need_top_grad_false_gives_an_empty_out_grad():
     SEEN.clear()
-    sym = mx.sym.Custom(mx.sym.Variable("x"), op_type="tco_peek", name="loss",
-                        need_top_grad=False)
+    sym = mx.sym.Custom(mx.sym.Variable("x"), op_type="tco_peek", name="loss", need_top_grad=False)
     ex = bind(sym, x=(2, 3))
     ex.forward(is_train=True)
     ex.backward()  # a loss head: no out_grads needed
@@ -262,8 +269,7 @@ def test_need_top_grad_false_gives_an_empty_out_grad():
 def test_using_an_empty_out_grad_fails_instead_of_giving_zeros():
     SEEN.clear()
     SEEN["misuse"] = True
-    sym = mx.sym.Custom(mx.sym.Variable("x"), op_type="tco_peek", name="loss",
-                        need_top_grad=False)
+    sym = mx.sym.Custom(mx.sym.Variable("x"), op_type="tco_peek", name="loss", need_top_grad=False)
     ex = bind(sym, x=(2, 3))
     ex.forward(is_train=True)
     with pytest.raises(mx.base.MXNetError, match="empty NDArray") as info:
@@ -360,8 +366,10 @@ def slots(call):
 
 def dense_nets():
     x = mx.sym.Variable("x")
-    return {"custom": mx.sym.Custom(x, op_type="tco_dense", name="fc", num_hidden=4),
-            "builtin": mx.sym.FullyConnected(x, num_hidden=4, name="fc")}
+    return {
+        "custom": mx.sym.Custom(x, op_type="tco_dense", name="fc", num_hidden=4),
+        "builtin": mx.sym.FullyConnected(x, num_hidden=4, name="fc"),
+    }
 
 
 @pytest.mark.parametrize("kind", ["custom", "builtin"])
@@ -413,8 +421,10 @@ def test_trace_custom_and_builtin_dense_agree_with_a_mixed_grad_req():
 
 def affine_nets():
     x = mx.sym.Variable("x")
-    return {"custom": mx.sym.Custom(x, op_type="tco_affine", name="bn"),
-            "builtin": mx.sym.BatchNorm(x, name="bn")}
+    return {
+        "custom": mx.sym.Custom(x, op_type="tco_affine", name="bn"),
+        "builtin": mx.sym.BatchNorm(x, name="bn"),
+    }
 
 
 @pytest.mark.parametrize("kind", ["custom", "builtin"])
@@ -440,8 +450,7 @@ def test_trace_slot_by_slot_with_aux(kind, grad_req):
         assert backward == []
         return
     table = slots(backward[0])
-    for i, (name, entry) in enumerate([("data", "x"), ("gamma", "bn_gamma"),
-                                       ("beta", "bn_beta")]):
+    for i, (name, entry) in enumerate([("data", "x"), ("gamma", "bn_gamma"), ("beta", "bn_beta")]):
         assert table[f"in_grad[{i}]"] == (name, f"grad of {entry}", grad_req)
         assert table[f"in_data[{i}]"] == (name, entry, None)
     assert table["aux[0]"] == ("moving_mean", "bn_moving_mean", None)
@@ -481,8 +490,9 @@ def test_req_seen_inside_the_operator_matches_the_trace():
         def create_operator(self, ctx, in_shapes, in_dtypes):
             return Recording()
 
-    sym = mx.sym.Custom(mx.sym.Variable("x"), op_type="tco_dense_recording", name="fc",
-                        num_hidden=2)
+    sym = mx.sym.Custom(
+        mx.sym.Variable("x"), op_type="tco_dense_recording", name="fc", num_hidden=2
+    )
     _, trace = traced(sym, ["add", "write", "null"], x=(2, 3))
     assert seen == [("forward", ["write"]), ("backward", ["add", "write", "null"])]
     (backward,) = trace.find("fc", "backward")
@@ -522,8 +532,9 @@ def test_nd_custom_out_list_receives_every_output():
     x = mx.nd.array(np.arange(12, dtype=np.float32).reshape(4, 3))
     gamma, beta = mx.nd.ones((3,)), mx.nd.ones((3,))
     targets = [mx.nd.zeros((4, 3))]
-    mx.nd.Custom(x, gamma, beta, mx.nd.zeros((3,)), mx.nd.zeros((3,)), op_type="tco_affine",
-                 out=targets)
+    mx.nd.Custom(
+        x, gamma, beta, mx.nd.zeros((3,)), mx.nd.zeros((3,)), op_type="tco_affine", out=targets
+    )
     assert isinstance(targets[0], mx.nd.NDArray)
     np.testing.assert_array_equal(targets[0].asnumpy(), x.asnumpy() + 1)
 
@@ -627,12 +638,14 @@ def test_an_out_data_whose_req_is_add_warns_only_when_overwritten(how):
         "overwriting it: write self.assign(out_data[0], req[0], result), which adds when req[0] "
         "is 'add' (or out_data[0][:] += result). out_data[0][:] = ... replaced the values "
         "out_data[0] held, but req[0] is 'add' (the result is added to what the output holds, "
-        "which is lost)."]
+        "which is lost)."
+    ]
     assert (out == 2).all()
 
 
 def test_a_write_that_fails_leaves_the_array_untouched():
     from minisym.ops.custom_checks import SlotName, WatchedNDArray
+
     array = WatchedNDArray(np.zeros((2, 3)), mx.cpu(), slot=SlotName("in_grad", 0, "d", "op"))
     with pytest.raises(ValueError):
         array[:] = np.ones(7)

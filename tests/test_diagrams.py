@@ -1,6 +1,7 @@
 """The course's pictures of an operator's three lists and six arrays: drawn from the engine's
 contract of the node (every slot the engine lists is labelled, nothing else), and the committed
 images are the ones the code draws."""
+
 from pathlib import Path
 
 import numpy as np
@@ -53,8 +54,9 @@ def test_a_variable_is_refused_with_what_to_give():
 def test_the_committed_pictures_are_the_ones_the_code_draws(tmp_path):
     for drawn in write_course_pictures(tmp_path):
         committed = IMAGES / drawn.name
-        assert committed.exists(), f"{committed} missing: python -m minisym_widgets.diagrams " \
-                                   "lessons/images"
+        assert committed.exists(), (
+            f"{committed} missing: python -m minisym_widgets.diagrams lessons/images"
+        )
         new, old = imread(drawn), imread(committed)
         assert new.shape == old.shape, drawn.name
         # fonts may rasterise a pixel apart on another machine; the drawing may not differ
@@ -66,8 +68,10 @@ def test_the_dependency_picture_numbers_as_mxnet_does():
     picture = dependency_diagram(mx.sym.BatchNorm(data, name="bn"))
     # BatchNorm: 3 outputs (output, mean, var), 3 arguments; it reads out_grad[0], in_data
     # and the saved mean / var, so ids 0, 3, 4, 5, 7, 8
-    assert repr(picture).startswith("declare_backward_dependency(out_grad=[0, 1, 2], "
-                                    "in_data=[3, 4, 5], out_data=[6, 7, 8]) returned [")
+    assert repr(picture).startswith(
+        "declare_backward_dependency(out_grad=[0, 1, 2], "
+        "in_data=[3, 4, 5], out_data=[6, 7, 8]) returned ["
+    )
     assert picture._repr_png_().startswith(b"\x89PNG")
     shown = labels(picture)
     assert "in_data[2]\nbeta" in shown and "out_grad[0]\noutput" in shown
@@ -87,6 +91,8 @@ def test_the_dependency_picture_follows_the_props_declaration():
     mx.operator.register("diagram_test_two")(TwoProp)
     two = mx.sym.Custom(data=mx.sym.Variable("x"), op_type="diagram_test_two", name="two")
     picture = dependency_diagram(two)
-    assert repr(picture) == ("declare_backward_dependency(out_grad=[0, 1], in_data=[2], "
-                             "out_data=[3, 4]) returned [0, 1, 2]")
+    assert repr(picture) == (
+        "declare_backward_dependency(out_grad=[0, 1], in_data=[2], "
+        "out_data=[3, 4]) returned [0, 1, 2]"
+    )
     assert labels(picture).count("empty") == 2  # out_data 3 and 4

@@ -1,4 +1,5 @@
 """mx.nd.to_dlpack_for_read / to_dlpack_for_write / from_dlpack (checked against MXNet in p852)."""
+
 import numpy as np
 import pytest
 
@@ -41,6 +42,7 @@ def test_numpy_capsules_in_and_out():
 
         def __dlpack_device__(self):
             return (1, 0)
+
     back = np.from_dlpack(Capsule(mx.nd.array([1, 2]).to_dlpack_for_read()))
     assert back.tolist() == [1, 2]
 
@@ -48,6 +50,7 @@ def test_numpy_capsules_in_and_out():
 def test_the_array_outlives_its_source():
     def make():
         return mx.nd.from_dlpack(mx.nd.array([1, 2, 3]).to_dlpack_for_read())
+
     kept = make()
     for _ in range(50):
         np.ones(1000)

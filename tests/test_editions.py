@@ -5,6 +5,7 @@ resolve, and the English stored outputs as nbval compares them (only widget view
 exercise-check text may differ, in their words, not in how many outputs of which types).
 `python tests/editions.py sync` and `python tests/editions.py execute` bring a Chinese notebook
 back in step."""
+
 import configparser
 import copy
 import re
@@ -15,7 +16,7 @@ import nbformat
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from editions import LESSONS, en_sha256, lesson_pairs  # noqa: E402
+from editions import LESSONS, en_sha256, lesson_pairs
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 CHECK_MARKS = ("✓", "✗", "…")
@@ -35,8 +36,9 @@ def sanitize_rules(path=SANITIZE):
     """[(regex, replacement)] that nbval applies before it compares outputs (e.g. a time)."""
     config = configparser.ConfigParser(interpolation=None)
     config.read(path, encoding="utf-8")
-    return [(re.compile(config[name]["regex"]), config[name]["replace"])
-            for name in config.sections()]
+    return [
+        (re.compile(config[name]["regex"]), config[name]["replace"]) for name in config.sections()
+    ]
 
 
 RULES = sanitize_rules()
@@ -71,48 +73,64 @@ def is_translated_output(cell):
     """True if a code cell's output is a widget view, exercise-check text or a picture that
     minisym_widgets draws (its labels are translated): words the Chinese run prints in Chinese."""
     draws = "minisym_widgets.diagrams" in cell.source
-    return draws or any(WIDGET_VIEW in output.get("data", {})
-                        or output_text(output).lstrip().startswith(CHECK_MARKS)
-                        for output in cell.outputs)
+    return draws or any(
+        WIDGET_VIEW in output.get("data", {})
+        or output_text(output).lstrip().startswith(CHECK_MARKS)
+        for output in cell.outputs
+    )
 
 
 def output_kinds(cell):
-    return [(output.output_type, output.get("name"), sorted(output.get("data", {})))
-            for output in cell.outputs]
+    return [
+        (output.output_type, output.get("name"), sorted(output.get("data", {})))
+        for output in cell.outputs
+    ]
 
 
 def comparable(cell):
     """A code cell's outputs without their metadata (e.g. image sizes noted by the front end),
     sanitized as nbval compares them: what may change from run to run does not count."""
-    return [sanitized({key: value for key, value in output.items() if key != "metadata"})
-            for output in cell.outputs]
+    return [
+        sanitized({key: value for key, value in output.items() if key != "metadata"})
+        for output in cell.outputs
+    ]
 
 
 def cell_problems(index, en, zh):
     where = f"cell {index} (id {en.id})"
     if zh.cell_type != en.cell_type or zh.id != en.id:
-        return [f"{where}: the Chinese cell is a {zh.cell_type} cell with id {zh.id}, "
-                f"the English a {en.cell_type} cell with id {en.id}; {SYNC}"]
+        return [
+            f"{where}: the Chinese cell is a {zh.cell_type} cell with id {zh.id}, "
+            f"the English a {en.cell_type} cell with id {en.id}; {SYNC}"
+        ]
     if en.cell_type == "code":
         if zh.source != en.source or zh.metadata.get("tags") != en.metadata.get("tags"):
             return [f"{where}: the code differs from the English (source or tags); {CODE_SYNC}"]
         if is_translated_output(en):
             if output_kinds(zh) != output_kinds(en):
-                return [f"{where}: outputs {output_kinds(zh)}, the English has "
-                        f"{output_kinds(en)}; {EXECUTE}"]
+                return [
+                    f"{where}: outputs {output_kinds(zh)}, the English has "
+                    f"{output_kinds(en)}; {EXECUTE}"
+                ]
         elif comparable(zh) != comparable(en):
-            return [f"{where}: the stored outputs differ from the English; {EXECUTE} "
-                    "(and `python tests/notebooks.py` for the English)"]
+            return [
+                f"{where}: the stored outputs differ from the English; {EXECUTE} "
+                "(and `python tests/notebooks.py` for the English)"
+            ]
         return []
     if en.cell_type != "markdown":
         return []
     marker = zh.metadata.get("zh", {})
     if marker.get("todo") or marker.get("en_sha256") != en_sha256(en.source):
-        return [f"{where}: not translated from the current English text "
-                f"({first_line(en.source)!r}); {SYNC}"]
+        return [
+            f"{where}: not translated from the current English text "
+            f"({first_line(en.source)!r}); {SYNC}"
+        ]
     if headings(zh.source) != headings(en.source):
-        return [f"{where}: heading levels {headings(zh.source)}, the English has "
-                f"{headings(en.source)}: translate each heading as a heading of the same level"]
+        return [
+            f"{where}: heading levels {headings(zh.source)}, the English has "
+            f"{headings(en.source)}: translate each heading as a heading of the same level"
+        ]
     return []
 
 
@@ -130,8 +148,10 @@ def link_problems(zh_path, notebook):
             target = (match.group(1) or match.group(2)).split("#")[0]
             if target and "://" not in target and not target.startswith("mailto:"):
                 if not (zh_path.parent / target).exists():
-                    problems.append(f"cell {index} (id {cell.id}): link {target!r} points at no "
-                                    f"file (write it relative to {zh_path.parent.name}/)")
+                    problems.append(
+                        f"cell {index} (id {cell.id}): link {target!r} points at no "
+                        f"file (write it relative to {zh_path.parent.name}/)"
+                    )
     return problems
 
 
@@ -185,8 +205,9 @@ def delete_a_chinese_cell(english, chinese):
 
 
 def change_a_plain_output(english, chinese):
-    cell = english_cell(chinese, "code", lambda cell: cell.outputs and not
-                        is_translated_output(cell))
+    cell = english_cell(
+        chinese, "code", lambda cell: cell.outputs and not is_translated_output(cell)
+    )
     cell.outputs[0].setdefault("text", "changed\n")
     cell.outputs[0]["data"] = {"text/plain": "changed"}
 
@@ -216,10 +237,19 @@ def drift_of_copy(folder, en_path, zh_path, mutate):
     return drift(folder / en_path.name, folder / "zh-CN" / zh_path.name)
 
 
-@pytest.mark.parametrize("mutate", [change_english_code, change_english_markdown,
-                                    drop_a_chinese_heading, mark_a_cell_to_translate,
-                                    delete_a_chinese_cell, change_a_plain_output,
-                                    add_a_widget_output, break_an_image_link])
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        change_english_code,
+        change_english_markdown,
+        drop_a_chinese_heading,
+        mark_a_cell_to_translate,
+        delete_a_chinese_cell,
+        change_a_plain_output,
+        add_a_widget_output,
+        break_an_image_link,
+    ],
+)
 def test_drift_is_found(tmp_path, mutate):
     """Each kind of drift, made on copies of a lesson pair in step, is reported."""
     in_step = [(en, zh) for en, zh in PAIRS if zh.exists() and not drift(en, zh)]

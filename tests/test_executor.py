@@ -1,5 +1,6 @@
 """bind / simple_bind / Executor semantics: arrays in place, grad_req, fan-out, head
 gradients, the dict views, reshape, the monitor, and the trace the widgets read."""
+
 import warnings
 
 import numpy as np
@@ -85,15 +86,21 @@ def test_forward_keyword_arrays_are_checked():
         ex.forward(x=[1, 2])
 
 
-@pytest.mark.parametrize("call, error, text", [
-    (lambda s: s.bind(mx.cpu(), [mx.nd.ones(2)] * 2), ValueError, "Length of args"),
-    (lambda s: s.bind(mx.cpu(), {}), ValueError, "key `x` is missing in `args`"),
-    (lambda s: s.bind(mx.cpu(), {"x": np.ones(2)}), TypeError, "mx.nd.array"),
-    (lambda s: s.bind("cpu", {"x": mx.nd.ones(2)}), TypeError, "Context type error"),
-    (lambda s: s.bind(mx.cpu(), {"x": mx.nd.ones(2)}, grad_req="sum"), ValueError,
-     "grad_req must be in"),
-    (lambda s: s.simple_bind(mx.cpu()), RuntimeError, "cannot decide shapes"),
-])
+@pytest.mark.parametrize(
+    "call, error, text",
+    [
+        (lambda s: s.bind(mx.cpu(), [mx.nd.ones(2)] * 2), ValueError, "Length of args"),
+        (lambda s: s.bind(mx.cpu(), {}), ValueError, "key `x` is missing in `args`"),
+        (lambda s: s.bind(mx.cpu(), {"x": np.ones(2)}), TypeError, "mx.nd.array"),
+        (lambda s: s.bind("cpu", {"x": mx.nd.ones(2)}), TypeError, "Context type error"),
+        (
+            lambda s: s.bind(mx.cpu(), {"x": mx.nd.ones(2)}, grad_req="sum"),
+            ValueError,
+            "grad_req must be in",
+        ),
+        (lambda s: s.simple_bind(mx.cpu()), RuntimeError, "cannot decide shapes"),
+    ],
+)
 def test_bind_mistakes(call, error, text):
     with pytest.raises(error, match=text):
         call(x + 1)
@@ -141,8 +148,9 @@ def test_reshape_shares_parameters():
 
 
 def test_monitor_sees_every_output():
-    net = mx.sym.Activation(mx.sym.FullyConnected(x, num_hidden=2, name="fc"), act_type="relu",
-                            name="act")
+    net = mx.sym.Activation(
+        mx.sym.FullyConnected(x, num_hidden=2, name="fc"), act_type="relu", name="act"
+    )
     ex = net.simple_bind(mx.cpu(), x=(1, 3))
     seen = []
     ex.set_monitor_callback(lambda name, arr: seen.append((name, arr.shape)))
@@ -170,10 +178,14 @@ def test_monitor_sees_every_gradient_of_backward():
     ex.forward(is_train=True)
     ex.backward()
     assert "_plus0_backward_output" not in seen and "_plus0_backward_output0" not in seen
-    assert ["fc_backward_output0", "fc_backward_output1", "sum_grad_output",
-            "r_backward_output"] == [n for n in seen if n.startswith(("fc_b", "sum_", "r_b"))]
+    assert [
+        "fc_backward_output0",
+        "fc_backward_output1",
+        "sum_grad_output",
+        "r_backward_output",
+    ] == [n for n in seen if n.startswith(("fc_b", "sum_", "r_b"))]
     assert seen["fc_backward_output0"].tolist() == [[5.0, 7.0, 9.0]]  # ones @ fc_weight
-    assert seen["sum_grad_output"].tolist() == [[6.0, 8.0, 10.0]]    # + 1 from the other sum
+    assert seen["sum_grad_output"].tolist() == [[6.0, 8.0, 10.0]]  # + 1 from the other sum
     assert seen["r_backward_output"].tolist() == [[6.0, 0.0, 10.0]]  # relu's mask
     np.testing.assert_array_equal(seen["r_backward_output"], ex.grad_dict["x"].asnumpy())
 
@@ -188,14 +200,18 @@ def test_trace_names_every_index():
     ex.backward(mx.nd.ones((3, 2)))
     fwd = trace.find("fc1", "forward")[0]
     assert [(s.label, s.name, s.entry) for s in fwd.slots if s.role == "in_data"] == [
-        ("in_data[0]", "data", "data"), ("in_data[1]", "weight", "fc1_weight"),
-        ("in_data[2]", "bias", "fc1_bias")]
+        ("in_data[0]", "data", "data"),
+        ("in_data[1]", "weight", "fc1_weight"),
+        ("in_data[2]", "bias", "fc1_bias"),
+    ]
     assert fwd.slot("out_data[0]").req == "write" and fwd.slot("out_data[0]").shape == (3, 2)
     bwd = trace.find("fc1", "backward")[0]
     assert [bwd.slot(f"in_grad[{i}]").req for i in range(3)] == ["null", "add", "null"]
     bn = trace.find("bn", "forward")[0]
     assert [(s.label, s.entry) for s in bn.slots if s.role == "aux"] == [
-        ("aux[0]", "bn_moving_mean"), ("aux[1]", "bn_moving_var")]
+        ("aux[0]", "bn_moving_mean"),
+        ("aux[1]", "bn_moving_var"),
+    ]
     assert bn.slot("out_data[2]").name == "var"
     assert len(fwd.slot("in_data[0]").preview) == 2
     assert [c.phase for c in trace.calls] == ["forward", "forward", "backward", "backward"]

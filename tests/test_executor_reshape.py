@@ -1,6 +1,7 @@
 """Executor.reshape shares memory with the executor it reshapes, as MXNet's does (arguments,
 gradients, auxiliary states and outputs; not what grows), and debug_str ends with the memory
 plan's total in MXNet's form. Recorded against MXNet: p558 and p559."""
+
 import numpy as np
 import pytest
 
@@ -17,8 +18,9 @@ def mlp():
 
 def two_heads():
     fc = mx.sym.FullyConnected(data, num_hidden=3, name="fc")
-    return mx.sym.Group([mx.sym.FullyConnected(fc, num_hidden=2, name="fc2"),
-                         mx.sym.BlockGrad(fc, name="bg")])
+    return mx.sym.Group(
+        [mx.sym.FullyConnected(fc, num_hidden=2, name="fc2"), mx.sym.BlockGrad(fc, name="bg")]
+    )
 
 
 def bound(sym, shape=(4, 5), **kwargs):
@@ -39,10 +41,12 @@ def test_a_smaller_executor_views_the_start_of_every_old_array():
     ex = bound(mlp())
     small = ex.reshape(data=(2, 5), sm_label=(2,))
     assert small.arg_dict["data"].shape == (2, 5) and small.outputs[0].shape == (2, 3)
-    for new, old in [(small.arg_dict["data"], ex.arg_dict["data"]),
-                     (small.grad_dict["data"], ex.grad_dict["data"]),
-                     (small.grad_dict["fc_weight"], ex.grad_dict["fc_weight"]),
-                     (small.outputs[0], ex.outputs[0])]:
+    for new, old in [
+        (small.arg_dict["data"], ex.arg_dict["data"]),
+        (small.grad_dict["data"], ex.grad_dict["data"]),
+        (small.grad_dict["fc_weight"], ex.grad_dict["fc_weight"]),
+        (small.outputs[0], ex.outputs[0]),
+    ]:
         assert np.shares_memory(memory(new), memory(old))
     assert small.arg_dict["fc_weight"] is ex.arg_dict["fc_weight"]  # same shape: same array
 
@@ -53,7 +57,7 @@ def test_running_either_executor_overwrites_the_others_outputs():
     small.arg_dict["data"][:] = 1.0
     small.forward()
     for new, old in zip(small.outputs, ex.outputs):
-        flat = old.asnumpy().reshape(-1)[:new.size]
+        flat = old.asnumpy().reshape(-1)[: new.size]
         np.testing.assert_array_equal(flat, new.asnumpy().reshape(-1))
     # two outputs of the new executor never land in one old buffer
     assert not np.shares_memory(memory(small.outputs[0]), memory(small.outputs[1]))
@@ -71,8 +75,9 @@ def test_growing_gets_new_memory_for_what_grows_only():
 
 def test_auxiliary_states_and_grad_req_carry_over():
     bn = mx.sym.BatchNorm(data, name="bn")
-    ex = bn.simple_bind(mx.cpu(), data=(4, 3), grad_req={"data": "write", "bn_gamma": "add",
-                                                          "bn_beta": "null"})
+    ex = bn.simple_bind(
+        mx.cpu(), data=(4, 3), grad_req={"data": "write", "bn_gamma": "add", "bn_beta": "null"}
+    )
     small = ex.reshape(data=(2, 3))
     assert small.aux_dict["bn_moving_mean"] is ex.aux_dict["bn_moving_mean"]
     assert small.grad_dict["bn_beta"] is None
@@ -87,16 +92,42 @@ def test_a_reshape_of_a_reshape_still_shares_the_first_memory():
 
 
 # --- its errors ----------------------------------------------------------------------------------
-@pytest.mark.parametrize("kwargs, words", [
-    (dict(data=(8, 5), sm_label=(8,)),
-     ["Executor.reshape", "(8, 5)", "'data'", "(4, 5)", "allow_up_sizing=True"]),
-    (dict(data=(2, 5)),
-     ["Executor.reshape", "'sm_label'", "(4,) to (2,)", "sm_label=(2,)", "partial_shaping=True"]),
-    (dict(data=(2, 6), sm_label=(2,)),
-     ["'fc_weight'", "(3, 5) to (3, 6)", "a weight changes when the data's feature size does"]),
-    ({}, ["Executor.reshape", "cannot infer the new shape of 'data'", "nothing",
-          "reshape(data=(...))"]),
-])
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        (
+            dict(data=(8, 5), sm_label=(8,)),
+            ["Executor.reshape", "(8, 5)", "'data'", "(4, 5)", "allow_up_sizing=True"],
+        ),
+        (
+            dict(data=(2, 5)),
+            [
+                "Executor.reshape",
+                "'sm_label'",
+                "(4,) to (2,)",
+                "sm_label=(2,)",
+                "partial_shaping=True",
+            ],
+        ),
+        (
+            dict(data=(2, 6), sm_label=(2,)),
+            [
+                "'fc_weight'",
+                "(3, 5) to (3, 6)",
+                "a weight changes when the data's feature size does",
+            ],
+        ),
+        (
+            {},
+            [
+                "Executor.reshape",
+                "cannot infer the new shape of 'data'",
+                "nothing",
+                "reshape(data=(...))",
+            ],
+        ),
+    ],
+)
 def test_reshape_errors_say_what_changed_and_how_to_allow_it(kwargs, words):
     ex = bound(mlp())
     with pytest.raises(MXNetError) as caught:
@@ -114,7 +145,8 @@ def test_partial_shaping_lets_an_unspecified_argument_change():
 # --- debug_str -----------------------------------------------------------------------------------
 def test_debug_str_ends_with_the_memory_plans_total_in_mxnets_form():
     ex = mx.sym.relu(mx.sym.FullyConnected(data, num_hidden=1024, name="fc")).simple_bind(
-        mx.cpu(), data=(2048, 4), grad_req="null")
+        mx.cpu(), data=(2048, 4), grad_req="null"
+    )
     text = ex.debug_str()
     lines = text.split("\n")
     assert text.startswith(ex._symbol.debug_str())  # the node listing first

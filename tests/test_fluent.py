@@ -1,5 +1,6 @@
 """Fluent methods (minisym/fluent.py), Symbol.eval, and the module-level arithmetic of mx.nd
 (minisym/ndarray/arithmetic.py), as MXNet 1.9.1 has them."""
+
 import inspect
 import operator
 
@@ -9,7 +10,7 @@ import pytest
 import minisym as mx
 from minisym.base import MXNetError
 from minisym.fluent import FLUENT_NAMES
-from minisym.ops.registry import functions
+from minisym.ops.operator_base import functions
 
 x = mx.sym.Variable("x")
 
@@ -32,8 +33,13 @@ def test_symbol_methods_build_the_node_the_function_builds():
     with mx.name.NameManager():
         by_method = [x.sum(axis=1), x.softmax(), x.reshape((0, -1)), x.argmax(1), abs(x)]
     with mx.name.NameManager():
-        by_function = [mx.sym.sum(x, axis=1), mx.sym.softmax(x), mx.sym.reshape(x, (0, -1)),
-                       mx.sym.argmax(x, 1), mx.sym.abs(x)]
+        by_function = [
+            mx.sym.sum(x, axis=1),
+            mx.sym.softmax(x),
+            mx.sym.reshape(x, (0, -1)),
+            mx.sym.argmax(x, 1),
+            mx.sym.abs(x),
+        ]
     for method, function in zip(by_method, by_function):
         assert method.tojson() == function.tojson()
     assert [s.name for s in by_method] == ["sum0", "softmax0", "reshape0", "argmax0", "abs0"]
@@ -45,17 +51,17 @@ def test_symbol_methods_infer_and_run():
     net = x.reshape((0, -1)).softmax().max(axis=1)
     assert net.infer_shape(x=(2, 3, 2))[1] == [(2,)]
     data = np.arange(12.0).reshape(2, 3, 2)
-    out, = net.eval(x=mx.nd.array(data))
+    (out,) = net.eval(x=mx.nd.array(data))
     flat = data.reshape(2, 6)
     soft = np.exp(flat - flat.max(1, keepdims=True))
-    np.testing.assert_allclose(out.asnumpy(), (soft / soft.sum(1, keepdims=True)).max(1),
-                               rtol=1e-6)
+    np.testing.assert_allclose(out.asnumpy(), (soft / soft.sum(1, keepdims=True)).max(1), rtol=1e-6)
 
 
 def test_methods_have_the_functions_signature_and_say_what_they_call():
     assert str(inspect.signature(mx.sym.Symbol.sum)) == (
         "(self, axis=_Null, keepdims=_Null, exclude=_Null, name=None, attr=None, out=None, "
-        "**kwargs)")
+        "**kwargs)"
+    )
     assert "x.sum(...) is mx.nd.sum(x, ...)" in mx.nd.NDArray.sum.__doc__
     assert "x.argmax(...) is mx.sym.argmax(x, ...)" in mx.sym.Symbol.argmax.__doc__
 
@@ -68,7 +74,7 @@ def test_eval_binds_runs_forward_and_returns_a_list():
     assert outs[0].asnumpy().tolist() == [[3.0] * 3] * 2
     both = mx.sym.Group([x * 2, x + y]).eval(x=mx.nd.ones(2), y=mx.nd.ones(2))
     assert [o.asnumpy().tolist() for o in both] == [[2.0, 2.0], [2.0, 2.0]]
-    dropped, = mx.sym.Dropout(x, p=0.5).eval(x=mx.nd.ones((2, 3)))  # is_train=False
+    (dropped,) = mx.sym.Dropout(x, p=0.5).eval(x=mx.nd.ones((2, 3)))  # is_train=False
     assert dropped.asnumpy().tolist() == [[1.0] * 3] * 2
 
 
@@ -92,17 +98,19 @@ def test_ndarray_methods_compute_what_the_functions_compute():
     assert a.max().asnumpy().tolist() == [6.0] and a.min(axis=0).asnumpy().tolist() == [1, 2, 3]
     assert a.mean(axis=1).asnumpy().tolist() == [3.0, 4.0]
     assert (-a).abs().asnumpy().tolist() == a.asnumpy().tolist()
-    np.testing.assert_allclose(a.softmax(axis=0).asnumpy(),
-                               mx.nd.softmax(a, axis=0).asnumpy())
+    np.testing.assert_allclose(a.softmax(axis=0).asnumpy(), mx.nd.softmax(a, axis=0).asnumpy())
     assert [p.shape for p in a.split(3, axis=1)] == [(2, 1)] * 3
     assert a.slice_axis(1, 0, 2).asnumpy().tolist() == [[1.0, 5.0], [4.0, 2.0]]
 
 
 def test_flatten_and_expand_dims_copy_unless_inplace_as_in_mxnet():
-    for make, shares in [(lambda t: t.flatten(), False), (lambda t: t.flatten(inplace=True), True),
-                         (lambda t: t.expand_dims(0), False),
-                         (lambda t: t.expand_dims(0, inplace=True), True),
-                         (lambda t: t.reshape((3, 2)), True)]:
+    for make, shares in [
+        (lambda t: t.flatten(), False),
+        (lambda t: t.flatten(inplace=True), True),
+        (lambda t: t.expand_dims(0), False),
+        (lambda t: t.expand_dims(0, inplace=True), True),
+        (lambda t: t.reshape((3, 2)), True),
+    ]:
         t = mx.nd.array([[1.0, 5, 3], [4, 2, 6]])
         made = make(t)
         made[:] = 7
@@ -111,13 +119,25 @@ def test_flatten_and_expand_dims_copy_unless_inplace_as_in_mxnet():
 
 
 # --- mx.nd.add, subtract, ... ---------------------------------------------------------------------
-PYTHON = {"add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
-          "divide": operator.truediv, "modulo": operator.mod, "power": operator.pow,
-          "maximum": max, "minimum": min, "equal": operator.eq, "not_equal": operator.ne,
-          "greater": operator.gt, "greater_equal": operator.ge, "lesser": operator.lt,
-          "lesser_equal": operator.le, "logical_and": lambda p, q: bool(p) and bool(q),
-          "logical_or": lambda p, q: bool(p) or bool(q),
-          "logical_xor": lambda p, q: bool(p) != bool(q)}
+PYTHON = {
+    "add": operator.add,
+    "subtract": operator.sub,
+    "multiply": operator.mul,
+    "divide": operator.truediv,
+    "modulo": operator.mod,
+    "power": operator.pow,
+    "maximum": max,
+    "minimum": min,
+    "equal": operator.eq,
+    "not_equal": operator.ne,
+    "greater": operator.gt,
+    "greater_equal": operator.ge,
+    "lesser": operator.lt,
+    "lesser_equal": operator.le,
+    "logical_and": lambda p, q: bool(p) and bool(q),
+    "logical_or": lambda p, q: bool(p) or bool(q),
+    "logical_xor": lambda p, q: bool(p) != bool(q),
+}
 
 
 @pytest.mark.parametrize("name", sorted(PYTHON))
@@ -155,9 +175,12 @@ def test_a_number_is_cast_to_the_arrays_dtype():
 
 def test_arithmetic_mistakes_keep_mxnets_exception_types():
     a = mx.nd.ones((2, 3))
-    with pytest.raises(TypeError, match=r"type <class 'numpy.ndarray'> not supported: "
-                                        r"mx.nd.add: the right operand is ndarray \(2, 3\).*"
-                                        r"mx.nd.array"):
+    with pytest.raises(
+        TypeError,
+        match=r"type <class 'numpy.ndarray'> not supported: "
+        r"mx.nd.add: the right operand is ndarray \(2, 3\).*"
+        r"mx.nd.array",
+    ):
         mx.nd.add(a, np.ones((2, 3)))
     with pytest.raises(AssertionError, match=r"mx.nd.subtract: the left operand is ndarray"):
         mx.nd.subtract(np.ones((2, 3)), a)

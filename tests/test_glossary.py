@@ -2,6 +2,7 @@
 per concept and lists the variants not to use (each a Python regex); every Chinese page
 (lessons/zh-CN/*.md except the glossary, the markdown cells of lessons/zh-CN/*.ipynb,
 README.zh-CN.md) is checked outside code: each term is used somewhere, no variant appears."""
+
 import json
 import re
 from pathlib import Path
@@ -53,15 +54,19 @@ def prose(text):
 
 def notebook_markdown(path):
     notebook = json.loads(path.read_text(encoding="utf-8"))
-    return "\n\n".join("".join(cell["source"]) for cell in notebook["cells"]
-                       if cell["cell_type"] == "markdown")
+    return "\n\n".join(
+        "".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown"
+    )
 
 
 def chinese_pages(root=ROOT):
     """{relative path: markdown text} of every Chinese page the glossary governs."""
     zh = root / "lessons" / "zh-CN"
-    pages = {path: path.read_text(encoding="utf-8") for path in sorted(zh.glob("*.md"))
-             if path.name != GLOSSARY.name}
+    pages = {
+        path: path.read_text(encoding="utf-8")
+        for path in sorted(zh.glob("*.md"))
+        if path.name != GLOSSARY.name
+    }
     pages.update({path: notebook_markdown(path) for path in sorted(zh.glob("*.ipynb"))})
     readme = root / "README.zh-CN.md"
     if readme.exists():
@@ -79,31 +84,42 @@ def term_pattern(term):
 def line_violations(line, rows):
     """[(start, found, term, why, context)] in one line of prose; of overlapping matches the longest
     (the most specific variant: 辅助参数 rather than 参数) is the one reported."""
-    matches = [(match.start(), match.end(), match.group(0), term,
-                f"{english}; {note}" if note else english)
-               for english, term, variants in rows for variant, note in variants
-               for match in re.finditer(variant, line)]
+    matches = [
+        (
+            match.start(),
+            match.end(),
+            match.group(0),
+            term,
+            f"{english}; {note}" if note else english,
+        )
+        for english, term, variants in rows
+        for variant, note in variants
+        for match in re.finditer(variant, line)
+    ]
     taken, kept = set(), []
     for start, end, found, term, why in sorted(matches, key=lambda m: m[0] - m[1]):
         if not taken & set(range(start, end)):
             taken |= set(range(start, end))
-            context = " ".join(line[max(0, start - 24):end + 24].split())
+            context = " ".join(line[max(0, start - 24) : end + 24].split())
             kept.append((start, found, term, why, context))
     return sorted(kept)
 
 
 def violations(pages, rows):
     """['path:line: write <term> instead of <found> (<english>; <note>): …<context>…', ...]."""
-    return [f"{path}:{number}: write {term} instead of {found!r} ({why}): …{context}…"
-            for path, text in pages.items()
-            for number, line in enumerate(prose(text).splitlines(), start=1)
-            for _, found, term, why, context in line_violations(line, rows)]
+    return [
+        f"{path}:{number}: write {term} instead of {found!r} ({why}): …{context}…"
+        for path, text in pages.items()
+        for number, line in enumerate(prose(text).splitlines(), start=1)
+        for _, found, term, why, context in line_violations(line, rows)
+    ]
 
 
 def unused_terms(pages, rows):
     text = "\n".join(prose(page) for page in pages.values())
-    return [f"{term} ({english})" for english, term, _ in rows
-            if not term_pattern(term).search(text)]
+    return [
+        f"{term} ({english})" for english, term, _ in rows if not term_pattern(term).search(text)
+    ]
 
 
 ROWS = glossary_rows(GLOSSARY.read_text(encoding="utf-8"))
@@ -126,9 +142,11 @@ def test_every_variant_is_a_regex_that_spares_every_fixed_term():
 
 
 def test_the_check_catches_a_variant_and_spares_code_and_correct_text():
-    good = ("`list_arguments()` 列出输入；可学习参数 `fc1_weight` 在 `arg_params` 里，"
-            "关键字参数 `num_class` 以字符串到达 Prop 的 `__init__`。\n"
-            "```python\ndata = mx.sym.Variable('data')  # 参数 batch shape label\n```\n")
+    good = (
+        "`list_arguments()` 列出输入；可学习参数 `fc1_weight` 在 `arg_params` 里，"
+        "关键字参数 `num_class` 以字符串到达 Prop 的 `__init__`。\n"
+        "```python\ndata = mx.sym.Variable('data')  # 参数 batch shape label\n```\n"
+    )
     assert violations({"good.md": good}, ROWS) == []
     bad_text = "`list_arguments()` 返回的参数，\n辅助类的辅助参数和 batch。"
     bad = violations({"bad.md": bad_text}, ROWS)
@@ -148,5 +166,7 @@ def test_no_page_uses_a_variant_the_glossary_forbids(path):
 
 def test_every_fixed_term_is_used_somewhere():
     unused = unused_terms(PAGES, ROWS)
-    assert not unused, ("use these glossary terms in a Chinese page, or drop their rows from "
-                        f"lessons/zh-CN/glossary.md: {unused}")
+    assert not unused, (
+        "use these glossary terms in a Chinese page, or drop their rows from "
+        f"lessons/zh-CN/glossary.md: {unused}"
+    )

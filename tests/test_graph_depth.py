@@ -1,5 +1,6 @@
 """Deep graphs never recurse: a 3,000-operator chain and ResNet-152 go through every graph
 operation with Python's recursion limit lowered far below their depth."""
+
 import copy
 import pickle
 import sys

@@ -7,6 +7,7 @@ docs/classroom/tljh/install.sh runs end to end against stand-ins that record the
 The tools are installed by this test into private virtual environments under
 .venv/hub-tools/ (the pins are docs/classroom/z2jh/*-requirements.txt); where they cannot be
 made the tests skip and say why."""
+
 import fcntl
 import hashlib
 import json
@@ -34,10 +35,15 @@ SINGLE_USER_EXTRAS = ["jupyterlab"]
 # Where chart 4.4.0's jupyterhub_config.py puts each singleuser key (trait of KubeSpawner,
 # or of Spawner for cmd and defaultUrl).
 SINGLEUSER_TRAITS = {
-    "image": "image", "cmd": "cmd", "defaultUrl": "default_url",
-    "cpu.limit": "cpu_limit", "cpu.guarantee": "cpu_guarantee",
-    "memory.limit": "mem_limit", "memory.guarantee": "mem_guarantee",
-    "extraEnv": "environment", "lifecycleHooks": "lifecycle_hooks",
+    "image": "image",
+    "cmd": "cmd",
+    "defaultUrl": "default_url",
+    "cpu.limit": "cpu_limit",
+    "cpu.guarantee": "cpu_guarantee",
+    "memory.limit": "mem_limit",
+    "memory.guarantee": "mem_guarantee",
+    "extraEnv": "environment",
+    "lifecycleHooks": "lifecycle_hooks",
 }
 # What TLJH 2.0.0's configurer.py makes of the tljh-config keys install.sh sets.
 TLJH_CONFIG_TRAITS = {
@@ -93,6 +99,7 @@ def uv_python312():
 
 def python312():
     """A working Python 3.12 interpreter, or None."""
+
     def works(candidate):
         check = [str(candidate), "-c", "import sys; assert sys.version_info[:2] == (3, 12)"]
         return candidate.exists() and subprocess.run(check, capture_output=True).returncode == 0
@@ -128,12 +135,24 @@ def _make_venv(home, stamp, requirements, extras):
     """Make ``home`` anew with the pinned requirements and write its stamp."""
     python = python312()
     if python is None:
-        skip_loudly("no Python 3.12 (looked in ~/.pyenv/versions, on PATH, and with uv, which "
-                    "is not installed or could not install one)")
+        skip_loudly(
+            "no Python 3.12 (looked in ~/.pyenv/versions, on PATH, and with uv, which "
+            "is not installed or could not install one)"
+        )
     shutil.rmtree(home, ignore_errors=True)
-    steps = [[str(python), "-m", "venv", str(home)],
-             [str(home / "bin" / "python"), "-m", "pip", "install", "-q", "-r",
-              str(requirements), *extras]]
+    steps = [
+        [str(python), "-m", "venv", str(home)],
+        [
+            str(home / "bin" / "python"),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "-r",
+            str(requirements),
+            *extras,
+        ],
+    ]
     for step in steps:
         run = subprocess.run(step, capture_output=True, text=True, timeout=1800)
         if run.returncode != 0:
@@ -161,10 +180,22 @@ def pinned(name):
 
 
 def test_repo2docker_reads_binder_for_an_image_with_the_repository_in_srv_repo(repo2docker):
-    arguments = ["--no-build", "--target-repo-dir", "/srv/repo", "--user-id", "1000",
-                 "--user-name", "jovyan", str(ROOT)]
-    run = subprocess.run([str(repo2docker / "bin" / "repo2docker"), *arguments],
-                         capture_output=True, text=True, timeout=300)
+    arguments = [
+        "--no-build",
+        "--target-repo-dir",
+        "/srv/repo",
+        "--user-id",
+        "1000",
+        "--user-name",
+        "jovyan",
+        str(ROOT),
+    ]
+    run = subprocess.run(
+        [str(repo2docker / "bin" / "repo2docker"), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     dockerfile = run.stdout
     assert "COPY --chown=1000:1000 src/binder/environment.yml ${REPO_DIR}/binder/" in dockerfile
@@ -182,27 +213,49 @@ def test_repo2docker_reads_binder_for_an_image_with_the_repository_in_srv_repo(r
         BuildPack.render = recording
         make_r2d(sys.argv[1:]).start()  # what the repo2docker command runs
     """)
-    run = subprocess.run([str(repo2docker / "bin" / "python"), "-c", capture, *arguments],
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [str(repo2docker / "bin" / "python"), "-c", capture, *arguments],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     line = [x for x in run.stderr.splitlines() if x.startswith("BUILD_ARGS ")][0]
-    assert json.loads(line.split(" ", 1)[1]) == {"NB_USER": "jovyan", "NB_UID": "1000",
-                                                 "REPO_DIR": "/srv/repo"}
+    assert json.loads(line.split(" ", 1)[1]) == {
+        "NB_USER": "jovyan",
+        "NB_UID": "1000",
+        "REPO_DIR": "/srv/repo",
+    }
 
 
 def test_start_runs_jupyterhub_singleuser_from_srv_repo_with_an_empty_home(hub, tmp_path):
     repo = tmp_path / "srv" / "repo"
-    shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "__pycache__", "*.egg-info", ".pytest_cache"))
+    shutil.copytree(
+        ROOT,
+        repo,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "__pycache__", "*.egg-info", ".pytest_cache"
+        ),
+    )
     home = tmp_path / "home" / "jovyan"  # the student's (new, empty) volume
     home.mkdir(parents=True)
     (tmp_path / "cgroup").mkdir()  # no CPU quota: one thread per core we may run on
-    env = {"HOME": str(home), "PATH": f"{hub / 'bin'}:/usr/bin:/bin", "LANG": "C.UTF-8",
-           "CGROUP_ROOT": str(tmp_path / "cgroup")}
+    env = {
+        "HOME": str(home),
+        "PATH": f"{hub / 'bin'}:/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "CGROUP_ROOT": str(tmp_path / "cgroup"),
+    }
 
     def start(*command):
-        run = subprocess.run([str(repo / "binder" / "start"), *command], cwd=home, env=env,
-                             capture_output=True, text=True, timeout=300)
+        run = subprocess.run(
+            [str(repo / "binder" / "start"), *command],
+            cwd=home,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert run.returncode == 0, run.stderr
         return run.stdout
 
@@ -212,8 +265,12 @@ def test_start_runs_jupyterhub_singleuser_from_srv_repo_with_an_empty_home(hub, 
     options = start("jupyterhub-singleuser", "--help-all")
     assert "--JupyterHubSingleUser.hub_activity_url=" in options
     assert start("jupyterhub-singleuser", "--version").strip() == pinned("jupyterhub")
-    shown = start("python", "-c", "import os, sys; print(sys.version_info[:2]); "
-                  "print(os.environ['NUMBA_CPU_NAME'], os.environ['NUMBA_NUM_THREADS'])")
+    shown = start(
+        "python",
+        "-c",
+        "import os, sys; print(sys.version_info[:2]); "
+        "print(os.environ['NUMBA_CPU_NAME'], os.environ['NUMBA_NUM_THREADS'])",
+    )
     assert shown.split("\n")[:2] == ["(3, 12)", f"generic {len(os.sched_getaffinity(0))}"]
 
 
@@ -260,6 +317,7 @@ def tljh_value(word):
 def tljh_settings():
     """(section, trait, value) of what minisym.py sets, and of what install.sh's tljh-config
     calls become (TLJH 2.0.0's configurer.py)."""
+
     class Section(dict):
         def __getattr__(self, name):
             return self[name]
@@ -287,9 +345,13 @@ def tljh_settings():
 
 @pytest.mark.parametrize("settings", [z2jh_settings, tljh_settings])
 def test_every_option_exists_in_the_pinned_releases(hub, settings):
-    run = subprocess.run([str(hub / "bin" / "python"), "-c", CHECK_TRAITS],
-                         input=json.dumps([CLASSES, settings()]), capture_output=True,
-                         text=True, timeout=300)
+    run = subprocess.run(
+        [str(hub / "bin" / "python"), "-c", CHECK_TRAITS],
+        input=json.dumps([CLASSES, settings()]),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == []
 
@@ -302,8 +364,9 @@ def test_the_authenticators_are_the_ones_named(hub):
         from nativeauthenticator import NativeAuthenticator
         print(github[0].load().__name__, issubclass(NativeAuthenticator, Authenticator))
     """)
-    run = subprocess.run([str(hub / "bin" / "python"), "-c", check], capture_output=True,
-                         text=True, timeout=300)
+    run = subprocess.run(
+        [str(hub / "bin" / "python"), "-c", check], capture_output=True, text=True, timeout=300
+    )
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["GitHubOAuthenticator", "True"]
 
@@ -313,11 +376,14 @@ printf '%s\\n' "$(basename "$0") $* | cwd=$PWD NUMBA_CPU_NAME=${NUMBA_CPU_NAME:-
 """
 # The user environment's python: records its calls; pip really resolves the course from
 # pyproject.toml (a dry run, against the project's own environment).
-PYTHON_STUB = STUB + """if [ "$1 $2 $3" = "-m pip install" ]; then
+PYTHON_STUB = (
+    STUB
+    + """if [ "$1 $2 $3" = "-m pip install" ]; then
     shift 3
     exec "$PROJECT_PYTHON" -m pip install --dry-run "$@"
 fi
 """
+)
 
 
 def tljh_stand_in(prefix, hub):
@@ -325,13 +391,16 @@ def tljh_stand_in(prefix, hub):
     jupyterhub-singleuser is the pinned one."""
     (prefix / "user" / "bin").mkdir(parents=True)
     (prefix / "hub" / "bin").mkdir(parents=True)
-    for path, text in [(prefix / "user" / "bin" / "conda", STUB),
-                       (prefix / "user" / "bin" / "python", PYTHON_STUB),
-                       (prefix / "hub" / "bin" / "tljh-config", STUB)]:
+    for path, text in [
+        (prefix / "user" / "bin" / "conda", STUB),
+        (prefix / "user" / "bin" / "python", PYTHON_STUB),
+        (prefix / "hub" / "bin" / "tljh-config", STUB),
+    ]:
         path.write_text(text)
         path.chmod(0o755)
     (prefix / "user" / "bin" / "jupyterhub-singleuser").symlink_to(
-        hub / "bin" / "jupyterhub-singleuser")
+        hub / "bin" / "jupyterhub-singleuser"
+    )
 
 
 def test_install_sh_sets_up_the_course_and_the_class(hub, tmp_path):
@@ -340,11 +409,17 @@ def test_install_sh_sets_up_the_course_and_the_class(hub, tmp_path):
     calls = tmp_path / "calls.log"
     class_list = tmp_path / "class.txt"
     class_list.write_text("# 2026 autumn\nada\n  grace  \n\nalan # joined late\n")
-    env = dict(os.environ, TLJH_INSTALL_PREFIX=str(prefix), CALLS=str(calls),
-               PROJECT_PYTHON=sys.executable)
-    run = subprocess.run(["bash", str(CLASSROOM / "tljh" / "install.sh"), "teacher",
-                          str(class_list)], cwd=tmp_path, env=env, capture_output=True,
-                         text=True, timeout=600)
+    env = dict(
+        os.environ, TLJH_INSTALL_PREFIX=str(prefix), CALLS=str(calls), PROJECT_PYTHON=sys.executable
+    )
+    run = subprocess.run(
+        ["bash", str(CLASSROOM / "tljh" / "install.sh"), "teacher", str(class_list)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr
     assert "Would install minisym-0.1.0" in run.stdout  # pip resolved the course and its deps
     assert pinned("jupyterhub") in run.stdout  # jupyterhub-singleuser --version ran

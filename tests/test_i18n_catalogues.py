@@ -3,6 +3,7 @@ checks can show (extracted with Babel, as widgets/locale/<domain>.cfg says) has 
 translation with the same placeholders, and no catalogue keeps a message the source dropped.
 The language comes from ``set_language`` or the kernel's environment, and the English text of
 a widget stays what the English lessons store."""
+
 import re
 from pathlib import Path
 
@@ -38,11 +39,12 @@ def catalogue(domain):
 
     path = i18n.catalogue_path("zh_CN", domain)
     if not path.exists():
-        pytest.skip(f"{domain}: no Chinese catalogue yet ({path.relative_to(ROOT)} is not "
-                    f"written); this test checks it as soon as it exists")
+        pytest.skip(
+            f"{domain}: no Chinese catalogue yet ({path.relative_to(ROOT)} is not "
+            f"written); this test checks it as soon as it exists"
+        )
     with open(path, "rb") as handle:
-        return {message.id: message for message in read_po(handle, locale="zh_CN")
-                if message.id}
+        return {message.id: message for message in read_po(handle, locale="zh_CN") if message.id}
 
 
 def placeholders(text):
@@ -67,18 +69,26 @@ def extracted():
 @pytest.mark.parametrize("domain", i18n.DOMAINS)
 def test_every_message_is_translated(domain, extracted):
     po = catalogue(domain)
-    missing = sorted(str(m) for m in extracted[domain]
-                     if m not in po or po[m].fuzzy
-                     or not all(zh for _, zh in forms(m, po[m])))
-    assert not missing, f"{domain}: {len(missing)} messages have no Chinese translation:\n" \
-        + "\n".join(missing)
+    missing = sorted(
+        str(m)
+        for m in extracted[domain]
+        if m not in po or po[m].fuzzy or not all(zh for _, zh in forms(m, po[m]))
+    )
+    assert not missing, (
+        f"{domain}: {len(missing)} messages have no Chinese translation:\n" + "\n".join(missing)
+    )
 
 
 @pytest.mark.parametrize("domain", i18n.DOMAINS)
 def test_translations_keep_the_placeholders(domain, extracted):
     po = catalogue(domain)
-    differ = [f"{en!r} -> {zh!r}" for m in sorted(extracted[domain], key=str) if m in po
-              for en, zh in forms(m, po[m]) if zh and placeholders(en) != placeholders(zh)]
+    differ = [
+        f"{en!r} -> {zh!r}"
+        for m in sorted(extracted[domain], key=str)
+        if m in po
+        for en, zh in forms(m, po[m])
+        if zh and placeholders(en) != placeholders(zh)
+    ]
     assert not differ, f"{domain}: placeholders differ from the English:\n" + "\n".join(differ)
 
 
@@ -86,8 +96,9 @@ def test_translations_keep_the_placeholders(domain, extracted):
 def test_no_stale_messages(domain, extracted):
     po = catalogue(domain)
     stale = sorted(str(m) for m in po if m not in extracted[domain])
-    assert not stale, f"{domain}: the .po keeps messages the source no longer has:\n" \
-        + "\n".join(stale)
+    assert not stale, f"{domain}: the .po keeps messages the source no longer has:\n" + "\n".join(
+        stale
+    )
 
 
 def test_placeholder_check_can_fail():
@@ -116,9 +127,10 @@ def test_set_language_is_exported_and_chooses_chinese(clean_language):
     assert i18n.gettext("run on a copy") == "run on a copy"
 
 
-@pytest.mark.parametrize("variable, value", [("LANG", "zh_CN.UTF-8"),
-                                             ("LANGUAGE", "zh_CN:en"),
-                                             ("LC_ALL", "zh_CN.UTF-8")])
+@pytest.mark.parametrize(
+    "variable, value",
+    [("LANG", "zh_CN.UTF-8"), ("LANGUAGE", "zh_CN:en"), ("LC_ALL", "zh_CN.UTF-8")],
+)
 def test_environment_chooses_chinese(clean_language, variable, value):
     clean_language.setenv(variable, value)
     assert i18n.language() == "zh_CN"
@@ -148,8 +160,9 @@ def small_net():
     import minisym as mx
 
     data = mx.sym.Variable("data")
-    return mx.sym.Activation(mx.sym.FullyConnected(data, num_hidden=4, name="fc"),
-                             act_type="relu", name="relu")
+    return mx.sym.Activation(
+        mx.sym.FullyConnected(data, num_hidden=4, name="fc"), act_type="relu", name="relu"
+    )
 
 
 def shape_explorer():
@@ -189,8 +202,13 @@ def gradient_heatmap():
     from minisym_widgets import GradientHeatmap
 
     expected = np.arange(6, dtype=np.float32).reshape(2, 3)
-    return GradientHeatmap.show_difference(expected, -expected, names=("numeric", "symbolic"),
-                                           slot="in_grad[0]", check="check_numeric_gradient")
+    return GradientHeatmap.show_difference(
+        expected,
+        -expected,
+        names=("numeric", "symbolic"),
+        slot="in_grad[0]",
+        check="check_numeric_gradient",
+    )
 
 
 def lifecycle():
@@ -201,8 +219,17 @@ def lifecycle():
     return widget
 
 
-WIDGETS = [softmax_index_map, predict_widget, shape_explorer, grad_req_playground, stepper,
-           graph_view, memory_plan_view, gradient_heatmap, lifecycle]
+WIDGETS = [
+    softmax_index_map,
+    predict_widget,
+    shape_explorer,
+    grad_req_playground,
+    stepper,
+    graph_view,
+    memory_plan_view,
+    gradient_heatmap,
+    lifecycle,
+]
 
 
 ENGLISH_INDEX_MAP = """\

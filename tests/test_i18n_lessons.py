@@ -1,6 +1,7 @@
 """The lessons' prose inside code cells (Predict's questions and explanations) is translated:
 the template is the one the lessons give today, every text has its Chinese, and a Predict made
 with a lesson's question shows the Chinese in a Chinese kernel."""
+
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,8 @@ def test_the_template_is_the_lessons_of_today():
     assert TEMPLATE.read_text() == pot(ROOT / "lessons"), (
         "the lessons' Predict texts changed: python -m minisym_widgets.lesson_texts lessons > "
         "widgets/locale/minisym_lessons.pot, then translate the new ones in "
-        "widgets/locale/zh_CN/LC_MESSAGES/minisym_lessons.po")
+        "widgets/locale/zh_CN/LC_MESSAGES/minisym_lessons.po"
+    )
 
 
 def test_every_lesson_text_has_its_chinese_and_nothing_stale():
@@ -48,8 +50,13 @@ def test_lesson_text_follows_the_language(in_chinese):
 
 def test_a_predict_made_with_a_lessons_question_shows_it_in_chinese(in_chinese):
     from minisym_widgets import Predict
-    widget = Predict("How many entries will forward's in_data have?", lambda: 2, kind="int",
-                     why="A loss is the top of the graph: no gradient arrives from above.")
+
+    widget = Predict(
+        "How many entries will forward's in_data have?",
+        lambda: 2,
+        kind="int",
+        why="A loss is the top of the graph: no gradient arrives from above.",
+    )
     assert widget.question == "前向计算的 in_data 有几项？"
     assert widget.why == "损失是计算图的最后一层：后面没有层传来梯度。"
     assert "前向计算的 in_data 有几项？" in repr(widget)

@@ -1,9 +1,10 @@
 """``infer_report``: every node's shapes as shape inference left them, the node where it stopped
 and the very message ``infer_shape`` raises there (what the shape explorer and graph view show)."""
+
 import pytest
 
 import minisym as mx
-from minisym.symbol.infer import InferReport, NodeShapes, infer_report
+from minisym.graph.infer import InferReport, NodeShapes, infer_report
 
 
 def mlp():
@@ -45,16 +46,27 @@ def test_every_node_in_topological_order_variables_included():
     assert isinstance(report, InferReport)
     assert all(isinstance(n, NodeShapes) for n in report.nodes)
     assert [n.name for n in report.nodes] == [n.name for n in sym.topo_order()]
-    assert [n.op for n in report.nodes] == ["null", "null", "null", "FullyConnected",
-                                             "Activation", "null", "null", "FullyConnected"]
+    assert [n.op for n in report.nodes] == [
+        "null",
+        "null",
+        "null",
+        "FullyConnected",
+        "Activation",
+        "null",
+        "null",
+        "FullyConnected",
+    ]
     assert report.ok and report.failed_node is None and report.error == ""
 
 
 def test_complete_mlp_slots_name_argument_entry_and_shape():
     report = infer_report(mlp(), {"data": (4, 7)})
     fc1 = report.node("fc1")
-    assert fc1.inputs == (("data", "data", (4, 7)), ("weight", "fc1_weight", (10, 7)),
-                          ("bias", "fc1_bias", (10,)))
+    assert fc1.inputs == (
+        ("data", "data", (4, 7)),
+        ("weight", "fc1_weight", (10, 7)),
+        ("bias", "fc1_bias", (10,)),
+    )
     assert fc1.outputs == (("output", "fc1_output", (4, 10)),)
     assert fc1.aux == ()
     assert report.node("fc2").inputs[0] == ("data", "relu1_output", (4, 10))
@@ -71,10 +83,20 @@ def test_shapes_agree_with_infer_shape():
     assert [by_name[a] for a in sym.list_auxiliary_states()] == aux
     bn = report.node("bn1")
     assert bn.outputs[0] == ("output", "bn1_output", outs[0])
-    assert bn.aux == (("moving_mean", "bn1_moving_mean", (4,)),
-                      ("moving_var", "bn1_moving_var", (4,)))
-    assert [s[0] for s in bn.slots()] == ["data", "gamma", "beta", "output", "mean", "var",
-                                          "moving_mean", "moving_var"]
+    assert bn.aux == (
+        ("moving_mean", "bn1_moving_mean", (4,)),
+        ("moving_var", "bn1_moving_var", (4,)),
+    )
+    assert [s[0] for s in bn.slots()] == [
+        "data",
+        "gamma",
+        "beta",
+        "output",
+        "mean",
+        "var",
+        "moving_mean",
+        "moving_var",
+    ]
 
 
 # --- partial ------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The deliberate differences from MXNet at the graph layer (README, "Differences from MXNet",
 items 1, 3, 8 and 9): each one pinned down so that it cannot drift."""
+
 import numpy as np
 import pytest
 

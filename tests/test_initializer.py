@@ -1,5 +1,6 @@
 """mx.init: dispatch by attribute and name suffix, the initializers' formulas and statistics,
 the registry, and determinism under mx.random.seed."""
+
 import json
 import math
 
@@ -21,12 +22,22 @@ def test_aliases_point_at_one_module():
     assert mx.init is mx.initializer
 
 
-@pytest.mark.parametrize("name, value", [
-    ("fc1_weight", 3.5), ("fc1_bias", 0.0), ("bn_gamma", 1.0), ("bn_beta", 0.0),
-    ("q_min", 0.0), ("q_max", 1.0),
-    # endswith, checked in the order weight, bias, gamma, beta, min, max
-    ("weight_bias", 0.0), ("gammaweight", 3.5), ("maxmin", 0.0), ("minmax", 1.0),
-])
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("fc1_weight", 3.5),
+        ("fc1_bias", 0.0),
+        ("bn_gamma", 1.0),
+        ("bn_beta", 0.0),
+        ("q_min", 0.0),
+        ("q_max", 1.0),
+        # endswith, checked in the order weight, bias, gamma, beta, min, max
+        ("weight_bias", 0.0),
+        ("gammaweight", 3.5),
+        ("maxmin", 0.0),
+        ("minmax", 1.0),
+    ],
+)
 def test_suffix_dispatch(name, value):
     assert np.all(filled(mx.init.Constant(3.5), name) == value)
 
@@ -75,11 +86,15 @@ def test_legacy_string_names_warn_and_know_moving_stats():
 
 
 def test_dumps_and_create_round_trip():
-    assert mx.init.Xavier().dumps() == \
-        '["xavier", {"rnd_type": "uniform", "factor_type": "avg", "magnitude": 3}]'
+    assert (
+        mx.init.Xavier().dumps()
+        == '["xavier", {"rnd_type": "uniform", "factor_type": "avg", "magnitude": 3}]'
+    )
     assert mx.init.MSRAPrelu().dumps() == '["msraprelu", {"factor_type": "avg", "slope": 0.25}]'
-    assert json.loads(mx.init.Constant(mx.nd.array([1, 2])).dumps()) == \
-        ["constant", {"value": [1.0, 2.0]}]
+    assert json.loads(mx.init.Constant(mx.nd.array([1, 2])).dumps()) == [
+        "constant",
+        {"value": [1.0, 2.0]},
+    ]
     again = mx.init.create(mx.init.Xavier("gaussian", "in", 2).dumps())
     assert again == mx.init.Xavier("gaussian", "in", 2)
     assert type(mx.init.create("Xavier")) is mx.init.Xavier
@@ -102,12 +117,13 @@ def test_register_a_custom_initializer():
     class HalfInit(mx.init.Initializer):
         def _init_weight(self, _, arr):
             arr[:] = 0.5
+
     assert np.all(filled(mx.init.create("halfinit"), "w_weight") == 0.5)
 
 
 def test_mixed_uses_the_first_matching_pattern():
     mixed = mx.init.Mixed([".*bias", ".*"], [mx.init.Constant(4.0), mx.init.One()])
-    assert np.all(filled(mixed, "fc_bias") == 0.0)     # Constant fills weights only
+    assert np.all(filled(mixed, "fc_bias") == 0.0)  # Constant fills weights only
     assert np.all(filled(mixed, "fc_weight") == 1.0)
     with pytest.raises(ValueError, match="b_weight"):
         filled(mx.init.Mixed(["^a"], [mx.init.One()]), "b_weight")
@@ -122,10 +138,17 @@ def test_xavier_rejects_vectors_and_bad_types():
         filled(mx.init.Xavier(rnd_type="beta"), "fc_weight")
 
 
-@pytest.mark.parametrize("shape, factor_type, factor", [
-    ((20, 30), "avg", 25.0), ((20, 30), "in", 30.0), ((20, 30), "out", 20.0),
-    ((8, 4, 3, 3), "avg", 54.0), ((8, 4, 3, 3), "in", 36.0), ((8, 4, 3, 3), "out", 72.0),
-])
+@pytest.mark.parametrize(
+    "shape, factor_type, factor",
+    [
+        ((20, 30), "avg", 25.0),
+        ((20, 30), "in", 30.0),
+        ((20, 30), "out", 20.0),
+        ((8, 4, 3, 3), "avg", 54.0),
+        ((8, 4, 3, 3), "in", 36.0),
+        ((8, 4, 3, 3), "out", 72.0),
+    ],
+)
 def test_xavier_factor(shape, factor_type, factor):
     assert mx.init.xavier_factor(shape, factor_type) == factor
 
@@ -171,8 +194,16 @@ def test_uniform_and_normal_statistics():
 def test_same_seed_same_values():
     def draw():
         mx.random.seed(42)
-        return [filled(init, "w_weight", shape=(4, 5)) for init in
-                (mx.init.Xavier(), mx.init.Normal(1.0), mx.init.Uniform(), mx.init.Orthogonal())]
+        return [
+            filled(init, "w_weight", shape=(4, 5))
+            for init in (
+                mx.init.Xavier(),
+                mx.init.Normal(1.0),
+                mx.init.Uniform(),
+                mx.init.Orthogonal(),
+            )
+        ]
+
     first, second = draw(), draw()
     for a, b in zip(first, second):
         np.testing.assert_array_equal(a, b)
@@ -196,8 +227,10 @@ def test_bilinear_and_lstmbias():
 
 
 def test_a_network_initializes_like_module_does():
-    net = mx.sym.BatchNorm(mx.sym.Convolution(mx.sym.Variable("data"), kernel=(3, 3),
-                                              num_filter=4, name="conv"), name="bn")
+    net = mx.sym.BatchNorm(
+        mx.sym.Convolution(mx.sym.Variable("data"), kernel=(3, 3), num_filter=4, name="conv"),
+        name="bn",
+    )
     arg_shapes, _, aux_shapes = net.infer_shape(data=(1, 2, 5, 5))
     attrs = net.attr_dict()
     shapes = dict(zip(net.list_arguments(), arg_shapes))

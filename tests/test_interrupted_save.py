@@ -8,6 +8,7 @@ checkpoint; a full disk (the write raises ENOSPC half-way); a real file-size lim
 kernel (RLIMIT_FSIZE: the write fails with EFBIG); Ctrl-C during a save. Each time the old
 file loads with its old values, and only a killed process leaves its temporary file behind.
 """
+
 import errno
 import os
 import signal
@@ -27,8 +28,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def mlp():
     data = mx.sym.Variable("data")
-    return mx.sym.SoftmaxOutput(mx.sym.FullyConnected(data, num_hidden=3, name="fc1"),
-                                name="softmax")
+    return mx.sym.SoftmaxOutput(
+        mx.sym.FullyConnected(data, num_hidden=3, name="fc1"), name="softmax"
+    )
 
 
 def old_checkpoint(folder):
@@ -94,8 +96,12 @@ def test_a_process_killed_in_the_middle_of_a_save_leaves_the_old_checkpoint(tmp_
     prefix = old_checkpoint(str(tmp_path))
     started = str(tmp_path / "started")
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    child = subprocess.Popen([sys.executable, "-c", CHILD, prefix, started], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, prefix, started],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 60
         while not os.path.exists(started):
@@ -128,7 +134,7 @@ class FullDisk:
         self.error = error or OSError(errno.ENOSPC, "No space left on device")
 
     def write(self, data):
-        self.f.write(bytes(memoryview(data)[:len(data) // 2]))
+        self.f.write(bytes(memoryview(data)[: len(data) // 2]))
         self.f.flush()
         raise self.error
 
@@ -144,9 +150,12 @@ class FullDisk:
 
 def full_disk(monkeypatch, error=None):
     real_open = open
-    monkeypatch.setattr(fileio, "open",
-                        lambda path, mode: FullDisk(real_open(path, mode), *(
-                            [error] if error else [])), raising=False)
+    monkeypatch.setattr(
+        fileio,
+        "open",
+        lambda path, mode: FullDisk(real_open(path, mode), *([error] if error else [])),
+        raising=False,
+    )
 
 
 def saves(folder):
@@ -158,19 +167,22 @@ def saves(folder):
     net2 = mx.sym.FullyConnected(mx.sym.Variable("x"), num_hidden=9, name="other")
     new = {"fc1_weight": mx.nd.zeros((3, 4)) + 5, "fc1_bias": mx.nd.zeros((3,)) + 5}
     return [
-        ("mx.nd.save", lambda: mx.nd.save(prefix + "-0001.params",
-                                          {f"arg:{k}": v for k, v in new.items()})),
+        (
+            "mx.nd.save",
+            lambda: mx.nd.save(prefix + "-0001.params", {f"arg:{k}": v for k, v in new.items()}),
+        ),
         ("Symbol.save", lambda: net2.save(prefix + "-symbol.json")),
         ("save_checkpoint", lambda: mx.model.save_checkpoint(prefix, 1, mlp(), new, {})),
         ("Module.save_params", lambda: module.save_params(prefix + "-0001.params")),
     ]
 
 
-@pytest.mark.parametrize("which", ["mx.nd.save", "Symbol.save", "save_checkpoint",
-                                   "Module.save_params"])
+@pytest.mark.parametrize(
+    "which", ["mx.nd.save", "Symbol.save", "save_checkpoint", "Module.save_params"]
+)
 def test_a_full_disk_leaves_the_old_file_and_no_temporary_file(tmp_path, monkeypatch, which):
     prefix = old_checkpoint(str(tmp_path))
-    save = dict((w, s) for w, s, in saves(str(tmp_path)))[which]
+    save = dict((w, s) for w, s in saves(str(tmp_path)))[which]
     full_disk(monkeypatch)
     with pytest.raises(OSError) as info:
         save()
@@ -188,8 +200,9 @@ def test_ctrl_c_during_a_save_leaves_the_old_file(tmp_path, monkeypatch):
     prefix = old_checkpoint(str(tmp_path))
     full_disk(monkeypatch, KeyboardInterrupt())
     with pytest.raises(KeyboardInterrupt):
-        mx.model.save_checkpoint(prefix, 1, mlp(), {"fc1_weight": mx.nd.zeros((3, 4)),
-                                                    "fc1_bias": mx.nd.zeros((3,))}, {})
+        mx.model.save_checkpoint(
+            prefix, 1, mlp(), {"fc1_weight": mx.nd.zeros((3, 4)), "fc1_bias": mx.nd.zeros((3,))}, {}
+        )
     monkeypatch.undo()
     assert temporary_files(str(tmp_path)) == []
     assert_old_checkpoint(prefix)
@@ -212,11 +225,17 @@ def test_a_real_file_size_limit_from_the_kernel(tmp_path):
     """No monkeypatching: the kernel refuses the write past 1 MiB (RLIMIT_FSIZE)."""
     prefix = old_checkpoint(str(tmp_path))
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    done = subprocess.run([sys.executable, "-c", CHILD_LIMITED, prefix + "-0001.params"],
-                          env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD_LIMITED, prefix + "-0001.params"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith(f"MXNetOSError {errno.EFBIG} mx.nd.save: cannot write"), \
+    assert done.stdout.startswith(f"MXNetOSError {errno.EFBIG} mx.nd.save: cannot write"), (
         done.stdout
+    )
     assert "the disk or your quota is full" in done.stdout
     assert temporary_files(str(tmp_path)) == []
     assert_old_checkpoint(prefix)

@@ -1,4 +1,5 @@
 """mx.io: NDArrayIter's batches, shuffling with the engine's seed, DataIter subclasses, errors."""
+
 import numpy as np
 import pytest
 
@@ -16,8 +17,7 @@ def test_pad_wraps_to_the_start_and_reports_padding():
 
 
 def test_roll_over_carries_leftovers_into_the_next_epoch_only_after_reset():
-    it = mx.io.NDArrayIter(np.arange(10).reshape(5, 2), batch_size=2,
-                           last_batch_handle="roll_over")
+    it = mx.io.NDArrayIter(np.arange(10).reshape(5, 2), batch_size=2, last_batch_handle="roll_over")
     assert rows(it) == [([0, 2], 0), ([4, 6], 0)]
     it.reset()
     # pad counts the rows that came from the previous epoch
@@ -34,16 +34,19 @@ def test_batches_are_copies_of_the_source():
 
 
 def test_input_dtypes_numpy_becomes_float32_ndarray_keeps_its_own():
-    it = mx.io.NDArrayIter({"f": np.ones((4, 2), dtype=np.float64),
-                            "i": mx.nd.ones((4, 2), dtype="int32")}, batch_size=2)
+    it = mx.io.NDArrayIter(
+        {"f": np.ones((4, 2), dtype=np.float64), "i": mx.nd.ones((4, 2), dtype="int32")},
+        batch_size=2,
+    )
     assert [np.dtype(d.dtype).name for d in it.provide_data] == ["float32", "int32"]
     assert [d.name for d in it.provide_data] == ["f", "i"]
 
 
 def test_shuffle_is_repeatable_with_the_engine_seed_and_keeps_labels_aligned():
     def one_epoch():
-        it = mx.io.NDArrayIter(np.arange(20).reshape(10, 2), np.arange(10) * 2, batch_size=5,
-                               shuffle=True)
+        it = mx.io.NDArrayIter(
+            np.arange(20).reshape(10, 2), np.arange(10) * 2, batch_size=5, shuffle=True
+        )
         out = []
         for batch in it:
             data, label = batch.data[0].asnumpy(), batch.label[0].asnumpy()

@@ -1,11 +1,12 @@
 """mx.io.ResizeIter, PrefetchingIter and MNISTIter (values checked against MXNet in p850, p854)."""
+
 import struct
 
 import numpy as np
 import pytest
 
 import minisym as mx
-from minisym.io_mnist import mt19937_shuffle
+from minisym.io.mnist import mt19937_shuffle
 
 
 def firsts(it):
@@ -39,18 +40,20 @@ def test_resize_iter_without_reset_internal_goes_on():
 def test_prefetching_iter_docstring_example_renames():
     iter1 = mx.io.NDArrayIter({"data": mx.nd.ones((100, 10))}, batch_size=25)
     iter2 = mx.io.NDArrayIter({"data": mx.nd.ones((100, 10))}, batch_size=25)
-    piter = mx.io.PrefetchingIter([iter1, iter2],
-                                  rename_data=[{"data": "data_1"}, {"data": "data_2"}])
-    assert [(d.name, d.shape) for d in piter.provide_data] == [("data_1", (25, 10)),
-                                                              ("data_2", (25, 10))]
+    piter = mx.io.PrefetchingIter(
+        [iter1, iter2], rename_data=[{"data": "data_1"}, {"data": "data_2"}]
+    )
+    assert [(d.name, d.shape) for d in piter.provide_data] == [
+        ("data_1", (25, 10)),
+        ("data_2", (25, 10)),
+    ]
     assert piter.batch_size == 25 and piter.provide_label == []
     assert [len(b.data) for b in piter] == [2, 2, 2, 2]
 
 
 def test_prefetching_iter_joins_batches_and_labels_and_resets():
     a = mx.io.NDArrayIter(X, np.arange(5), batch_size=2, data_name="a", label_name="la")
-    b = mx.io.NDArrayIter(X * 10, np.arange(5) * 10, batch_size=2, data_name="b",
-                          label_name="lb")
+    b = mx.io.NDArrayIter(X * 10, np.arange(5) * 10, batch_size=2, data_name="b", label_name="lb")
     it = mx.io.PrefetchingIter([a, b], rename_label=[{"la": "A"}, {"lb": "B"}])
     assert [d.name for d in it.provide_label] == ["A", "B"]
     assert firsts(it) == [[[0, 2], [0, 20]], [[4, 6], [40, 60]], [[8, 0], [80, 0]]]
@@ -70,8 +73,9 @@ def test_prefetching_iter_reads_one_batch_ahead_as_mxnet():
 
 
 def test_prefetching_iter_mismatched_iterators_say_so():
-    it = mx.io.PrefetchingIter([mx.io.NDArrayIter(X, batch_size=2),
-                                mx.io.NDArrayIter(X[:2], batch_size=2)])
+    it = mx.io.PrefetchingIter(
+        [mx.io.NDArrayIter(X, batch_size=2), mx.io.NDArrayIter(X[:2], batch_size=2)]
+    )
     assert it.iter_next()
     with pytest.raises(AttributeError, match="Number of entry mismatches"):
         it.iter_next()
@@ -100,8 +104,14 @@ def write_idx(path, items, rows=2, cols=2, images=True):
 def test_mnist_iter_reads_drops_the_incomplete_batch_and_flattens(tmp_path):
     write_idx(tmp_path / "img", 5)
     write_idx(tmp_path / "lab", 5, images=False)
-    it = mx.io.MNISTIter(image=str(tmp_path / "img"), label=str(tmp_path / "lab"),
-                         batch_size=2, shuffle=False, flat=True, silent=True)
+    it = mx.io.MNISTIter(
+        image=str(tmp_path / "img"),
+        label=str(tmp_path / "lab"),
+        batch_size=2,
+        shuffle=False,
+        flat=True,
+        silent=True,
+    )
     batches = list(it)
     assert [b.label[0].asnumpy().tolist() for b in batches] == [[0, 1], [2, 3]]
     assert batches[0].data[0].shape == (2, 4)

@@ -1,5 +1,6 @@
 """minisym still writes exactly the JSON bytes that MXNet 1.9.1 was shown to read back
 (program p076; the files come from tests/differential/make_minisym_json.py)."""
+
 import os
 import sys
 

@@ -1,18 +1,35 @@
 """Symbol files written by MXNet before 1.0 ("param" / "attr" keys, two-number inputs) load."""
+
 import json
 
 import minisym as mx
 
 LEGACY = {
     "nodes": [
-        {"op": "null", "param": {}, "name": "data", "inputs": [], "backward_source_id": -1,
-         "attr": {"__shape__": "(1, 4)"}},
+        {
+            "op": "null",
+            "param": {},
+            "name": "data",
+            "inputs": [],
+            "backward_source_id": -1,
+            "attr": {"__shape__": "(1, 4)"},
+        },
         {"op": "null", "param": {}, "name": "fc_weight", "inputs": [], "backward_source_id": -1},
         {"op": "null", "param": {}, "name": "fc_bias", "inputs": [], "backward_source_id": -1},
-        {"op": "FullyConnected", "param": {"no_bias": "False", "num_hidden": "3"},
-         "name": "fc", "inputs": [[0, 0], [1, 0], [2, 0]], "backward_source_id": -1},
-        {"op": "Activation", "param": {"act_type": "relu"}, "name": "relu",
-         "inputs": [[3, 0]], "backward_source_id": -1},
+        {
+            "op": "FullyConnected",
+            "param": {"no_bias": "False", "num_hidden": "3"},
+            "name": "fc",
+            "inputs": [[0, 0], [1, 0], [2, 0]],
+            "backward_source_id": -1,
+        },
+        {
+            "op": "Activation",
+            "param": {"act_type": "relu"},
+            "name": "relu",
+            "inputs": [[3, 0]],
+            "backward_source_id": -1,
+        },
     ],
     "arg_nodes": [0, 1, 2],
     "heads": [[4, 0]],

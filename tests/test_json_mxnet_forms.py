@@ -4,6 +4,7 @@ and the versions of auxiliary variables among the heads of ``get_internals()``.
 
 What MXNet does was observed with the oracle; program p760 records it, these tests pin the
 rule and the messages."""
+
 import glob
 import json
 import os
@@ -12,10 +13,11 @@ import pytest
 
 import minisym as mx
 from minisym.base import MXNetError
-from minisym.symbol.json_io import has_onednn_workspace
+from minisym.graph.json_io import has_onednn_workspace
 
-EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "mxnet_json",
-                        "examples")
+EXAMPLES = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "fixtures", "mxnet_json", "examples"
+)
 
 
 def row_ptr(sym):
@@ -42,8 +44,9 @@ POOLING_ROW_PTR = [
 ]
 
 
-@pytest.mark.parametrize("params, expected", POOLING_ROW_PTR,
-                         ids=[str(sorted(p.items())) for p, _ in POOLING_ROW_PTR])
+@pytest.mark.parametrize(
+    "params, expected", POOLING_ROW_PTR, ids=[str(sorted(p.items())) for p, _ in POOLING_ROW_PTR]
+)
 def test_node_row_ptr_counts_the_workspace_of_onednn_max_pooling(params, expected):
     pool = mx.sym.Pooling(mx.sym.Variable("data"), name="p", **params)
     assert row_ptr(pool) == expected
@@ -81,8 +84,9 @@ def _needs_custom(path):
         return any(node["op"] == "Custom" for node in json.load(f)["nodes"])
 
 
-EXAMPLE_FILES = sorted(p for p in glob.glob(os.path.join(EXAMPLES, "*.json"))
-                       if not _needs_custom(p))
+EXAMPLE_FILES = sorted(
+    p for p in glob.glob(os.path.join(EXAMPLES, "*.json")) if not _needs_custom(p)
+)
 
 
 def test_the_example_files_are_there():
@@ -114,12 +118,14 @@ def test_an_entry_reading_the_workspace_is_refused_and_says_what_it_is():
 
 
 def test_an_input_reading_the_workspace_is_refused_naming_the_node():
-    net = mx.sym.Flatten(mx.sym.Pooling(mx.sym.Variable("data"), kernel=(2, 2), name="p"),
-                         name="f")
+    net = mx.sym.Flatten(mx.sym.Pooling(mx.sym.Variable("data"), kernel=(2, 2), name="p"), name="f")
     graph = json.loads(net.tojson())
     graph["nodes"][2]["inputs"] = [[1, 1, 0]]
-    with pytest.raises(MXNetError, match=r"node 2 'f' reads output 1 of node 1 'p', the hidden "
-                                         r"workspace"):
+    with pytest.raises(
+        MXNetError,
+        match=r"node 2 'f' reads output 1 of node 1 'p', the hidden "
+        r"workspace",
+    ):
         mx.sym.load_json(json.dumps(graph))
 
 
@@ -127,28 +133,43 @@ def test_output_one_of_an_average_pooling_is_a_damaged_file():
     pool = mx.sym.Pooling(mx.sym.Variable("data"), kernel=(2, 2), pool_type="avg", name="p")
     graph = json.loads(pool.tojson())
     graph["heads"] = [[1, 1, 0]]
-    with pytest.raises(MXNetError, match=r"reads output 1 of node 1 'p', which has 1 output "
-                                         r"\(a damaged file\)"):
+    with pytest.raises(
+        MXNetError,
+        match=r"reads output 1 of node 1 'p', which has 1 output "
+        r"\(a damaged file\)",
+    ):
         mx.sym.load_json(json.dumps(graph))
 
 
 def test_internals_heads_carry_the_version_of_mutated_aux_variables():
     x = mx.sym.Variable("x")
     mean = mx.sym.Variable("mm")
-    bn2 = mx.sym.BatchNorm(mx.sym.BatchNorm(x, moving_mean=mean, name="bn"), moving_mean=mean,
-                           name="bn2")
+    bn2 = mx.sym.BatchNorm(
+        mx.sym.BatchNorm(x, moving_mean=mean, name="bn"), moving_mean=mean, name="bn2"
+    )
     heads = json.loads(bn2.get_internals().tojson())["heads"]
     # as MXNet 1.9.1: mm mutated twice, each moving_var once, everything else version 0
-    assert heads == [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 2], [4, 0, 1], [5, 0, 0],
-                     [6, 0, 0], [7, 0, 0], [8, 0, 1], [9, 0, 0]]
+    assert heads == [
+        [0, 0, 0],
+        [1, 0, 0],
+        [2, 0, 0],
+        [3, 0, 2],
+        [4, 0, 1],
+        [5, 0, 0],
+        [6, 0, 0],
+        [7, 0, 0],
+        [8, 0, 1],
+        [9, 0, 0],
+    ]
     assert json.loads(bn2.tojson())["heads"] == [[9, 0, 0]]
 
 
 def test_other_heads_write_version_zero_as_mxnet_does():
     x = mx.sym.Variable("x")
     mean = mx.sym.Variable("mm")
-    bn2 = mx.sym.BatchNorm(mx.sym.BatchNorm(x, moving_mean=mean, name="bn"), moving_mean=mean,
-                           name="bn2")
+    bn2 = mx.sym.BatchNorm(
+        mx.sym.BatchNorm(x, moving_mean=mean, name="bn"), moving_mean=mean, name="bn2"
+    )
     # MXNet 1.9.1: the Variable's own entry was made before any BatchNorm mutated it
     assert json.loads(mx.sym.Group([bn2, mean]).tojson())["heads"] == [[9, 0, 0], [3, 0, 0]]
 

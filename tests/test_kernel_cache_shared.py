@@ -7,6 +7,7 @@ interpreter with an empty HOME, as each student starts, must then load every ker
 cache minisym seeded from the shared one, and compile none; without the seed, or on another
 CPU name, the same run compiles. Unsafe shared folders are refused with a warning.
 """
+
 import json
 import os
 import shutil
@@ -25,8 +26,9 @@ from read_only import IS_ROOT, as_root_with_read_only, make_read_only, make_writ
 
 ROOT = Path(__file__).resolve().parent.parent
 LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux paths and modes")
-NEEDS_JIT = pytest.mark.skipif(bool(numba.config.DISABLE_JIT),
-                               reason="NUMBA_DISABLE_JIT=1: nothing is compiled or cached")
+NEEDS_JIT = pytest.mark.skipif(
+    bool(numba.config.DISABLE_JIT), reason="NUMBA_DISABLE_JIT=1: nothing is compiled or cached"
+)
 
 STUDENT = textwrap.dedent("""
     import json, os, shutil, sys
@@ -52,24 +54,26 @@ STUDENT = textwrap.dedent("""
 # --- a read-only installation ----------------------------------------------------------------
 
 
-
-
-
-
 def _copy_package(site):
-    shutil.copytree(ROOT / "minisym", site / "minisym",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(
+        ROOT / "minisym", site / "minisym", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
 
 
 def _student(site, env, *args, read_only=True):
     """Run STUDENT with ``site`` first on the path (read-only unless told); its JSON, stderr."""
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(site),
-           "LANG": "C.UTF-8", **env}
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": str(site),
+        "LANG": "C.UTF-8",
+        **env,
+    }
     command = [sys.executable, "-c", STUDENT, *args]
     if read_only and IS_ROOT:
         command = as_root_with_read_only(command, [site])
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600,
-                          cwd=site.parent)  # not the project: its minisym/ would come first
+    done = subprocess.run(
+        command, env=env, capture_output=True, text=True, timeout=600, cwd=site.parent
+    )  # not the project: its minisym/ would come first
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
 
@@ -81,8 +85,7 @@ def warmed(tmp_path_factory):
     site, home = top / "site", top / "home"
     home.mkdir()
     _copy_package(site)
-    result, _ = _student(site, {"HOME": str(home), "NUMBA_CPU_NAME": "generic"},
-                         read_only=False)
+    result, _ = _student(site, {"HOME": str(home), "NUMBA_CPU_NAME": "generic"}, read_only=False)
     assert result["kernel_folder"] == str(site / "minisym" / "kernels" / "__pycache__"), result
     assert result["compiled"] > 0 and result["cpu"] == "generic", result
     if not IS_ROOT:
@@ -107,8 +110,7 @@ def _fresh_home(tmp_path, hub_cache):
 @LINUX
 @NEEDS_JIT
 @pytest.mark.parametrize("hub_cache", [True, False], ids=["hub NUMBA_CACHE_DIR", "user cache"])
-def test_a_fresh_student_loads_the_warmed_kernels_instead_of_compiling(warmed, tmp_path,
-                                                                       hub_cache):
+def test_a_fresh_student_loads_the_warmed_kernels_instead_of_compiling(warmed, tmp_path, hub_cache):
     site, warm = warmed
     home, env = _fresh_home(tmp_path, hub_cache)
     first, _ = _student(site, env)
@@ -188,8 +190,7 @@ def test_kernel_folder_is_where_numba_looks_for_the_kernels(bare_site, tmp_path,
 @LINUX
 @NEEDS_JIT
 @pytest.mark.parametrize("setting", [None, "none"])
-def test_the_installations_own_cache_seeds_the_users_unless_told_none(bare_site, tmp_path,
-                                                                      setting):
+def test_the_installations_own_cache_seeds_the_users_unless_told_none(bare_site, tmp_path, setting):
     in_tree = bare_site / "minisym" / "kernels" / "__pycache__"
     _fake_kernel(in_tree, "nms.nms-14.py311")
     env = {"HOME": str(tmp_path), "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
@@ -219,8 +220,11 @@ def test_an_unsafe_minisym_shared_cache_is_refused_with_a_warning(bare_site, tmp
     shared = tmp_path / "shared"
     _fake_kernel(shared, "conv._im2col-25.py311")
     os.chmod(shared, 0o777)
-    env = {"HOME": str(tmp_path), "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
-           "MINISYM_SHARED_CACHE": str(shared)}
+    env = {
+        "HOME": str(tmp_path),
+        "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+        "MINISYM_SHARED_CACHE": str(shared),
+    }
     result, errors = _student(bare_site, env, "import-only", read_only=False)
     assert "SharedCacheWarning" in errors and "other users can write it" in errors, errors
     assert result["seeded"]["kernels"] == [], result
@@ -240,8 +244,12 @@ def test_seed_cache_copies_missing_and_older_kernels_with_their_data_files(tmp_p
     _fake_kernel(dst, "nms.nms-14.py311", mtime=now)  # the student's own, newer: kept
     copied = jit.seed_cache(str(src), str(dst))
     assert copied == ["conv._im2col-25.py311.nbi", "pool._pool_forward-27.py311.nbi"]
-    for name in ("conv._im2col-25.py311.1.nbc", "conv._im2col-25.py311.2.nbc",
-                 "pool._pool_forward-27.py311.1.nbc", "pool._pool_forward-27.py311.nbi"):
+    for name in (
+        "conv._im2col-25.py311.1.nbc",
+        "conv._im2col-25.py311.2.nbc",
+        "pool._pool_forward-27.py311.1.nbc",
+        "pool._pool_forward-27.py311.nbi",
+    ):
         assert (dst / name).read_bytes() == (src / name).read_bytes(), name
         assert (dst / name).stat().st_mtime == pytest.approx(now - 100, abs=1e-3)
     assert (dst / "nms.nms-14.py311.nbi").read_bytes().endswith(b"from dst")
@@ -275,8 +283,10 @@ def test_seed_cache_skips_a_kernel_whose_files_are_unsafe(tmp_path, planted):
     with pytest.warns(jit.SharedCacheWarning, match="conv._im2col"):
         copied = jit.seed_cache(str(src), str(dst))
     assert copied == ["pool._pool_forward-27.py311.nbi"]
-    assert sorted(p.name for p in dst.iterdir()) == ["pool._pool_forward-27.py311.1.nbc",
-                                                     "pool._pool_forward-27.py311.nbi"]
+    assert sorted(p.name for p in dst.iterdir()) == [
+        "pool._pool_forward-27.py311.1.nbc",
+        "pool._pool_forward-27.py311.nbi",
+    ]
 
 
 @LINUX

@@ -1,10 +1,11 @@
-"""The numba kernels against the plain-NumPy references in minisym.ops.nn_reference, in
+"""The numba kernels against the plain-NumPy references in minisym.kernels.reference, in
 float32 and float64, with odd shapes, strides, padding, dilation and groups."""
+
 import numpy as np
 import pytest
 
 from minisym.kernels import batchnorm, conv, pool
-from minisym.ops import nn_reference as ref
+from minisym.kernels import reference as ref
 
 CONV_CASES = [  # (x shape, filters, kernel, stride, pad, dilate, groups)
     ((1, 3, 7, 7), 4, (3, 3), (1, 1), (1, 1), (1, 1), 1),
@@ -25,12 +26,16 @@ CONV_CASES = [  # (x shape, filters, kernel, stride, pad, dilate, groups)
 def _reference_conv(x, w, stride, pad, dilate, groups):
     n, c = x.shape[:2]
     f, cg, kh, kw = w.shape
-    out = [(s + 2 * p - d * (k - 1) - 1) // st + 1
-           for s, p, d, k, st in zip(x.shape[2:], pad, dilate, (kh, kw), stride)]
+    out = [
+        (s + 2 * p - d * (k - 1) - 1) // st + 1
+        for s, p, d, k, st in zip(x.shape[2:], pad, dilate, (kh, kw), stride)
+    ]
     cols = ref.im2col(x, (kh, kw), stride, dilate, pad, out)
     fg = f // groups
-    parts = [np.einsum("nckloq,fckl->nfoq", cols[:, g * cg:(g + 1) * cg],
-                       w[g * fg:(g + 1) * fg]) for g in range(groups)]
+    parts = [
+        np.einsum("nckloq,fckl->nfoq", cols[:, g * cg : (g + 1) * cg], w[g * fg : (g + 1) * fg])
+        for g in range(groups)
+    ]
     return np.concatenate(parts, axis=1), cols, out
 
 
@@ -50,13 +55,25 @@ def test_conv_forward_and_backward_match_reference(case, dtype):
     dy = rng.standard_normal(y.shape).astype(dtype)
     dx, dw = conv.conv2d_backward(dy, x, w, stride, pad, dilate, groups)
     in_place = (np.full_like(x, 9), np.full_like(w, 9))  # written over, not added to
-    conv.conv2d_backward(dy, x, w, stride, pad, dilate, groups, dx_out=in_place[0],
-                         dw_out=in_place[1])
+    conv.conv2d_backward(
+        dy, x, w, stride, pad, dilate, groups, dx_out=in_place[0], dw_out=in_place[1]
+    )
     fg, cg = f // groups, shape[1] // groups
-    dw_ref = np.concatenate([np.einsum("nfoq,nckloq->fckl", dy[:, g * fg:(g + 1) * fg],
-                                       cols[:, g * cg:(g + 1) * cg]) for g in range(groups)])
-    dcols = np.concatenate([np.einsum("nfoq,fckl->nckloq", dy[:, g * fg:(g + 1) * fg],
-                                      w[g * fg:(g + 1) * fg]) for g in range(groups)], axis=1)
+    dw_ref = np.concatenate(
+        [
+            np.einsum(
+                "nfoq,nckloq->fckl", dy[:, g * fg : (g + 1) * fg], cols[:, g * cg : (g + 1) * cg]
+            )
+            for g in range(groups)
+        ]
+    )
+    dcols = np.concatenate(
+        [
+            np.einsum("nfoq,fckl->nckloq", dy[:, g * fg : (g + 1) * fg], w[g * fg : (g + 1) * fg])
+            for g in range(groups)
+        ],
+        axis=1,
+    )
     dx_ref = ref.col2im(dcols, x.shape, kernel, stride, dilate, pad)
     np.testing.assert_allclose(dw, dw_ref, **tol)
     np.testing.assert_allclose(dx, dx_ref, **tol)
@@ -73,14 +90,16 @@ POOL_CASES = [  # (x shape, kernel, stride, pad, convention)
 
 
 def _out(shape, kernel, stride, pad, convention):
-    size = lambda x, k, s, p: ((x + 2 * p - k) // s + 1 if convention == "valid"
-                               else -(-(x + 2 * p - k) // s) + 1)
+    size = lambda x, k, s, p: (
+        (x + 2 * p - k) // s + 1 if convention == "valid" else -(-(x + 2 * p - k) // s) + 1
+    )
     return [size(x, k, s, p) for x, k, s, p in zip(shape[2:], kernel, stride, pad)]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("pool_type, include_pad", [("max", True), ("avg", True),
-                                                      ("avg", False), ("sum", True)])
+@pytest.mark.parametrize(
+    "pool_type, include_pad", [("max", True), ("avg", True), ("avg", False), ("sum", True)]
+)
 @pytest.mark.parametrize("case", POOL_CASES)
 def test_pooling_matches_reference(case, pool_type, include_pad, dtype):
     shape, kernel, stride, pad, convention = case
@@ -106,8 +125,9 @@ def _reference_bn(x, gamma, beta, eps, axis):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("shape, axis", [((4, 3, 5, 5), 1), ((6, 4), 1), ((2, 3, 5), 2),
-                                         ((3, 5, 2, 2), 1)])
+@pytest.mark.parametrize(
+    "shape, axis", [((4, 3, 5, 5), 1), ((6, 4), 1), ((2, 3, 5), 2), ((3, 5, 2, 2), 1)]
+)
 @pytest.mark.parametrize("relu", [False, True])
 def test_batchnorm_train_matches_reference(shape, axis, dtype, relu):
     rng = np.random.default_rng(2)
@@ -132,8 +152,12 @@ def test_batchnorm_train_matches_reference(shape, axis, dtype, relu):
     m = x.size // c
     dbeta_ref = dy.sum(axis=axes)
     dgamma_ref = (dy * xhat).sum(axis=axes)
-    dx_ref = (gamma.reshape(bshape) / np.sqrt(var_ref.reshape(bshape) + 1e-3) / m
-              * (m * dy - dbeta_ref.reshape(bshape) - xhat * dgamma_ref.reshape(bshape)))
+    dx_ref = (
+        gamma.reshape(bshape)
+        / np.sqrt(var_ref.reshape(bshape) + 1e-3)
+        / m
+        * (m * dy - dbeta_ref.reshape(bshape) - xhat * dgamma_ref.reshape(bshape))
+    )
     np.testing.assert_allclose(dbeta, dbeta_ref, **tol)
     np.testing.assert_allclose(dgamma, dgamma_ref, **tol)
     np.testing.assert_allclose(dx, dx_ref, **tol)
@@ -184,34 +208,65 @@ def test_batchnorm_with_given_statistics_matches_reference(shape, axis, dtype, r
 
 # --- the operators' fast paths against their NumPy paths (MINISYM_KERNELS=reference) ----------
 OP_CASES = [  # (op name, params, input shapes, is_train)
-    ("Convolution", {"kernel": (3, 2), "stride": (2, 1), "pad": (1, 1), "dilate": (1, 2),
-                     "num_group": 2, "num_filter": 4}, [(2, 4, 7, 6), (4, 2, 3, 2), (4,)], True),
-    ("Convolution", {"kernel": (3,), "stride": (2,), "pad": (1,), "num_filter": 3,
-                     "no_bias": True}, [(2, 2, 9), (3, 2, 3)], True),
-    ("Convolution", {"kernel": (1, 1), "num_filter": 3}, [(1, 4, 3, 5), (3, 4, 1, 1), (3,)],
-     True),
-    ("Convolution", {"kernel": (1, 1), "num_filter": 3}, [(2, 4, 3, 5), (3, 4, 1, 1), (3,)],
-     True),
+    (
+        "Convolution",
+        {
+            "kernel": (3, 2),
+            "stride": (2, 1),
+            "pad": (1, 1),
+            "dilate": (1, 2),
+            "num_group": 2,
+            "num_filter": 4,
+        },
+        [(2, 4, 7, 6), (4, 2, 3, 2), (4,)],
+        True,
+    ),
+    (
+        "Convolution",
+        {"kernel": (3,), "stride": (2,), "pad": (1,), "num_filter": 3, "no_bias": True},
+        [(2, 2, 9), (3, 2, 3)],
+        True,
+    ),
+    ("Convolution", {"kernel": (1, 1), "num_filter": 3}, [(1, 4, 3, 5), (3, 4, 1, 1), (3,)], True),
+    ("Convolution", {"kernel": (1, 1), "num_filter": 3}, [(2, 4, 3, 5), (3, 4, 1, 1), (3,)], True),
     ("Pooling", {"kernel": (3, 3), "stride": (2, 2), "pad": (1, 1)}, [(2, 3, 7, 6)], True),
-    ("Pooling", {"kernel": (3, 2), "stride": (2, 2), "pad": (1, 1), "pool_type": "avg",
-                 "pooling_convention": "full", "count_include_pad": False}, [(2, 2, 5, 6)],
-     True),
-    ("Pooling", {"kernel": (3, 3), "stride": (2, 1), "pad": (1, 1), "pool_type": "avg"},
-     [(1, 2, 6, 5)], True),
-    ("Pooling", {"kernel": (3,), "stride": (2,), "pad": (1,), "pool_type": "sum"},
-     [(2, 3, 8)], True),
+    (
+        "Pooling",
+        {
+            "kernel": (3, 2),
+            "stride": (2, 2),
+            "pad": (1, 1),
+            "pool_type": "avg",
+            "pooling_convention": "full",
+            "count_include_pad": False,
+        },
+        [(2, 2, 5, 6)],
+        True,
+    ),
+    (
+        "Pooling",
+        {"kernel": (3, 3), "stride": (2, 1), "pad": (1, 1), "pool_type": "avg"},
+        [(1, 2, 6, 5)],
+        True,
+    ),
+    (
+        "Pooling",
+        {"kernel": (3,), "stride": (2,), "pad": (1,), "pool_type": "sum"},
+        [(2, 3, 8)],
+        True,
+    ),
     ("Pooling", {"pool_type": "avg", "global_pool": True}, [(2, 3, 4, 5)], True),
     ("BatchNorm", {"fix_gamma": False}, [(4, 3, 2, 2), (3,), (3,)], True),
     ("BatchNorm", {"fix_gamma": True, "axis": -1}, [(3, 2, 4), (4,), (4,)], True),
     ("BatchNorm", {"fix_gamma": False}, [(5, 3), (3,), (3,)], False),
-    ("BatchNorm", {"fix_gamma": False, "use_global_stats": True}, [(4, 3, 2), (3,), (3,)],
-     True),
+    ("BatchNorm", {"fix_gamma": False, "use_global_stats": True}, [(4, 3, 2), (3,), (3,)], True),
 ]
 
 
 def _fast_and_reference(monkeypatch, op_name, params, in_shapes, is_train, dtype, req):
     """{path: outputs + input gradients + aux states after forward and backward}."""
     from opcheck import make_op, output_shapes
+
     results = {}
     for path in ("fast", "reference"):
         monkeypatch.setenv("MINISYM_KERNELS", path)
@@ -231,10 +286,14 @@ def _fast_and_reference(monkeypatch, op_name, params, in_shapes, is_train, dtype
 
 @pytest.mark.parametrize("req", ["write", "add"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("op_name, params, in_shapes, is_train", OP_CASES,
-                         ids=[f"{c[0]}-{i}" for i, c in enumerate(OP_CASES)])
-def test_operator_fast_path_matches_its_numpy_path(monkeypatch, op_name, params, in_shapes,
-                                                   is_train, dtype, req):
+@pytest.mark.parametrize(
+    "op_name, params, in_shapes, is_train",
+    OP_CASES,
+    ids=[f"{c[0]}-{i}" for i, c in enumerate(OP_CASES)],
+)
+def test_operator_fast_path_matches_its_numpy_path(
+    monkeypatch, op_name, params, in_shapes, is_train, dtype, req
+):
     results = _fast_and_reference(monkeypatch, op_name, params, in_shapes, is_train, dtype, req)
     tol = dict(rtol=1e-4, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-10, atol=1e-12)
     for i, (fast, reference) in enumerate(zip(results["fast"], results["reference"])):
@@ -255,6 +314,7 @@ def test_winograd_matches_the_direct_convolution_in_float32(case, monkeypatch):
     rounding of the float64 direct sum (relative to the output's scale); exact_kernels() and
     the default kernels do not use it."""
     from minisym.kernels import exact_kernels, winograd
+
     monkeypatch.setenv("MINISYM_KERNELS", "winograd")
     shape, f, pad = case
     rng = np.random.default_rng(3)
@@ -262,11 +322,11 @@ def test_winograd_matches_the_direct_convolution_in_float32(case, monkeypatch):
     w = rng.standard_normal((f, shape[1], 3, 3)).astype(np.float32)
     assert winograd.applies(w.shape, (1, 1), (1, 1), 1)
     assert not winograd.applies(w.shape, (1, 1), (1, 1), 1, (1, f, 7, 7))  # too few tiles
-    expected, cols, out = _reference_conv(x.astype(np.float64), w.astype(np.float64), (1, 1),
-                                          pad, (1, 1), 1)
+    expected, cols, out = _reference_conv(
+        x.astype(np.float64), w.astype(np.float64), (1, 1), pad, (1, 1), 1
+    )
     calls = []
-    monkeypatch.setattr(winograd, "_output_transform", _counting(winograd._output_transform,
-                                                                  calls))
+    monkeypatch.setattr(winograd, "_output_transform", _counting(winograd._output_transform, calls))
     y = conv.conv2d_forward(x, w, None, (1, 1), pad, (1, 1), 1)
     assert len(calls) == 1
     scale = np.abs(expected).max()
@@ -290,4 +350,5 @@ def _counting(kernel, calls):
     def counted(*args):
         calls.append(1)
         return kernel(*args)
+
     return counted

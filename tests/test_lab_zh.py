@@ -2,6 +2,7 @@
 JupyterLab's zh_CN locale (whose words the installed language pack brings), a Chinese start
 page, and kernels started with the Chinese LANG / LANGUAGE. The browser sees the result in
 tests/browser/test_chinese_lesson_page.py; these checks say which piece drifted."""
+
 import json
 import shlex
 import subprocess
@@ -20,32 +21,42 @@ def settings(folder, name):
 
 def lab_config(name):
     """A Jupyter config file's settings as plain dicts ({'LabApp': {'default_url': ...}})."""
+
     def plain(value):
         if isinstance(value, LazyConfigValue):  # `.update({...})` and the like
             return value.to_dict()
         return {k: plain(v) for k, v in value.items()} if isinstance(value, dict) else value
+
     return plain(PyFileConfigLoader(name, path=str(BINDER)).load_config())
 
 
 def make_dry_run(target):
     """The `jupyter lab` command of ``target`` as make runs it, split into words."""
-    dry = subprocess.run(["make", "-n", "--no-print-directory", target], cwd=REPO,
-                         capture_output=True, text=True, timeout=60, check=True)
+    dry = subprocess.run(
+        ["make", "-n", "--no-print-directory", target],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return shlex.split(next(line for line in dry.stdout.splitlines() if "jupyter lab" in line))
 
 
 def test_chinese_settings_are_the_learners_plus_the_chinese_locale():
-    english, chinese = settings("lab-settings", "overrides.json"), settings(
-        "lab-settings-zh", "overrides.json")
+    english, chinese = (
+        settings("lab-settings", "overrides.json"),
+        settings("lab-settings-zh", "overrides.json"),
+    )
     assert chinese.pop(TRANSLATION) == {"locale": "zh_CN"}
     assert chinese == english, "binder/lab-settings-zh/overrides.json: copy the English change"
     assert settings("lab-settings-zh", "page_config.json") == settings(
-        "lab-settings", "page_config.json")
+        "lab-settings", "page_config.json"
+    )
 
 
 def test_chinese_config_is_the_learners_with_a_chinese_start_page():
-    english, chinese = lab_config("learner_lab_config.py"), lab_config(
-        "learner_lab_config_zh.py")
+    english, chinese = lab_config("learner_lab_config.py"), lab_config("learner_lab_config_zh.py")
     assert chinese["LabApp"]["app_settings_dir"] == str(BINDER / "lab-settings-zh")
     start = chinese["LabApp"]["default_url"]
     assert start == "/lab/tree/zh-CN/README.md"
@@ -66,5 +77,7 @@ def test_jupyterlab_has_the_chinese_language_pack():
     from jupyterlab_server.translation_utils import get_language_packs
 
     packs, message = get_language_packs()
-    assert "zh_CN" in packs, ("JupyterLab has no zh_CN language pack: pip install "
-                              f"jupyterlab-language-pack-zh-CN (make venv does). {message}")
+    assert "zh_CN" in packs, (
+        "JupyterLab has no zh_CN language pack: pip install "
+        f"jupyterlab-language-pack-zh-CN (make venv does). {message}"
+    )

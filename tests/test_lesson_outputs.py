@@ -1,6 +1,7 @@
 """What the lessons store is what every learner sees on every machine: no cell escapes strict
 nbval, each sanitizer rule serves a cell that needs it, and no stored output shows a figure
 that training computed (those are drawn: bars, curves, comparisons)."""
+
 import configparser
 import json
 import re
@@ -55,9 +56,13 @@ def test_no_rule_matches_a_metric_value():
 
 
 def test_lesson_8_stores_no_trained_figure():
-    fit_cells = [(i, text) for i, text in stored_texts(ROOT / "lessons" / "08_training.ipynb")
-                 if text.startswith("Epoch[")]
+    fit_cells = [
+        (i, text)
+        for i, text in stored_texts(ROOT / "lessons" / "08_training.ipynb")
+        if text.startswith("Epoch[")
+    ]
     assert len(fit_cells) == 10, fit_cells  # one line per epoch
     for _, text in fit_cells:
-        assert re.fullmatch(r"Epoch\[\d\]: 41 batches \(live bar: accuracy, cross-entropy\)",
-                            text), text
+        assert re.fullmatch(
+            r"Epoch\[\d\]: 41 batches \(live bar: accuracy, cross-entropy\)", text
+        ), text

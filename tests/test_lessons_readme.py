@@ -1,5 +1,6 @@
 """lessons/README.md maps the fourteen questions the course grew from to sections of the
 lessons: every section it names is a heading of that lesson, and every question has a row."""
+
 import json
 import re
 from pathlib import Path
@@ -18,8 +19,8 @@ def question_rows():
     """(number, question, answer) of the fourteen questions' table (the first table of its
     section)."""
     text = (LESSONS / "README.md").read_text()
-    section = text[text.index("## The questions the course grew from"):]
-    table = section[section.index("| # |"):section.index("\n\n", section.index("| # |"))]
+    section = text[text.index("## The questions the course grew from") :]
+    table = section[section.index("| # |") : section.index("\n\n", section.index("| # |"))]
     return re.findall(r"^\| (\d+) \| (.+?) \| (.+) \|$", table, flags=re.MULTILINE)
 
 
@@ -29,8 +30,9 @@ def test_all_fourteen_questions_have_a_row():
 
 def test_every_named_section_is_a_heading_of_its_lesson():
     for number, _, answer in question_rows():
-        for lesson, sections in re.findall(r"lesson (\d), ((?:\"[^\"]+\"(?: and |, | )?)+)",
-                                           answer):
+        for lesson, sections in re.findall(
+            r"lesson (\d), ((?:\"[^\"]+\"(?: and |, | )?)+)", answer
+        ):
             known = headings(int(lesson))
             for section in re.findall(r"\"([^\"]+)\"", sections):
                 assert section in known, (number, lesson, section, sorted(known))

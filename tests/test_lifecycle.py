@@ -8,6 +8,7 @@ infer_shape; ``simple_bind`` calls infer_shape, infer_type, create_operator; the
 backward. minisym asks the names once and calls infer_shape / infer_type several times per
 inference pass (its fixpoint), which these tests allow without fixing the count.
 """
+
 import numpy as np
 import pytest
 
@@ -167,8 +168,12 @@ def test_each_call_shows_what_it_received_and_returned():
 def test_the_names_and_the_backward_dependency_are_asked_once_at_creation():
     log, ex = softmax_session()
     ex.forward(is_train=True)
-    for method in ("list_arguments", "list_outputs", "list_auxiliary_states",
-                   "declare_backward_dependency"):
+    for method in (
+        "list_arguments",
+        "list_outputs",
+        "list_auxiliary_states",
+        "declare_backward_dependency",
+    ):
         assert len(log.find(method)) == 1, method
     assert len(log.find("create_operator")) == 1  # once per executor
     assert len(log.find("infer_shape", owner="prop")) >= 2  # at infer_shape and at bind
@@ -206,8 +211,7 @@ def test_a_second_forward_is_a_section_of_its_own():
 # --- string keyword arguments, auxiliary states, need_top_grad=False ---------------------------
 def test_kwargs_arrive_as_strings_with_aux_states_and_no_top_grad():
     with mx.lifecycle.record("tlc_center") as log:
-        sym = mx.sym.Custom(mx.sym.Variable("x"), op_type="tlc_center", num_class=10,
-                            name="center")
+        sym = mx.sym.Custom(mx.sym.Variable("x"), op_type="tlc_center", num_class=10, name="center")
         ex = sym.simple_bind(mx.cpu(), x=(2, 5))
         ex.forward(is_train=True)
         ex.backward()

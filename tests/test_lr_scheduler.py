@@ -1,6 +1,7 @@
 """mx.lr_scheduler beyond FactorScheduler (whose tests are in test_optimizer.py): Poly and
 Cosine schedules against their formulas, both warm-up modes on every scheduler, what happens
 past max_update, and the constructors' errors."""
+
 import math
 
 import pytest
@@ -33,12 +34,15 @@ def test_a_count_past_max_update_keeps_the_last_rate_computed():
     assert sched(40) == pytest.approx(0.0)
 
 
-@pytest.mark.parametrize("make", [
-    lambda **w: ls.FactorScheduler(step=100, base_lr=1.0, **w),
-    lambda **w: ls.MultiFactorScheduler(step=[100], base_lr=1.0, **w),
-    lambda **w: ls.PolyScheduler(max_update=100, base_lr=1.0, **w),
-    lambda **w: ls.CosineScheduler(max_update=100, base_lr=1.0, **w),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda **w: ls.FactorScheduler(step=100, base_lr=1.0, **w),
+        lambda **w: ls.MultiFactorScheduler(step=[100], base_lr=1.0, **w),
+        lambda **w: ls.PolyScheduler(max_update=100, base_lr=1.0, **w),
+        lambda **w: ls.CosineScheduler(max_update=100, base_lr=1.0, **w),
+    ],
+)
 def test_warmup_modes_on_every_scheduler(make):
     linear = make(warmup_steps=4, warmup_begin_lr=0.2)
     assert [linear(n) for n in range(4)] == pytest.approx([0.2, 0.4, 0.6, 0.8])
@@ -64,19 +68,31 @@ def test_a_scheduler_drives_every_optimizer():
         assert opt._get_lr(0) == pytest.approx(0.2), name
 
 
-@pytest.mark.parametrize("make, kind, text", [
-    (lambda: ls.PolyScheduler(max_update=0), ValueError, "strictly positive"),
-    (lambda: ls.PolyScheduler(max_update=10.0), AssertionError, "max_update must be an int"),
-    (lambda: ls.CosineScheduler(max_update=5, warmup_mode="exp"), ValueError,
-     "linear and constant"),
-    (lambda: ls.CosineScheduler(max_update=5, warmup_steps=1.5), AssertionError,
-     "warmup_steps must be an int, got float"),
-    (lambda: ls.PolyScheduler(max_update=5, warmup_steps=-2), ValueError, "positive or 0"),
-    (lambda: ls.MultiFactorScheduler(step=[2], base_lr=0.1, warmup_begin_lr=0.2), ValueError,
-     "higher than warmup_begin_lr"),
-    (lambda: ls.MultiFactorScheduler(step=(2, 3)), AssertionError, "non-empty list"),
-    (lambda: ls.LRScheduler()(3), NotImplementedError, "must override"),
-])
+@pytest.mark.parametrize(
+    "make, kind, text",
+    [
+        (lambda: ls.PolyScheduler(max_update=0), ValueError, "strictly positive"),
+        (lambda: ls.PolyScheduler(max_update=10.0), AssertionError, "max_update must be an int"),
+        (
+            lambda: ls.CosineScheduler(max_update=5, warmup_mode="exp"),
+            ValueError,
+            "linear and constant",
+        ),
+        (
+            lambda: ls.CosineScheduler(max_update=5, warmup_steps=1.5),
+            AssertionError,
+            "warmup_steps must be an int, got float",
+        ),
+        (lambda: ls.PolyScheduler(max_update=5, warmup_steps=-2), ValueError, "positive or 0"),
+        (
+            lambda: ls.MultiFactorScheduler(step=[2], base_lr=0.1, warmup_begin_lr=0.2),
+            ValueError,
+            "higher than warmup_begin_lr",
+        ),
+        (lambda: ls.MultiFactorScheduler(step=(2, 3)), AssertionError, "non-empty list"),
+        (lambda: ls.LRScheduler()(3), NotImplementedError, "must override"),
+    ],
+)
 def test_constructor_errors(make, kind, text):
     with pytest.raises(kind, match=text):
         make()

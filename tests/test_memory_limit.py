@@ -11,6 +11,7 @@ MXNet 1.9.1, for the record (run with ``ulimit -v`` so it could not take the mac
 data: (100000, 2000000) ... MXNetError: Failed to allocate CPU Memory``, and ``mx.nd.zeros`` of
 that shape an ``MXNetError`` (its int32 size check). minisym keeps those types.
 """
+
 import os
 import subprocess
 import sys
@@ -23,7 +24,8 @@ import pytest
 
 import minisym as mx
 from catalogue.state import assert_unchanged, snapshot
-from minisym import memory
+from minisym import executor_memory
+from minisym import memory_budget as memory
 from minisym.base import MXNetMemoryError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,8 +35,10 @@ GiB = 1 << 30
 @pytest.fixture
 def limit(monkeypatch):
     """Set MINISYM_MEMORY_LIMIT for one test: ``limit('64MiB')``."""
+
     def set_limit(text):
         monkeypatch.setenv(memory.ENV, text)
+
     monkeypatch.delenv(memory.ENV, raising=False)
     return set_limit
 
@@ -63,18 +67,33 @@ def _peak_during(call):
 
 
 # --- sizes and the system's figures -----------------------------------------------------------
-@pytest.mark.parametrize("text, expected", [
-    ("2GiB", 2 * GiB), ("2 GiB", 2 * GiB), ("2g", 2 * GiB), ("1.5G", 3 * GiB // 2),
-    ("1500MB", 1500 * 10 ** 6), ("512MiB", 512 << 20), ("64k", 64 << 10), ("1000000", 10 ** 6),
-    ("1_000", 1000), ("unlimited", None), ("off", None)])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("2GiB", 2 * GiB),
+        ("2 GiB", 2 * GiB),
+        ("2g", 2 * GiB),
+        ("1.5G", 3 * GiB // 2),
+        ("1500MB", 1500 * 10**6),
+        ("512MiB", 512 << 20),
+        ("64k", 64 << 10),
+        ("1000000", 10**6),
+        ("1_000", 1000),
+        ("unlimited", None),
+        ("off", None),
+    ],
+)
 def test_parse_size(text, expected):
     assert memory.parse_size(text) == expected
 
 
 @pytest.mark.parametrize("text", ["lots", "2 GB RAM", "-1G", "1e9", ""])
 def test_a_bad_limit_names_the_variable_and_the_forms(text, limit):
-    with pytest.raises(mx.base.MXNetValueError, match=r"MINISYM_MEMORY_LIMIT=.* is not a size: "
-                                                      r"write it as 2GiB, 1500MB, 8G"):
+    with pytest.raises(
+        mx.base.MXNetValueError,
+        match=r"MINISYM_MEMORY_LIMIT=.* is not a size: "
+        r"write it as 2GiB, 1500MB, 8G",
+    ):
         memory.parse_size(text)
     if text:
         limit(text)
@@ -84,7 +103,12 @@ def test_a_bad_limit_names_the_variable_and_the_forms(text, limit):
 
 def test_format_bytes():
     assert [memory.format_bytes(n) for n in (0, 1023, 1024, 3 << 29, 5 << 40)] == [
-        "0 B", "1023 B", "1.0 KiB", "1.5 GiB", "5.0 TiB"]
+        "0 B",
+        "1023 B",
+        "1.0 KiB",
+        "1.5 GiB",
+        "5.0 TiB",
+    ]
 
 
 def test_the_system_says_how_much_is_available(limit):
@@ -101,27 +125,33 @@ def _fake_files(monkeypatch, files):
         if path not in files:
             raise FileNotFoundError(path)
         return files[path].strip()
+
     monkeypatch.setattr(memory, "_read", read)
 
 
 def test_cgroup_v2_limit_counts_usage_but_not_reclaimable_cache(monkeypatch):
-    _fake_files(monkeypatch, {
-        "/proc/self/cgroup": "0::/user.slice/jupyter-ada.scope\n",
-        "/sys/fs/cgroup/user.slice/jupyter-ada.scope/memory.max": "max",
-        "/sys/fs/cgroup/user.slice/memory.max": str(4 * GiB),
-        "/sys/fs/cgroup/user.slice/memory.current": str(3 * GiB),
-        "/sys/fs/cgroup/user.slice/memory.stat": f"anon 1\ninactive_file {GiB}\n",
-    })
+    _fake_files(
+        monkeypatch,
+        {
+            "/proc/self/cgroup": "0::/user.slice/jupyter-ada.scope\n",
+            "/sys/fs/cgroup/user.slice/jupyter-ada.scope/memory.max": "max",
+            "/sys/fs/cgroup/user.slice/memory.max": str(4 * GiB),
+            "/sys/fs/cgroup/user.slice/memory.current": str(3 * GiB),
+            "/sys/fs/cgroup/user.slice/memory.stat": f"anon 1\ninactive_file {GiB}\n",
+        },
+    )
     nbytes, source = memory._cgroup_available()
     assert nbytes == 2 * GiB  # 4 GiB limit - (3 GiB used - 1 GiB file cache)
     assert "cgroup limit 4.0 GiB in /sys/fs/cgroup/user.slice/memory.max" == source
 
 
 def test_cgroup_v1_limit_and_no_limit(monkeypatch):
-    files = {"/proc/self/cgroup": "4:memory:/docker/abc\n3:cpu:/docker/abc\n",
-             "/sys/fs/cgroup/memory/memory.limit_in_bytes": str(2 * GiB),
-             "/sys/fs/cgroup/memory/memory.usage_in_bytes": str(GiB // 2),
-             "/sys/fs/cgroup/memory/memory.stat": "total_inactive_file 0\n"}
+    files = {
+        "/proc/self/cgroup": "4:memory:/docker/abc\n3:cpu:/docker/abc\n",
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes": str(2 * GiB),
+        "/sys/fs/cgroup/memory/memory.usage_in_bytes": str(GiB // 2),
+        "/sys/fs/cgroup/memory/memory.stat": "total_inactive_file 0\n",
+    }
     _fake_files(monkeypatch, files)  # the container sees its own cgroup as the root
     assert memory._cgroup_available()[0] == 3 * GiB // 2
     files["/sys/fs/cgroup/memory/memory.limit_in_bytes"] = "9223372036854771712"  # unlimited
@@ -141,6 +171,7 @@ def test_the_smallest_figure_wins(monkeypatch):
 def test_small_arrays_do_not_ask_the_system(monkeypatch, limit):
     def fail():
         raise AssertionError("asked the system for a small array")
+
     monkeypatch.setattr(memory, "system_available", fail)
     mx.nd.zeros((256, 256))
     _net().simple_bind(mx.cpu(), data=(2, 3, 8, 8))
@@ -156,13 +187,19 @@ def test_simple_bind_too_big_for_the_limit(limit):
     assert peak < 4 << 20, f"{peak} bytes were allocated before refusing"
     text = str(raised)
     assert text.startswith("simple_bind error. Arguments:\ndata: (256, 3, 224, 224)\n")
-    for part in ("simple_bind: this executor needs", "more than the 64.0 MiB of memory available "
-                 "to this process (set by MINISYM_MEMORY_LIMIT=64MiB); nothing was allocated",
-                 "arguments 150.8 MiB", "the largest 'data' (256, 3, 224, 224) float32, 147.0 MiB",
-                 "operator outputs (the memory plan)", "'conv1_output' (256, 8, 224, 224) float32",
-                 "im2col workspace while the largest convolution runs",
-                 "Fix: a smaller batch: data=(256, 3, 224, 224) -> at most about data=(",
-                 "grad_req='null'", "os.environ['MINISYM_MEMORY_LIMIT'] = '"):
+    for part in (
+        "simple_bind: this executor needs",
+        "more than the 64.0 MiB of memory available "
+        "to this process (set by MINISYM_MEMORY_LIMIT=64MiB); nothing was allocated",
+        "arguments 150.8 MiB",
+        "the largest 'data' (256, 3, 224, 224) float32, 147.0 MiB",
+        "operator outputs (the memory plan)",
+        "'conv1_output' (256, 8, 224, 224) float32",
+        "im2col workspace while the largest convolution runs",
+        "Fix: a smaller batch: data=(256, 3, 224, 224) -> at most about data=(",
+        "grad_req='null'",
+        "os.environ['MINISYM_MEMORY_LIMIT'] = '",
+    ):
         assert part in text, part
     with pytest.raises(RuntimeError, match="simple_bind error"):  # MXNet code's except
         net.simple_bind(mx.cpu(), data=(256, 3, 224, 224))
@@ -187,12 +224,17 @@ def test_what_bind_checks_is_what_the_executor_allocates(monkeypatch):
             ex = net.simple_bind(mx.cpu(), data=(4, 3, 16, 16), grad_req=grad_req)
             shapes = {k: a.shape for k, a in ex._data.items()}
             dtypes = {k: a.dtype for k, a in ex._data.items()}
-            parts = {what: nbytes for what, nbytes, _ in memory.executor_needs(
-                net, shapes, dtypes, ex._grad_req)}
+            parts = {
+                what: nbytes
+                for what, nbytes, _ in executor_memory.executor_needs(
+                    net, shapes, dtypes, ex._grad_req
+                )
+            }
             assert parts["operator outputs (the memory plan)"] == ex.memory_stats.planned_bytes
             assert parts["arguments"] == sum(a._data.nbytes for a in ex.arg_arrays)
-            assert parts["gradients"] == sum(a._data.nbytes for a in ex.grad_arrays
-                                             if a is not None)
+            assert parts["gradients"] == sum(
+                a._data.nbytes for a in ex.grad_arrays if a is not None
+            )
             assert parts["auxiliary states"] == sum(a._data.nbytes for a in ex.aux_arrays)
 
 
@@ -206,22 +248,32 @@ def test_bind_with_your_arrays_checks_the_outputs(limit):
     assert isinstance(raised, MXNetMemoryError), raised
     assert peak < 4 << 20
     assert "bind: this executor needs 1.5 GiB" in str(raised)
-    assert "operator outputs (the memory plan) 1.5 GiB (the largest 'outer_output' (20000, " \
-           "20000) float32, 1.5 GiB)" in str(raised)
+    assert (
+        "operator outputs (the memory plan) 1.5 GiB (the largest 'outer_output' (20000, "
+        "20000) float32, 1.5 GiB)" in str(raised)
+    )
     assert_unchanged(before, list(args.values()))
 
 
-@pytest.mark.parametrize("make", [
-    lambda: mx.nd.zeros((1024, 1024, 64)), lambda: mx.nd.ones((1024, 1024, 64)),
-    lambda: mx.nd.empty((1024, 1024, 64)), lambda: mx.nd.full((1024, 1024, 64), 7.0)],
-    ids=["zeros", "ones", "empty", "full"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: mx.nd.zeros((1024, 1024, 64)),
+        lambda: mx.nd.ones((1024, 1024, 64)),
+        lambda: mx.nd.empty((1024, 1024, 64)),
+        lambda: mx.nd.full((1024, 1024, 64), 7.0),
+    ],
+    ids=["zeros", "ones", "empty", "full"],
+)
 def test_nd_creation_refused(make, limit):
     limit("128MiB")
     raised, peak = _peak_during(make)
     assert isinstance(raised, MXNetMemoryError) and isinstance(raised, mx.base.MXNetError)
     assert peak < 1 << 20
-    assert "an array of shape (1024, 1024, 64) float32 needs 256.0 MiB, more than the 128.0 " \
-           "MiB of memory available" in str(raised)
+    assert (
+        "an array of shape (1024, 1024, 64) float32 needs 256.0 MiB, more than the 128.0 "
+        "MiB of memory available" in str(raised)
+    )
     assert "Fix: a smaller shape" in str(raised)
 
 
@@ -240,8 +292,11 @@ def test_reshape_that_grows_is_refused_and_keeps_the_executor(limit):
     ex.forward(is_train=True)
     before = snapshot(ex)
     limit("64MiB")
-    with pytest.raises(MXNetMemoryError, match=r"Executor.reshape: this executor needs .*arrays "
-                                               r"that grow .*at most about data=\("):
+    with pytest.raises(
+        MXNetMemoryError,
+        match=r"Executor.reshape: this executor needs .*arrays "
+        r"that grow .*at most about data=\(",
+    ):
         ex.reshape(allow_up_sizing=True, data=(512, 3, 64, 64))
     assert_unchanged(before, ex)
     with pytest.raises(ValueError, match="allow_up_sizing=True"):  # that error comes first
@@ -259,13 +314,20 @@ def test_copy_refused(limit):
 def test_ndarrayiter_batch_too_big(limit):
     limit("64MiB")
     x = np.zeros((100, 3, 32, 32), np.float32)
-    with pytest.raises(MXNetMemoryError, match=r"NDArrayIter: a batch of batch_size=10000 "
-                                               r"examples needs 117.2 MiB.*'data': one batch of "
-                                               r"it has shape \(10000, 3, 32, 32\).*at most about "
-                                               r"batch_size=5"):
+    with pytest.raises(
+        MXNetMemoryError,
+        match=r"NDArrayIter: a batch of batch_size=10000 "
+        r"examples needs 117.2 MiB.*'data': one batch of "
+        r"it has shape \(10000, 3, 32, 32\).*at most about "
+        r"batch_size=5",
+    ):
         mx.io.NDArrayIter(x, np.zeros(100), batch_size=10000)
     assert mx.io.NDArrayIter(x, np.zeros(100), batch_size=50).provide_data[0].shape == (
-        50, 3, 32, 32)
+        50,
+        3,
+        32,
+        32,
+    )
 
 
 def test_load_of_a_file_too_big(tmp_path, limit):
@@ -276,8 +338,10 @@ def test_load_of_a_file_too_big(tmp_path, limit):
     raised, peak = _peak_during(lambda: mx.nd.load(str(path)))
     assert isinstance(raised, MXNetMemoryError), raised
     assert peak < 1 << 20
-    assert f"mx.nd.load: loading {str(path)!r} (1.0 GiB: its bytes, then the arrays made " \
-           "from them) needs 2.0 GiB" in str(raised)
+    assert (
+        f"mx.nd.load: loading {str(path)!r} (1.0 GiB: its bytes, then the arrays made "
+        "from them) needs 2.0 GiB" in str(raised)
+    )
 
 
 def test_module_bind_refused_and_module_intact(limit):
@@ -287,8 +351,11 @@ def test_module_bind_refused_and_module_intact(limit):
     before = snapshot(mod)
     limit("32MiB")
     with pytest.raises(MemoryError, match="simple_bind: this executor needs"):
-        mod.bind(data_shapes=[("data", (1024, 3, 64, 64))],
-                 label_shapes=[("softmax_label", (1024,))], force_rebind=True)
+        mod.bind(
+            data_shapes=[("data", (1024, 3, 64, 64))],
+            label_shapes=[("softmax_label", (1024,))],
+            force_rebind=True,
+        )
     assert_unchanged(before, mod)
 
 
@@ -338,8 +405,9 @@ def test_a_learner_process_survives_huge_requests():
     then with what the system says, and the process goes on."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop(memory.ENV, None)
-    done = subprocess.run([sys.executable, "-c", LEARNER], env=env, capture_output=True,
-                          text=True, timeout=240)
+    done = subprocess.run(
+        [sys.executable, "-c", LEARNER], env=env, capture_output=True, text=True, timeout=240
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     expected = "['simple_bind', 'mx.nd.zeros', 'mx.nd.ones', 'NDArrayIter'] (8, 10)"
     assert done.stdout.splitlines() == [expected, expected], done.stdout + done.stderr[-2000:]

@@ -1,4 +1,5 @@
 """The memory plan shares buffers without changing any result, and saves memory."""
+
 import numpy as np
 import pytest
 
@@ -8,8 +9,9 @@ from nets import resnet
 
 def _run(monkeypatch, plan, train):
     monkeypatch.setenv("MINISYM_MEMORY_PLAN", "1" if plan else "0")
-    net = mx.sym.Group([resnet(18, num_classes=5, small_input=True),
-                        mx.sym.Variable("aux_head") * 2])
+    net = mx.sym.Group(
+        [resnet(18, num_classes=5, small_input=True), mx.sym.Variable("aux_head") * 2]
+    )
     req = "write" if train else "null"
     ex = net.simple_bind(mx.cpu(), data=(2, 3, 8, 8), aux_head=(3,), grad_req=req)
     rng = np.random.default_rng(0)
@@ -24,8 +26,9 @@ def _run(monkeypatch, plan, train):
     return outs, grads, ex.memory_stats
 
 
-@pytest.mark.parametrize("train", [
-    False, pytest.param(True, marks=pytest.mark.slow)])  # backward: ~7 s with NUMBA_DISABLE_JIT=1
+@pytest.mark.parametrize(
+    "train", [False, pytest.param(True, marks=pytest.mark.slow)]
+)  # backward: ~7 s with NUMBA_DISABLE_JIT=1
 def test_plan_changes_no_result(monkeypatch, train):
     outs_a, grads_a, stats = _run(monkeypatch, True, train)
     outs_b, grads_b, unplanned = _run(monkeypatch, False, train)
@@ -71,16 +74,18 @@ def test_fused_backward_gives_the_same_gradients():
         ex.backward()
         grads.append({k: v.asnumpy().copy() for k, v in ex.grad_dict.items()})
     for name in grads[0]:
-        np.testing.assert_allclose(grads[0][name], grads[1][name], rtol=1e-5, atol=1e-6,
-                                   err_msg=name)
+        np.testing.assert_allclose(
+            grads[0][name], grads[1][name], rtol=1e-5, atol=1e-6, err_msg=name
+        )
 
 
 def _mlp():
     """fc1 -> relu1 -> fc2 -> relu2 -> fc3, every output (2, 8) float32: 64 bytes."""
     h = mx.sym.Variable("x")
     for i in (1, 2):
-        h = mx.sym.Activation(mx.sym.FullyConnected(h, num_hidden=8, name=f"fc{i}"),
-                              act_type="relu", name=f"relu{i}")
+        h = mx.sym.Activation(
+            mx.sym.FullyConnected(h, num_hidden=8, name=f"fc{i}"), act_type="relu", name=f"relu{i}"
+        )
     return mx.sym.FullyConnected(h, num_hidden=8, name="fc3")
 
 
@@ -90,8 +95,11 @@ def _groups(plan):
 
 def test_inference_plan_shares_what_dies_before_the_next_output_is_made():
     plan = _mlp().simple_bind(mx.cpu(), x=(2, 6), grad_req="null").memory_stats.plan
-    assert _groups(plan) == [["fc1_output", "fc2_output"], ["relu1_output", "relu2_output"],
-                             ["fc3_output"]]
+    assert _groups(plan) == [
+        ["fc1_output", "fc2_output"],
+        ["relu1_output", "relu2_output"],
+        ["fc3_output"],
+    ]
     assert [b.own for b in plan.buffers] == [False, False, True]  # the head has its own array
     assert (plan.planned_bytes, plan.unplanned_bytes) == (3 * 64, 5 * 64)
     assert [s.phase for s in plan.steps] == ["forward"] * 5  # no backward runs
@@ -104,14 +112,17 @@ def test_training_plan_keeps_what_backward_reads():
     plan = ex.memory_stats.plan
     # relu's backward reads its output, and the next FullyConnected's backward its input:
     # relu1 and relu2 stay alive into backward; fc1 and fc2 die at once and still share.
-    assert _groups(plan) == [["fc1_output", "fc2_output"], ["relu1_output"], ["relu2_output"],
-                             ["fc3_output"]]
+    assert _groups(plan) == [
+        ["fc1_output", "fc2_output"],
+        ["relu1_output"],
+        ["relu2_output"],
+        ["fc3_output"],
+    ]
     relu1 = plan.entry("relu1_output")
     assert (relu1.first, relu1.last_forward, relu1.last) == (1, 2, 8)
     assert relu1.backward_readers == (("relu1", "out_data[0]"), ("fc2", "in_data[0]"))
     assert [e.name for e in plan.kept_for_backward()] == ["relu1_output", "relu2_output"]
-    assert [(s.phase, s.node) for s in plan.steps[4:6]] == [("forward", "fc3"),
-                                                            ("backward", "fc3")]
+    assert [(s.phase, s.node) for s in plan.steps[4:6]] == [("forward", "fc3"), ("backward", "fc3")]
     assert plan.planned_bytes == ex.memory_stats.planned_bytes == 4 * 64
     assert _groups(plan.for_inference())[0] == ["fc1_output", "fc2_output"]
     assert plan.for_inference().planned_bytes == 3 * 64
@@ -120,8 +131,10 @@ def test_training_plan_keeps_what_backward_reads():
 def test_the_described_plan_is_the_storage_the_executor_uses(monkeypatch):
     ex = resnet(18, num_classes=5, small_input=True).simple_bind(mx.cpu(), data=(2, 3, 8, 8))
     plan = ex.memory_stats.plan
-    assert (plan.planned_bytes, plan.unplanned_bytes) == (ex.memory_stats.planned_bytes,
-                                                          ex.memory_stats.unplanned_bytes)
+    assert (plan.planned_bytes, plan.unplanned_bytes) == (
+        ex.memory_stats.planned_bytes,
+        ex.memory_stats.unplanned_bytes,
+    )
     arrays = {n.entry_name(j): ex._data[(id(n), j)] for n in ex._ops for j in range(n.num_outputs)}
     assert len(arrays) == len(plan.entries)
     for buffer in plan.buffers:
@@ -130,7 +143,7 @@ def test_the_described_plan_is_the_storage_the_executor_uses(monkeypatch):
         spans = sorted((plan.entries[e].first, plan.entries[e].last) for e in buffer.entries)
         assert all(a[1] < b[0] for a, b in zip(spans, spans[1:])), names  # never live together
     firsts = [arrays[plan.entries[b.entries[0]].name] for b in plan.buffers]
-    assert not any(np.shares_memory(a, b) for i, a in enumerate(firsts) for b in firsts[i + 1:])
+    assert not any(np.shares_memory(a, b) for i, a in enumerate(firsts) for b in firsts[i + 1 :])
     assert max(plan.live_bytes()) <= plan.planned_bytes
     monkeypatch.setenv("MINISYM_MEMORY_PLAN", "0")
     alone = resnet(18, num_classes=5, small_input=True).simple_bind(mx.cpu(), data=(2, 3, 8, 8))

@@ -8,6 +8,7 @@ the engine says about each, and that doing what the message says gives the right
 - a keyword of mx.sym.Custom is used as a number while still a string;
 - a custom loss keeps need_top_grad=True and backward() asks for a head gradient.
 """
+
 import warnings
 
 import numpy as np
@@ -72,9 +73,19 @@ class WritesOutGrad(Multiply):
         self.assign(out_grad[0], req[0], out_grad[0] * in_data[1])
 
 
-VERSIONS = {cls.__name__: cls for cls in (Multiply, ForgetsWeight, HalfWeight, ReplacesEntries,
-                                           ReturnsOutput, ReplacesOutput, ReturnsGradients,
-                                           WritesOutGrad)}
+VERSIONS = {
+    cls.__name__: cls
+    for cls in (
+        Multiply,
+        ForgetsWeight,
+        HalfWeight,
+        ReplacesEntries,
+        ReturnsOutput,
+        ReplacesOutput,
+        ReturnsGradients,
+        WritesOutGrad,
+    )
+}
 
 
 @mx.operator.register("tmc_multiply")
@@ -101,8 +112,9 @@ def multiply(version, weight=None, name="mul"):
 
 def bind(net, grad_req="write", dtype=np.float32):
     """``net`` bound on X and W, its gradient arrays holding OLD."""
-    ex = net.simple_bind(mx.cpu(), x=X.shape, w=W.shape, grad_req=grad_req,
-                         type_dict={"x": dtype, "w": dtype})
+    ex = net.simple_bind(
+        mx.cpu(), x=X.shape, w=W.shape, grad_req=grad_req, type_dict={"x": dtype, "w": dtype}
+    )
     ex.arg_dict["x"][:] = X
     ex.arg_dict["w"][:] = W
     for grad in ex.grad_dict.values():
@@ -152,8 +164,9 @@ def test_the_right_operator_matches_finite_differences():
 # --- an in_grad that backward never writes -----------------------------------------------------
 def test_an_unwritten_in_grad_is_zero_and_warned():
     ex = bind(multiply("ForgetsWeight"))
-    with pytest.warns(CustomOpWarning, match=r"backward did not write in_grad\[1\] \('weight'\)"
-                      ) as record:
+    with pytest.warns(
+        CustomOpWarning, match=r"backward did not write in_grad\[1\] \('weight'\)"
+    ) as record:
         grads = step(ex)
     np.testing.assert_array_equal(grads["w"], np.zeros_like(W))  # MXNet keeps OLD here
     np.testing.assert_array_equal(grads["x"], HEAD * W)
@@ -217,9 +230,12 @@ def test_replacing_the_list_entry_is_named_as_the_mistake():
 
 def test_the_warning_comes_once_per_node_and_executor():
     data, weight = mx.sym.Variable("x"), mx.sym.Variable("w")
-    net = mx.sym.Group([
-        mx.sym.Custom(data, weight, op_type="tmc_multiply", version="ForgetsWeight", name=name)
-        for name in ("a", "b")])
+    net = mx.sym.Group(
+        [
+            mx.sym.Custom(data, weight, op_type="tmc_multiply", version="ForgetsWeight", name=name)
+            for name in ("a", "b")
+        ]
+    )
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
         ex = bind(net)
@@ -234,8 +250,10 @@ def test_the_warning_comes_once_per_node_and_executor():
         other = bind(net)  # another executor: its own warnings
         other.forward(is_train=True)
         other.backward([mx.nd.array(HEAD), mx.nd.array(HEAD)])
-    assert sorted(m.split(":")[0] for m in first) == ["Custom 'a' (op_type='tmc_multiply')",
-                                                      "Custom 'b' (op_type='tmc_multiply')"]
+    assert sorted(m.split(":")[0] for m in first) == [
+        "Custom 'a' (op_type='tmc_multiply')",
+        "Custom 'b' (op_type='tmc_multiply')",
+    ]
     assert after_copy == 2
     assert len(custom_warnings(record)) == 4
     assert not copy.grad_dict["w"].asnumpy().any()  # the copy's gradient is zero all the same
@@ -243,6 +261,7 @@ def test_the_warning_comes_once_per_node_and_executor():
 
 def test_a_widget_running_copies_of_the_executor_warns_no_more():
     from minisym_widgets import GradReqPlayground
+
     ex = bind(multiply("ForgetsWeight"))
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
@@ -280,13 +299,17 @@ def test_a_forward_that_returns_its_result_is_warned():
     assert warning.filename == __file__
     assert not ex.outputs[0].asnumpy().any()
     assert log.find("forward")[0].outcome() == (
-        "returned a value (NDArray), which the engine ignores")
+        "returned a value (NDArray), which the engine ignores"
+    )
 
 
 def test_a_forward_that_replaces_the_list_entry_is_warned():
     ex = bind(multiply("ReplacesOutput"))
-    with pytest.warns(CustomOpWarning, match=r"forward did not write out_data\[0\] \('output'\) "
-                      r"although req\[0\] is 'write', so minisym set it to zero") as record:
+    with pytest.warns(
+        CustomOpWarning,
+        match=r"forward did not write out_data\[0\] \('output'\) "
+        r"although req\[0\] is 'write', so minisym set it to zero",
+    ) as record:
         ex.forward(is_train=True)
     assert "(out_data[0] = ... replaced the entry of the list" in str(record[0].message)
     assert not ex.outputs[0].asnumpy().any()
@@ -326,8 +349,9 @@ class SquareLoss(SquareLossWritesOutGrad):
         self.assign(in_grad[0], req[0], in_data[0] - in_data[1])
 
 
-LOSSES = {cls.__name__: cls for cls in (SquareLossWritesOutGrad, SquareLossAddsToOutGrad,
-                                         SquareLoss)}
+LOSSES = {
+    cls.__name__: cls for cls in (SquareLossWritesOutGrad, SquareLossAddsToOutGrad, SquareLoss)
+}
 
 
 @mx.operator.register("tmc_square_loss")
@@ -347,8 +371,14 @@ class SquareLossProp(mx.operator.CustomOpProp):
 
 
 def square_loss(version, **kwargs):
-    return mx.sym.Custom(mx.sym.Variable("x"), mx.sym.Variable("w"), op_type="tmc_square_loss",
-                         version=version, name="loss", **kwargs)
+    return mx.sym.Custom(
+        mx.sym.Variable("x"),
+        mx.sym.Variable("w"),
+        op_type="tmc_square_loss",
+        version=version,
+        name="loss",
+        **kwargs,
+    )
 
 
 def loss_executor(net):
@@ -359,21 +389,25 @@ def loss_executor(net):
 def test_a_loss_writing_into_out_grad_is_told_where_gradients_go(version):
     ex = loss_executor(square_loss(version))
     ex.forward(is_train=True)
-    with pytest.raises(MXNetValueError, match=r"Backward wrote into out_grad\[0\] \('output'\)"
-                       ) as info:
+    with pytest.raises(
+        MXNetValueError, match=r"Backward wrote into out_grad\[0\] \('output'\)"
+    ) as info:
         ex.backward()
     message = str(info.value)
     assert isinstance(info.value, ValueError)
-    assert message.startswith("Custom 'loss' (op_type='tmc_square_loss'): write backward's "
-                              "results into in_grad, not into out_grad[0] ('output'): "
-                              "self.assign(in_grad[0], req[0], grad), one in_grad[i] per "
-                              "list_arguments() name (in_grad[0] is 'data', in_grad[1] is "
-                              "'label').")
+    assert message.startswith(
+        "Custom 'loss' (op_type='tmc_square_loss'): write backward's "
+        "results into in_grad, not into out_grad[0] ('output'): "
+        "self.assign(in_grad[0], req[0], grad), one in_grad[i] per "
+        "list_arguments() name (in_grad[0] is 'data', in_grad[1] is "
+        "'label')."
+    )
     assert "out_grad: it is the gradient arriving from above" in message
     assert "need_top_grad=False leaves out every out_grad" in message
     assert "Declare it there to receive it" not in message  # it was written, not read
-    assert "(raised in backward of Custom 'loss' (op_type='tmc_square_loss'))" in \
-        info.value.__notes__
+    assert (
+        "(raised in backward of Custom 'loss' (op_type='tmc_square_loss'))" in info.value.__notes__
+    )
     fixed = loss_executor(square_loss("SquareLoss"))
     fixed.forward(is_train=True)
     fixed.backward()
@@ -394,7 +428,8 @@ def test_reading_out_grad_in_a_loss_says_a_loss_makes_its_own_gradient_first():
     assert message.startswith(
         "Custom 'loss' (op_type='tmc_square_loss'): compute backward's gradient without "
         "out_grad: SquareLossProp passes need_top_grad=False, so it is a loss that makes its own "
-        "gradient and does not read out_grad")
+        "gradient and does not read out_grad"
+    )
     assert message.index("need_top_grad=False") < message.index("declare_backward_dependency")
     assert "list out_grad[0] in SquareLossProp.declare_backward_dependency (lesson 6)" in message
 
@@ -409,11 +444,14 @@ def test_writing_into_a_declared_out_grad_is_named_in_the_warning():
         ex.backward(head)
     messages = [str(w.message) for w in custom_warnings(record)]
     assert len(messages) == 2  # in_grad[0] and in_grad[1]
-    assert messages[0].startswith("Custom 'mul' (op_type='tmc_multiply'): write the gradient "
-                                  "of 'data' with self.assign(in_grad[0], req[0], grad)")
+    assert messages[0].startswith(
+        "Custom 'mul' (op_type='tmc_multiply'): write the gradient "
+        "of 'data' with self.assign(in_grad[0], req[0], grad)"
+    )
     assert "backward did not write in_grad[0] ('data')" in messages[0]
-    assert ("It wrote into out_grad[0] ('output') instead: out_grad is the gradient arriving "
-            "from above") in messages[0]
+    assert (
+        "It wrote into out_grad[0] ('output') instead: out_grad is the gradient arriving from above"
+    ) in messages[0]
     np.testing.assert_array_equal(head.asnumpy(), HEAD)  # as in MXNet
 
 
@@ -456,7 +494,8 @@ def test_a_string_keyword_used_as_a_number_gets_a_note_naming_it():
         "(In Custom 's' (op_type='tmc_scale_unconverted'): every keyword argument of "
         "mx.sym.Custom reaches UnconvertedScaleProp.__init__ as a string, and scale='3' is "
         "still the string '3' in UnconvertedScaleProp.scale. Convert it in "
-        "UnconvertedScaleProp.__init__: self.scale = float(scale).)")
+        "UnconvertedScaleProp.__init__: self.scale = float(scale).)"
+    )
     assert "(raised in forward of Custom 's' (op_type='tmc_scale_unconverted'))" in notes
     fixed = mx.sym.Custom(mx.sym.Variable("x"), op_type="tmc_scale", scale=3, name="s")
     ex = fixed.simple_bind(mx.cpu(), x=X.shape)
@@ -481,8 +520,10 @@ def test_a_string_keyword_in_infer_shape_is_named_with_int():
     net = mx.sym.Custom(mx.sym.Variable("x"), op_type="tmc_pad_columns", pad=2, name="p")
     with pytest.raises(TypeError, match="unsupported operand") as info:
         net.infer_shape(x=(2, 3))
-    assert ("pad='2' is still the string '2' in PadColumnsProp.pad. Convert it in "
-            "PadColumnsProp.__init__: self.pad = int(pad).)") in info.value.__notes__[0]
+    assert (
+        "pad='2' is still the string '2' in PadColumnsProp.pad. Convert it in "
+        "PadColumnsProp.__init__: self.pad = int(pad).)"
+    ) in info.value.__notes__[0]
 
 
 class ScaleFromParams(ScaleOp):
@@ -505,14 +546,17 @@ class ScaleParamsProp(mx.operator.CustomOpProp):
 
 
 def test_a_string_keyword_is_named_from_the_value_the_error_shows():
-    net = mx.sym.Custom(mx.sym.Variable("x"), op_type="tmc_scale_params", scale=0.5, offset=2,
-                        name="sp")
+    net = mx.sym.Custom(
+        mx.sym.Variable("x"), op_type="tmc_scale_params", scale=0.5, offset=2, name="sp"
+    )
     ex = net.simple_bind(mx.cpu(), x=X.shape)
     with pytest.raises(TypeError) as info:
         ex.forward()
-    assert ("every keyword argument of mx.sym.Custom reaches ScaleParamsProp.__init__ as a "
-            "string, and scale='0.5' arrived as the string '0.5'. Convert it in "
-            "ScaleParamsProp.__init__: self.scale = float(scale).)") in info.value.__notes__[0]
+    assert (
+        "every keyword argument of mx.sym.Custom reaches ScaleParamsProp.__init__ as a "
+        "string, and scale='0.5' arrived as the string '0.5'. Convert it in "
+        "ScaleParamsProp.__init__: self.scale = float(scale).)"
+    ) in info.value.__notes__[0]
 
 
 def test_a_type_error_unrelated_to_keywords_gets_no_note():
@@ -545,12 +589,16 @@ def test_a_custom_loss_with_need_top_grad_is_told_to_turn_it_off():
         ex.backward()
     message = str(info.value)
     assert isinstance(info.value, ValueError)
-    assert "Output 0 'loss_output' of Custom 'loss' (op_type='tmc_square_loss') needs a head " \
-           "gradient: call backward(out_grads=mx.nd.ones((2, 3)))" in message
+    assert (
+        "Output 0 'loss_output' of Custom 'loss' (op_type='tmc_square_loss') needs a head "
+        "gradient: call backward(out_grads=mx.nd.ones((2, 3)))" in message
+    )
     assert "SquareLossProp has need_top_grad=True (CustomOpProp's default)" in message
-    assert ("If it is a loss that makes its own gradient, call "
-            "super().__init__(need_top_grad=False) in SquareLossProp.__init__; then backward() "
-            "needs no out_grads.") in message
+    assert (
+        "If it is a loss that makes its own gradient, call "
+        "super().__init__(need_top_grad=False) in SquareLossProp.__init__; then backward() "
+        "needs no out_grads."
+    ) in message
     fixed = loss_executor(square_loss("SquareLoss"))  # need_top_grad=False
     fixed.forward(is_train=True)
     fixed.backward()

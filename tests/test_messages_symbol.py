@@ -2,6 +2,7 @@
 elementwise branches whose shapes differ, a keyword that is not an argument name, and what
 is_train changes. Each test makes the mistake, checks MXNet's exception type and the key parts of
 the message, then follows the advice and checks that it gives the right result."""
+
 import decimal
 import operator
 
@@ -10,8 +11,8 @@ import pytest
 
 import minisym as mx
 from minisym.base import MXNetError
+from minisym.graph.infer import infer_report
 from minisym.ops import get_op
-from minisym.symbol.infer import infer_report
 from minisym_widgets import Stepper
 
 
@@ -37,9 +38,20 @@ def test_ndarray_times_text_names_both_operands_and_float_fixes_it():
 
 
 # the operator a learner types -> the Python function behind it
-PYTHON = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-          "%": operator.mod, "**": operator.pow, "==": operator.eq, "!=": operator.ne,
-          ">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}
+PYTHON = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "%": operator.mod,
+    "**": operator.pow,
+    "==": operator.eq,
+    "!=": operator.ne,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "<": operator.lt,
+    "<=": operator.le,
+}
 
 
 @pytest.mark.parametrize("symbol", list(PYTHON))
@@ -88,10 +100,12 @@ def test_numpy_array_operand_is_refused_as_in_mxnet_and_wrapping_it_works():
 
 def test_list_none_complex_and_decimal_operands_say_what_to_write():
     a = mx.nd.array(A)
-    cases = {"list [1.0, 2.0]": ([1.0, 2.0], "mx.nd.array(value)"),
-             "None": (None, "None"),
-             "complex 1j": (1j, "real number"),
-             "Decimal Decimal('2')": (decimal.Decimal(2), "float(value)")}
+    cases = {
+        "list [1.0, 2.0]": ([1.0, 2.0], "mx.nd.array(value)"),
+        "None": (None, "None"),
+        "complex 1j": (1j, "real number"),
+        "Decimal Decimal('2')": (decimal.Decimal(2), "float(value)"),
+    }
     for shown, (operand, advice) in cases.items():
         with pytest.raises(TypeError) as info:
             a * operand
@@ -131,8 +145,9 @@ def test_ndarrays_that_do_not_broadcast_name_both_shapes():
     assert "axes 0 and 1 differ (2 vs 3, 3 vs 2)" in message
     with pytest.raises(MXNetError, match="must keep the left's shape \\(1, 3\\)"):
         mx.nd.ones((1, 3)).__iadd__(mx.nd.array(A))
-    np.testing.assert_array_equal((mx.nd.array(A) * mx.nd.array([[10.0], [1.0]])).asnumpy(),
-                                  A * [[10.0], [1.0]])
+    np.testing.assert_array_equal(
+        (mx.nd.array(A) * mx.nd.array([[10.0], [1.0]])).asnumpy(), A * [[10.0], [1.0]]
+    )
 
 
 # --- a non-number in Symbol arithmetic ---------------------------------------------------------
@@ -146,8 +161,10 @@ def test_symbol_times_text_names_the_symbol_and_float_fixes_it():
     np.testing.assert_allclose(values(x * float("3"), x=A), 3 * A)
 
 
-@pytest.mark.parametrize("symbol, text_first", [("-", True), ("/", True), ("*", True),
-                                                ("**", False), (">=", False), ("%", False)])
+@pytest.mark.parametrize(
+    "symbol, text_first",
+    [("-", True), ("/", True), ("*", True), ("**", False), (">=", False), ("%", False)],
+)
 def test_symbol_message_shows_the_expression_as_written(symbol, text_first):
     x = mx.sym.Variable("x")
     with pytest.raises(TypeError) as info:
@@ -158,8 +175,10 @@ def test_symbol_message_shows_the_expression_as_written(symbol, text_first):
 
 def test_symbol_times_an_array_says_make_it_a_variable_and_that_works():
     x = mx.sym.Variable("x")
-    for operand, shown in ((mx.nd.ones((2, 3)), "NDArray (2, 3)"),
-                           (np.ones((2, 3)), "numpy.ndarray (2, 3)")):
+    for operand, shown in (
+        (mx.nd.ones((2, 3)), "NDArray (2, 3)"),
+        (np.ones((2, 3)), "numpy.ndarray (2, 3)"),
+    ):
         with pytest.raises(TypeError) as info:
             x * operand
         assert f"Symbol 'x' * {shown}" in str(info.value)
@@ -188,8 +207,10 @@ def test_symbol_scalars_follow_mxnet_arithmetic_numbers_comparisons_numeric_type
 # --- elementwise branches whose shapes differ ----------------------------------------------------
 def branches():
     data = mx.sym.Variable("data")
-    return (mx.sym.FullyConnected(data, num_hidden=10, name="fc1"),
-            mx.sym.FullyConnected(data, num_hidden=5, name="fc2"))
+    return (
+        mx.sym.FullyConnected(data, num_hidden=10, name="fc1"),
+        mx.sym.FullyConnected(data, num_hidden=5, name="fc2"),
+    )
 
 
 def test_shapes_that_do_not_broadcast_name_both_producers_and_do_not_suggest_broadcast():
@@ -229,9 +250,20 @@ def test_a_vector_against_a_matrix_says_the_ranks_differ():
     assert "mx.sym.broadcast_mul(lhs, rhs)" in str(info.value)
 
 
-OPERATORS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "**": "power", "%": "mod",
-             "==": "equal", "!=": "not_equal", ">": "greater", ">=": "greater_equal",
-             "<": "lesser", "<=": "lesser_equal"}
+OPERATORS = {
+    "+": "add",
+    "-": "sub",
+    "*": "mul",
+    "/": "div",
+    "**": "power",
+    "%": "mod",
+    "==": "equal",
+    "!=": "not_equal",
+    ">": "greater",
+    ">=": "greater_equal",
+    "<": "lesser",
+    "<=": "lesser_equal",
+}
 
 
 @pytest.mark.parametrize("symbol", list(OPERATORS))
@@ -246,10 +278,15 @@ def test_every_elementwise_operator_suggests_its_own_broadcast_twin(symbol):
     assert getattr(mx.sym, twin)(fc1, b).infer_shape(data=(8, 3), b=(1, 10))[1] == [(8, 10)]
 
 
-@pytest.mark.parametrize("name, twin", [("elemwise_add", "broadcast_add"),
-                                        ("elemwise_sub", "broadcast_sub"),
-                                        ("elemwise_mul", "broadcast_mul"),
-                                        ("elemwise_div", "broadcast_div")])
+@pytest.mark.parametrize(
+    "name, twin",
+    [
+        ("elemwise_add", "broadcast_add"),
+        ("elemwise_sub", "broadcast_sub"),
+        ("elemwise_mul", "broadcast_mul"),
+        ("elemwise_div", "broadcast_div"),
+    ],
+)
 def test_elemwise_functions_suggest_the_matching_broadcast(name, twin):
     fc1, fc2 = branches()
     with pytest.raises(MXNetError) as info:
@@ -286,8 +323,10 @@ def test_infer_shape_keyword_message_has_separate_words_candidates_and_the_varia
     message = str(info.value)
     assert message.startswith("infer_shape: Keyword argument name x not found.")
     assert "InferShapeKeyword" not in message
-    assert "Candidate arguments:\n\t[0]data\n\t[1]fc1_weight\n\t[2]fc1_bias\n\t[3]softmax_label" \
+    assert (
+        "Candidate arguments:\n\t[0]data\n\t[1]fc1_weight\n\t[2]fc1_bias\n\t[3]softmax_label"
         in message
+    )
     assert "Did you mean 'data'?" in message
     assert "after x = mx.sym.Variable('data') the argument is called 'data', not 'x'" in message
     args, outs, _ = mlp().infer_shape(data=(2, 3))
@@ -337,8 +376,12 @@ def test_simple_bind_type_dict_with_an_unknown_name_says_which():
 
 
 def test_bind_with_a_misnamed_key_says_which_and_the_right_name_binds():
-    arrays = {"x": mx.nd.ones((2, 3)), "fc1_weight": mx.nd.ones((4, 3)),
-              "fc1_bias": mx.nd.ones((4,)), "softmax_label": mx.nd.ones((2,))}
+    arrays = {
+        "x": mx.nd.ones((2, 3)),
+        "fc1_weight": mx.nd.ones((4, 3)),
+        "fc1_bias": mx.nd.ones((4,)),
+        "softmax_label": mx.nd.ones((2,)),
+    }
     with pytest.raises(ValueError) as info:
         mlp().bind(mx.cpu(), arrays)
     assert "key `data` is missing in `args`" in str(info.value)
@@ -369,7 +412,7 @@ def traced(is_train):
 
 def test_a_test_mode_forward_of_dropout_passes_through_and_the_trace_says_so():
     ex = traced(False)
-    call, = ex.trace.find("drop1", "forward")
+    (call,) = ex.trace.find("drop1", "forward")
     assert call.is_train is False
     assert call.note.startswith("is_train=False: Dropout passes data through unchanged")
     bn_out = ex.trace.find("bn1", "forward")[0].slot("out_data[0]").preview
@@ -388,8 +431,8 @@ def test_the_notes_come_from_the_operator_classes():
 
 def test_batchnorm_notes_say_which_statistics_each_mode_uses():
     assert traced(False).trace.find("bn1", "forward")[0].note == (
-        "is_train=False: BatchNorm uses moving_mean / moving_var (aux), not the batch "
-        "statistics")
+        "is_train=False: BatchNorm uses moving_mean / moving_var (aux), not the batch statistics"
+    )
     train = traced(True).trace
     assert "this batch's own mean and variance" in train.find("bn1", "forward")[0].note
     assert "backward updates moving_mean / moving_var" in train.find("bn1", "backward")[0].note
@@ -401,8 +444,10 @@ def test_batchnorm_notes_say_which_statistics_each_mode_uses():
 
 def test_dropout_notes_follow_p_and_mode():
     train = traced(True).trace.find("drop1", "forward")[0]
-    assert train.note.startswith("is_train=True: Dropout zeroes each value with probability "
-                                 "p=0.5") and "= 2" in train.note
+    assert (
+        train.note.startswith("is_train=True: Dropout zeroes each value with probability p=0.5")
+        and "= 2" in train.note
+    )
     always = get_op("Dropout")({"p": "0.25", "mode": "always"}, "d")
     assert always.is_train_note(False, "forward").startswith("mode='always'")
     assert "whatever is_train is" in always.is_train_note(False, "forward")
@@ -436,5 +481,6 @@ def test_the_stepper_view_draws_the_note_python_sends():
     from pathlib import Path
 
     import minisym_widgets
+
     script = (Path(minisym_widgets.__file__).parent / "stepper.js").read_text()
     assert "call.is_train_note" in script

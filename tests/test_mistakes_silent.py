@@ -8,6 +8,7 @@ into an error: an error could be swallowed by the code under test (a raises-exce
 program's ``err(...)``), a recorded warning cannot; none recorded means that
 ``simplefilter("error", mx.MistakeWarning)`` raises nothing either.
 """
+
 import contextlib
 import importlib
 import importlib.util
@@ -53,8 +54,11 @@ def no_mistake_warning(what):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", mx.MistakeWarning)
         yield
-    mistakes = [f"{w.filename}:{w.lineno}: {w.message}" for w in caught
-                if issubclass(w.category, mx.MistakeWarning)]
+    mistakes = [
+        f"{w.filename}:{w.lineno}: {w.message}"
+        for w in caught
+        if issubclass(w.category, mx.MistakeWarning)
+    ]
     assert not mistakes, f"{what} issued a MistakeWarning:\n" + "\n".join(mistakes)
 
 
@@ -83,7 +87,8 @@ def test_every_lesson_cell_runs_without_a_mistake_warning(lesson, monkeypatch):
                 outcome = run_cell(cell.source, namespace)
             if "raises-exception" not in cell.metadata.get("tags", []):
                 assert outcome["raised"] is None, (
-                    f"{lesson.name} cell {index} raised {outcome['raised']}:\n{cell.source}")
+                    f"{lesson.name} cell {index} raised {outcome['raised']}:\n{cell.source}"
+                )
 
 
 def _solution_module(path):
@@ -98,9 +103,12 @@ def test_every_solution_passes_its_check_without_a_mistake_warning(path):
     checks = importlib.import_module(f"minisym_widgets.exercises.{path.stem}")
     with own_registry(), no_mistake_warning(f"lessons/solutions/{path.name}"):
         module = _solution_module(path)
-        solved = [(name, value) for name, value in vars(module).items()
-                  if (inspect.isfunction(value) or inspect.isclass(value))
-                  and value.__module__ == module.__name__]
+        solved = [
+            (name, value)
+            for name, value in vars(module).items()
+            if (inspect.isfunction(value) or inspect.isclass(value))
+            and value.__module__ == module.__name__
+        ]
         assert solved, f"{path.name} defines no solution"
         for name, solution in solved:
             extra = EXTRA_ARGUMENTS.get(name, tuple)()
@@ -129,7 +137,8 @@ def test_every_differential_program_runs_without_a_mistake_warning(name):
     issued = [str(w.message) for w in caught if issubclass(w.category, mx.MistakeWarning)]
     expected = MISTAKES_ON_PURPOSE[name]
     assert len(issued) == len(expected) and all(
-        message.startswith(start) for message, start in zip(issued, expected)), issued
+        message.startswith(start) for message, start in zip(issued, expected)
+    ), issued
 
 
 def test_every_mxnet_example_network_is_run_by_a_program():
@@ -137,6 +146,9 @@ def test_every_mxnet_example_network_is_run_by_a_program():
     out of that, so each file must be the one some program runs."""
     folder = ROOT / "tests" / "fixtures" / "mxnet_json" / "examples"
     sources = "".join(Path(harness.program_path(n)).read_text() for n in harness.list_programs())
-    missing = [path.stem for path in sorted(folder.glob("*.json"))
-               if f'run_example(mx, "{path.stem}"' not in sources]
+    missing = [
+        path.stem
+        for path in sorted(folder.glob("*.json"))
+        if f'run_example(mx, "{path.stem}"' not in sources
+    ]
     assert not missing and len(list(folder.glob("*.json"))) >= 20, missing

@@ -1,5 +1,6 @@
 """mx.mod.Module: which arrays get gradients, the checks on names and order of calls,
 reshaping to a new batch size, checkpoints, and the progress bar of fit."""
+
 import logging
 
 import numpy as np
@@ -17,20 +18,24 @@ def mlp():
 
 def bound(inputs_need_grad=False, for_training=True, **kwargs):
     mod = mx.mod.Module(mlp(), logger=logging.getLogger("test"), **kwargs)
-    mod.bind(data_shapes=[("data", (2, 5))], label_shapes=[("softmax_label", (2,))],
-             for_training=for_training, inputs_need_grad=inputs_need_grad)
+    mod.bind(
+        data_shapes=[("data", (2, 5))],
+        label_shapes=[("softmax_label", (2,))],
+        for_training=for_training,
+        inputs_need_grad=inputs_need_grad,
+    )
     mod.init_params(mx.init.Xavier())
     return mod
 
 
 def test_grad_req_parameters_only_unless_inputs_need_grad():
-    grads = bound()._exec.grad_dict
+    grads = bound().executor.grad_dict
     assert grads["data"] is None and grads["softmax_label"] is None
     assert grads["fc1_weight"] is not None
-    assert bound(inputs_need_grad=True)._exec.grad_dict["data"] is not None
-    fixed = bound(fixed_param_names=["fc1_weight"])._exec.grad_dict
+    assert bound(inputs_need_grad=True).executor.grad_dict["data"] is not None
+    fixed = bound(fixed_param_names=["fc1_weight"]).executor.grad_dict
     assert fixed["fc1_weight"] is None and fixed["fc2_weight"] is not None
-    assert all(g is None for g in bound(for_training=False)._exec.grad_dict.values())
+    assert all(g is None for g in bound(for_training=False).executor.grad_dict.values())
 
 
 def test_names_are_checked():
@@ -87,8 +92,7 @@ def test_checkpoint_round_trip(tmp_path):
     batch = mx.io.DataBatch([mx.nd.ones((2, 5))], [mx.nd.zeros(2)])
     mod.forward(batch, is_train=False)
     again.forward(batch, is_train=False)
-    np.testing.assert_array_equal(mod.get_outputs()[0].asnumpy(),
-                                  again.get_outputs()[0].asnumpy())
+    np.testing.assert_array_equal(mod.get_outputs()[0].asnumpy(), again.get_outputs()[0].asnumpy())
 
 
 def test_fit_shows_a_progress_bar_and_calls_back(capsys):
@@ -96,8 +100,7 @@ def test_fit_shows_a_progress_bar_and_calls_back(capsys):
     train = mx.io.NDArrayIter(data, np.zeros(8, np.float32), batch_size=4)
     batches = []
     mod = mx.mod.Module(mlp(), logger=logging.getLogger("test"))
-    mod.fit(train, num_epoch=2, batch_end_callback=lambda p: batches.append(
-        (p.epoch, p.nbatch)))
+    mod.fit(train, num_epoch=2, batch_end_callback=lambda p: batches.append((p.epoch, p.nbatch)))
     assert batches == [(0, 0), (0, 1), (1, 0), (1, 1)]
     err = capsys.readouterr().err
     assert "Epoch[0] [####################] batch 2/2  loss=" in err and "Epoch[1]" in err
@@ -109,9 +112,13 @@ def test_callbacks_checkpoint_and_log(tmp_path, caplog):
     mod = mx.mod.Module(mlp(), logger=logging.getLogger("test"))
     prefix = str(tmp_path / "run")
     with caplog.at_level(logging.INFO):
-        mod.fit(train, num_epoch=2, progress_bar=False,
-                batch_end_callback=mx.callback.Speedometer(2, frequent=2),
-                epoch_end_callback=mx.callback.do_checkpoint(prefix, period=2))
+        mod.fit(
+            train,
+            num_epoch=2,
+            progress_bar=False,
+            batch_end_callback=mx.callback.Speedometer(2, frequent=2),
+            epoch_end_callback=mx.callback.do_checkpoint(prefix, period=2),
+        )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run-0002.params", "run-symbol.json"]
     speed_lines = [r.getMessage() for r in caplog.records if "samples/sec" in r.getMessage()]
     assert len(speed_lines) == 2 and speed_lines[0].startswith("Epoch[0] Batch [0-2]\tSpeed: ")

@@ -1,6 +1,7 @@
 """What MXNet 1.9.1's own Module tests check (tests/python/unittest/test_module.py and
 test_operator.py::test_custom_op_exc), and fit's log lines replacing the progress line when
 logging shows INFO records."""
+
 import io
 import logging
 import re
@@ -25,8 +26,13 @@ def ctx_group_sym():
 
 def bound_ctx_group(ctxs, group2ctxs):
     shape = (2, 5)
-    mod = mx.mod.Module(ctx_group_sym(), context=ctxs, data_names=["a", "b"], label_names=None,
-                        group2ctxs=group2ctxs)
+    mod = mx.mod.Module(
+        ctx_group_sym(),
+        context=ctxs,
+        data_names=["a", "b"],
+        label_names=None,
+        group2ctxs=group2ctxs,
+    )
     mod.bind(data_shapes=[["a", shape], ["b", shape]], inputs_need_grad=True)
     mod.init_params()
     mod.forward(mx.io.DataBatch(data=[mx.nd.ones(shape), mx.nd.ones(shape)]), is_train=True)
@@ -38,8 +44,9 @@ def bound_ctx_group(ctxs, group2ctxs):
 def fc_bn_module(context):
     data = mx.sym.Variable("data")
     net = mx.sym.BatchNorm(mx.sym.FullyConnected(data, num_hidden=3, name="fc"), name="bn")
-    mod = mx.mod.Module(mx.sym.SoftmaxOutput(net, name="softmax"), context=context,
-                        fixed_param_names=["bn_beta"])
+    mod = mx.mod.Module(
+        mx.sym.SoftmaxOutput(net, name="softmax"), context=context, fixed_param_names=["bn_beta"]
+    )
     mod.bind(data_shapes=[("data", (4, 5))], label_shapes=[("softmax_label", (4,))])
     mod.init_params()
     return mod
@@ -101,11 +108,14 @@ def test_arrays_report_their_groups_context():
     assert [g.context for g in mod.get_input_grads()] == [mx.cpu(1), mx.cpu(2)]
 
 
-@pytest.mark.parametrize("group2ctxs", [
-    [{"dev1": mx.cpu(2), "dev2": mx.cpu(3)}, {"dev1": mx.cpu(4), "dev2": mx.cpu(5)}],
-    {"dev1": mx.cpu(2), "dev2": [mx.cpu(3)]},
-    {"dev1": [mx.cpu(2), mx.cpu(2)], "dev2": [mx.cpu(3), mx.cpu(3)]},
-])
+@pytest.mark.parametrize(
+    "group2ctxs",
+    [
+        [{"dev1": mx.cpu(2), "dev2": mx.cpu(3)}, {"dev1": mx.cpu(4), "dev2": mx.cpu(5)}],
+        {"dev1": mx.cpu(2), "dev2": [mx.cpu(3)]},
+        {"dev1": [mx.cpu(2), mx.cpu(2)], "dev2": [mx.cpu(3), mx.cpu(3)]},
+    ],
+)
 def test_two_contexts_with_groups_give_the_values_of_no_groups(group2ctxs):
     grouped = bound_ctx_group([mx.cpu(0), mx.cpu(1)], group2ctxs)
     plain = bound_ctx_group([mx.cpu(0), mx.cpu(1)], None)
@@ -152,8 +162,15 @@ def test_reference_single_batch_during_fit():
             return MockBatch(state["current"])
 
     mod = mx.mod.BaseModule()
-    for name in ("bind", "init_params", "init_optimizer", "forward", "backward", "update",
-                 "update_metric"):
+    for name in (
+        "bind",
+        "init_params",
+        "init_optimizer",
+        "forward",
+        "backward",
+        "update",
+        "update_metric",
+    ):
         setattr(mod, name, lambda *args, **kwargs: None)
     mod.get_params = lambda: (None, None)
     mod.fit(MockTrainData(batches=2), num_epoch=1)
@@ -163,20 +180,28 @@ def test_reference_single_batch_during_fit():
 def test_a_batch_end_callback_sees_its_batch_and_the_next_one():
     x = np.arange(24, dtype=np.float32).reshape(6, 4) / 24
     train = mx.io.NDArrayIter(x, np.zeros(6, np.float32), batch_size=2)
-    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=2,
-                                                     name="fc"), name="softmax")
+    net = mx.sym.SoftmaxOutput(
+        mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=2, name="fc"), name="softmax"
+    )
     mod = mx.mod.Module(net)
     seen = []
 
     def callback(param):
         local = param.locals
-        seen.append((local["data_batch"].data[0].asnumpy()[0, 0],
-                     local["next_data_batch"].data[0].asnumpy()[0, 0],
-                     mod.get_outputs()[0].shape))
+        seen.append(
+            (
+                local["data_batch"].data[0].asnumpy()[0, 0],
+                local["next_data_batch"].data[0].asnumpy()[0, 0],
+                mod.get_outputs()[0].shape,
+            )
+        )
 
     mod.fit(train, num_epoch=1, batch_end_callback=callback, progress_bar=False)
-    assert seen == [(x[0, 0], x[2, 0], (2, 2)), (x[2, 0], x[4, 0], (2, 2)),
-                    (x[4, 0], x[4, 0], (2, 2))]  # after the last, next is the last
+    assert seen == [
+        (x[0, 0], x[2, 0], (2, 2)),
+        (x[2, 0], x[4, 0], (2, 2)),
+        (x[4, 0], x[4, 0], (2, 2)),
+    ]  # after the last, next is the last
 
 
 # --- 4. an exception inside a custom operator -----------------------------------------------
@@ -232,8 +257,9 @@ def test_custom_op_exc_is_an_mxnet_error_that_is_also_the_original():
     assert "_Dot.forward" in notes and "op_type='tmm_dot1'" in notes
     with pytest.raises(mx.base.MXNetError):  # an engine error inside: as it was
         mx.nd.Custom(mx.nd.zeros((4, 2)), mx.nd.zeros((1, 4)), op_type="tmm_dot2").wait_to_read()
-    assert mx.nd.Custom(mx.nd.ones((2, 1)), mx.nd.ones((1, 2)),
-                        op_type="tmm_dot2").asnumpy().tolist() == [[1, 1], [1, 1]]
+    assert mx.nd.Custom(
+        mx.nd.ones((2, 1)), mx.nd.ones((1, 2)), op_type="tmm_dot2"
+    ).asnumpy().tolist() == [[1, 1], [1, 1]]
 
 
 # --- 5. logging at INFO: MXNet's lines instead of the progress line --------------------------
@@ -255,14 +281,17 @@ def root_logging():
 def small_fit(capsys, **kwargs):
     x = np.random.default_rng(0).random((8, 4), dtype=np.float32)
     train = mx.io.NDArrayIter(x, (x[:, 0] > 0.5).astype(np.float32), batch_size=4)
-    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=2,
-                                                     name="fc"), name="softmax")
+    net = mx.sym.SoftmaxOutput(
+        mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=2, name="fc"), name="softmax"
+    )
     mx.mod.Module(net).fit(train, eval_data=train, num_epoch=2, **kwargs)
     return capsys.readouterr().err
 
 
-LOG = re.compile(r"INFO:root:Epoch\[\d\] (Train-accuracy=\d\.\d{6}|Time cost=\d+\.\d{3}"
-                 r"|Validation-accuracy=\d\.\d{6})")
+LOG = re.compile(
+    r"INFO:root:Epoch\[\d\] (Train-accuracy=\d\.\d{6}|Time cost=\d+\.\d{3}"
+    r"|Validation-accuracy=\d\.\d{6})"
+)
 
 
 def without_handlers(root):
@@ -287,7 +316,10 @@ def test_info_logging_prints_mxnets_lines_instead_of_the_bar(capsys, root_loggin
     lines = small_fit(capsys).splitlines()
     assert len(lines) == 6 and all(LOG.fullmatch(line) for line in lines), lines
     assert [line.split("] ")[1].split("=")[0] for line in lines[:3]] == [
-        "Train-accuracy", "Time cost", "Validation-accuracy"]
+        "Train-accuracy",
+        "Time cost",
+        "Validation-accuracy",
+    ]
 
 
 def test_without_info_logging_the_bar_is_drawn_and_nothing_logged(capsys, root_logging):
@@ -304,10 +336,15 @@ def test_an_explicit_progress_bar_is_drawn_with_the_log_lines(capsys, root_loggi
     assert "batch 2/2" in err and "INFO:root:Epoch[1] Time cost=" in err
 
 
-@pytest.mark.parametrize("level, handler_level, shown", [
-    (logging.INFO, logging.NOTSET, True), (logging.INFO, logging.WARNING, False),
-    (logging.WARNING, logging.NOTSET, False), (logging.DEBUG, logging.INFO, True),
-])
+@pytest.mark.parametrize(
+    "level, handler_level, shown",
+    [
+        (logging.INFO, logging.NOTSET, True),
+        (logging.INFO, logging.WARNING, False),
+        (logging.WARNING, logging.NOTSET, False),
+        (logging.DEBUG, logging.INFO, True),
+    ],
+)
 def test_logs_info_follows_the_logger_and_its_handlers(level, handler_level, shown):
     logger = logging.Logger("tmm_logs_info", level)  # no parent: only its own handler
     handler = logging.StreamHandler(io.StringIO())

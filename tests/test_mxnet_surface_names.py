@@ -1,6 +1,7 @@
 """Every name a learner meets in MXNet 1.9.1's own tests, docstrings and tutorials (as the issue
 on MXNet's surface lists them) exists under ``mx.``; what each does is in the differential
 programs p820-p859."""
+
 import pytest
 
 import minisym as mx
@@ -36,8 +37,7 @@ def test_name_exists_under_mx(dotted):
 
 def test_a_bound_module_has_mxnets_private_attributes_that_tests_read():
     data = mx.sym.Variable("data")
-    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(data, num_hidden=2, name="fc"),
-                               name="softmax")
+    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(data, num_hidden=2, name="fc"), name="softmax")
     mod = mx.mod.Module(net)
     mod.bind(data_shapes=[("data", (4, 3))], label_shapes=[("softmax_label", (4,))])
     mod.init_params()

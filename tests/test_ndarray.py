@@ -1,4 +1,5 @@
 """mx.nd: creation, MXNet's repr, views and in-place writes, arithmetic, random, contexts."""
+
 import warnings
 
 import numpy as np
@@ -93,6 +94,7 @@ def test_random_is_repeatable_under_a_seed():
 
 def test_gpu_context_runs_on_the_cpu_and_warns_once(monkeypatch):
     from minisym import context
+
     monkeypatch.setattr(context, "_warned_gpu", type(context._warned_gpu)())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

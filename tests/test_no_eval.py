@@ -11,6 +11,7 @@ hit must be on the allow-list below, each with the reason it is not evaluation.
 strings of operators (``'(3, 3)'``), ``__shape__`` hints and a custom operator's string keyword
 arguments are read with it, never with ``eval``.
 """
+
 import functools
 import io
 import pathlib
@@ -22,12 +23,17 @@ FOLDERS = ("minisym", "widgets")
 
 # (file, the code on the line, why it is not evaluation)
 ALLOWED = [
-    ("minisym/symbol/symbol.py", "def eval(self, ctx=None, **kwargs):",
-     "Symbol.eval is MXNet's method name: it binds and runs forward; no text is evaluated"),
-    ("widgets/grading/harness.py",
-     'exec(compile(source, f"<answer cell {number}>", "exec"), namespace)  # noqa: S102',
-     "the grader's own process runs a student's definitions, as nbgrader's kernel runs the "
-     "whole notebook: that is its job, in a process of its own with a time limit"),
+    (
+        "minisym/symbol/symbol.py",
+        "def eval(self, ctx=None, **kwargs):",
+        "Symbol.eval is MXNet's method name: it binds and runs forward; no text is evaluated",
+    ),
+    (
+        "widgets/grading/harness.py",
+        'exec(compile(source, f"<answer cell {number}>", "exec"), namespace)',
+        "the grader's own process runs a student's definitions, as nbgrader's kernel runs the "
+        "whole notebook: that is its job, in a process of its own with a time limit",
+    ),
 ]
 
 _CALLS = {"eval", "exec", "compile", "__import__"}
@@ -87,10 +93,15 @@ def all_hits():
 
 def test_no_evaluation_outside_the_allow_list():
     allowed = {(path, line) for path, line, _ in ALLOWED}
-    unexpected = [f"{path}:{number}: {what} in: {line}"
-                  for path, number, line, what in all_hits() if (path, line) not in allowed]
-    assert not unexpected, ("evaluation or unpickling in the engine (parse instead, or add it "
-                            "to ALLOWED with the reason):\n" + "\n".join(unexpected))
+    unexpected = [
+        f"{path}:{number}: {what} in: {line}"
+        for path, number, line, what in all_hits()
+        if (path, line) not in allowed
+    ]
+    assert not unexpected, (
+        "evaluation or unpickling in the engine (parse instead, or add it "
+        "to ALLOWED with the reason):\n" + "\n".join(unexpected)
+    )
 
 
 def test_every_allow_list_entry_is_still_needed():
@@ -111,8 +122,18 @@ def test_the_search_finds_what_it_must_and_ignores_prose():
         "c = compile(src, 'f', 'exec')\n"
     )
     kinds = [what for _, _, what in python_hits(planted)]
-    assert kinds == ["pickle", "marshal", "eval(", "exec(", "__import__(", "the string 'eval'",
-                     "yaml", "yaml", "compile(", "the string 'exec'"]
+    assert kinds == [
+        "pickle",
+        "marshal",
+        "eval(",
+        "exec(",
+        "__import__(",
+        "the string 'eval'",
+        "yaml",
+        "yaml",
+        "compile(",
+        "the string 'exec'",
+    ]
     harmless = (
         "import ast, re\n"
         "value = ast.literal_eval(text)  # eval( in a comment\n"
@@ -121,5 +142,6 @@ def test_the_search_finds_what_it_must_and_ignores_prose():
         "def feval(label, pred):\n    return self._feval(label)\n"
     )
     assert python_hits(harmless) == []
-    assert [w for _, _, w in js_hits("// eval(x)\nconst f = new Function('a', b);\n")] == \
-        ["new Function("]
+    assert [w for _, _, w in js_hits("// eval(x)\nconst f = new Function('a', b);\n")] == [
+        "new Function("
+    ]

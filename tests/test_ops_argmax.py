@@ -1,5 +1,7 @@
-"""argmax / argmin (minisym/ops/argmax.py): indices in the data's dtype, the first one on ties,
-a zero gradient that needs no head gradient, and what MXNet 1.9.1 does at the edges."""
+"""argmax / argmin (minisym/ops/tensor/broadcast_reduce_op_index.py): indices in the data's
+dtype, the first one on ties, a zero gradient that needs no head gradient, and what MXNet
+1.9.1 does at the edges."""
+
 import numpy as np
 import pytest
 
@@ -31,7 +33,7 @@ def _data(shape, seed=0):
 def test_shape_rule(name, params, shape, out_shape):
     op = make_op(name, **params)
     assert output_shapes(op, [shape])[0] == [out_shape]
-    out, = run_forward(op, [_data(shape)])
+    (out,) = run_forward(op, [_data(shape)])
     assert out.shape == out_shape
 
 
@@ -49,11 +51,11 @@ def test_req(name, params, shape, out_shape):
 @pytest.mark.parametrize("name, search", [("argmax", np.argmax), ("argmin", np.argmin)])
 def test_values_by_loop_first_index_on_ties(name, search):
     data = np.array([[1.0, 3.0, 3.0, 0.0], [2.0, 2.0, 1.0, 2.0], [0.0, 5.0, 5.0, 5.0]])
-    out, = run_forward(make_op(name, axis=1), [data])
+    (out,) = run_forward(make_op(name, axis=1), [data])
     pick = max if name == "argmax" else min
     expected = [row.tolist().index(pick(row)) for row in data]  # list.index: the first one
     assert out.tolist() == expected
-    flat, = run_forward(make_op(name), [data])
+    (flat,) = run_forward(make_op(name), [data])
     assert flat.tolist() == [float(search(data.reshape(-1)))]
 
 

@@ -3,6 +3,7 @@ gradient against float64 finite differences (unless it has no gradient) and req 
 add. Each of those files says what it covers (SHAPE_TESTED, GRADIENT_TESTED, REQ_TESTED), built
 from the very case tables its parametrized tests run, so that a new operator cannot go unchecked.
 """
+
 import pytest
 
 import test_ops_argmax as argmax_tests
@@ -20,12 +21,25 @@ import test_ops_tensor as tensor_tests
 import test_ops_values as values_tests
 from minisym.ops import all_ops
 
-FILES = [argmax_tests, custom_tests, elemwise_tests, image_tests, indexing_tests, layout_tests,
-         loss_tests, matmul_tests, nn_tests, proposal_tests, roi_tests, tensor_tests,
-         values_tests]
+FILES = [
+    argmax_tests,
+    custom_tests,
+    elemwise_tests,
+    image_tests,
+    indexing_tests,
+    layout_tests,
+    loss_tests,
+    matmul_tests,
+    nn_tests,
+    proposal_tests,
+    roi_tests,
+    tensor_tests,
+    values_tests,
+]
 # operator -> why it has no gradient to check, from each file's NO_GRADIENT (if it has one)
-NO_GRADIENT = {op: why for module in FILES
-               for op, why in getattr(module, "NO_GRADIENT", {}).items()}
+NO_GRADIENT = {
+    op: why for module in FILES for op, why in getattr(module, "NO_GRADIENT", {}).items()
+}
 
 
 def covered(kind):
@@ -36,8 +50,7 @@ def covered(kind):
 def test_every_registered_operator_is_checked(kind):
     expected = set(all_ops()) - (set(NO_GRADIENT) if kind == "GRADIENT" else set())
     missing = sorted(expected - covered(kind))
-    assert not missing, f"operators without a {kind.lower()} test in tests/test_ops_*.py: " \
-        f"{missing}"
+    assert not missing, f"operators without a {kind.lower()} test in tests/test_ops_*.py: {missing}"
 
 
 def test_only_registered_operators_are_claimed():

@@ -6,6 +6,7 @@ of the right slots and the reqs the executor asked for.
 What is specific to custom operators (errors, the trace, empty undeclared arrays, mx.nd.Custom)
 lives in test_custom_ops.py.
 """
+
 import numpy as np
 import pytest
 
@@ -90,8 +91,7 @@ def inputs(in_shapes, aux_shapes, seed=0):
 def test_shape_rule(op_type, in_shapes, out_shapes, aux_shapes):
     op = bound_custom(op_type, in_shapes)
     unknown = [in_shapes[0]] + [None] * (len(in_shapes) - 1)
-    assert op.infer_shape(unknown, [None] * len(out_shapes)) == (in_shapes, out_shapes,
-                                                                  aux_shapes)
+    assert op.infer_shape(unknown, [None] * len(out_shapes)) == (in_shapes, out_shapes, aux_shapes)
     assert output_shapes(op, in_shapes) == (out_shapes, aux_shapes)
     ins, aux = inputs(in_shapes, aux_shapes)
     outs = run_forward(op, ins, aux, outs=[np.full(s, np.nan) for s in out_shapes])

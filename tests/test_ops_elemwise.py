@@ -1,4 +1,5 @@
-"""Forward/backward of the elementwise operators (minisym/ops/elemwise.py)."""
+"""Forward/backward of the elementwise operators (minisym/ops/tensor/elemwise.py)."""
+
 import math
 import operator
 from decimal import ROUND_HALF_UP, Decimal
@@ -43,15 +44,46 @@ BINARY = {  # op name: (python reference, domain of lhs, domain of rhs)
     "logical_or": (lambda a, b: float(bool(a) or bool(b)), "any", "any"),
     "logical_xor": (lambda a, b: float(bool(a) != bool(b)), "any", "any"),
 }
-ELEMWISE = {"elemwise_add": "add", "elemwise_sub": "sub", "elemwise_mul": "mul",
-            "elemwise_div": "div", "_power": "power", "_mod": "mod", "_equal": "equal",
-            "_not_equal": "not_equal", "_greater": "greater", "_greater_equal": "greater_equal",
-            "_lesser": "lesser", "_lesser_equal": "lesser_equal", "_maximum": "maximum",
-            "_minimum": "minimum", "_hypot": "hypot"}
-BROADCAST = {f"broadcast_{m}": m for m in ("add", "sub", "mul", "div", "power", "mod", "maximum",
-                                             "minimum", "hypot", "equal", "not_equal", "greater",
-                                             "greater_equal", "lesser", "lesser_equal",
-                                             "logical_and", "logical_or", "logical_xor")}
+ELEMWISE = {
+    "elemwise_add": "add",
+    "elemwise_sub": "sub",
+    "elemwise_mul": "mul",
+    "elemwise_div": "div",
+    "_power": "power",
+    "_mod": "mod",
+    "_equal": "equal",
+    "_not_equal": "not_equal",
+    "_greater": "greater",
+    "_greater_equal": "greater_equal",
+    "_lesser": "lesser",
+    "_lesser_equal": "lesser_equal",
+    "_maximum": "maximum",
+    "_minimum": "minimum",
+    "_hypot": "hypot",
+}
+BROADCAST = {
+    f"broadcast_{m}": m
+    for m in (
+        "add",
+        "sub",
+        "mul",
+        "div",
+        "power",
+        "mod",
+        "maximum",
+        "minimum",
+        "hypot",
+        "equal",
+        "not_equal",
+        "greater",
+        "greater_equal",
+        "lesser",
+        "lesser_equal",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+    )
+}
 SCALAR = {  # op name: (python reference f(x, s), domain of x, scalars to try)
     "_plus_scalar": (lambda x, s: x + s, "any", [2.5, -1.0]),
     "_minus_scalar": (lambda x, s: x - s, "any", [2.5]),
@@ -59,8 +91,8 @@ SCALAR = {  # op name: (python reference f(x, s), domain of x, scalars to try)
     "_mul_scalar": (lambda x, s: x * s, "any", [-1.5]),
     "_div_scalar": (lambda x, s: x / s, "any", [-4.0]),
     "_rdiv_scalar": (lambda x, s: s / x, "nonzero", [3.0]),
-    "_power_scalar": (lambda x, s: x ** s, "positive", [2.0, 0.5, -1.5]),
-    "_rpower_scalar": (lambda x, s: s ** x, "any", [2.0, 0.3]),
+    "_power_scalar": (lambda x, s: x**s, "positive", [2.0, 0.5, -1.5]),
+    "_rpower_scalar": (lambda x, s: s**x, "any", [2.0, 0.3]),
     "_mod_scalar": (_python_mod, "any", [1.5, -0.7]),
     "_rmod_scalar": (lambda x, s: _python_mod(s, x), "nonzero", [5.5, -2.0]),
     "_maximum_scalar": (max, "any", [0.2]),
@@ -78,29 +110,46 @@ SCALAR = {  # op name: (python reference f(x, s), domain of x, scalars to try)
     "smooth_l1": (lambda x, s: _smooth_l1(x, s), "any", [1.0, 2.0, 0.8]),
 }
 UNARY = {  # op name: (python reference, domain)
-    "exp": (math.exp, "any"), "log": (math.log, "positive"), "sqrt": (math.sqrt, "positive"),
-    "square": (lambda x: x * x, "any"), "abs": (abs, "any"), "negative": (lambda x: -x, "any"),
-    "relu": (lambda x: max(x, 0.0), "any"), "sigmoid": (lambda x: 1 / (1 + math.exp(-x)), "any"),
+    "exp": (math.exp, "any"),
+    "log": (math.log, "positive"),
+    "sqrt": (math.sqrt, "positive"),
+    "square": (lambda x: x * x, "any"),
+    "abs": (abs, "any"),
+    "negative": (lambda x: -x, "any"),
+    "relu": (lambda x: max(x, 0.0), "any"),
+    "sigmoid": (lambda x: 1 / (1 + math.exp(-x)), "any"),
     "tanh": (math.tanh, "any"),
     "sign": (lambda x: float((x > 0) - (x < 0)), "any"),
     "round": (lambda x: float(Decimal(x).quantize(Decimal(1), rounding=ROUND_HALF_UP)), "any"),
     "trunc": (lambda x: float(math.trunc(x)), "any"),
     "logical_not": (lambda x: float(x == 0), "any"),
-    "rsqrt": (lambda x: 1 / math.sqrt(x), "positive"), "sin": (math.sin, "any"),
-    "cos": (math.cos, "any"), "softsign": (lambda x: x / (1 + abs(x)), "any"),
-    "reciprocal": (lambda x: 1 / x, "nonzero"), "ceil": (lambda x: float(math.ceil(x)), "any"),
+    "rsqrt": (lambda x: 1 / math.sqrt(x), "positive"),
+    "sin": (math.sin, "any"),
+    "cos": (math.cos, "any"),
+    "softsign": (lambda x: x / (1 + abs(x)), "any"),
+    "reciprocal": (lambda x: 1 / x, "nonzero"),
+    "ceil": (lambda x: float(math.ceil(x)), "any"),
     "floor": (lambda x: float(math.floor(x)), "any"),
     "fix": (lambda x: float(math.trunc(x)), "any"),
-    "tan": (math.tan, "unit"), "arcsin": (math.asin, "unit"), "arccos": (math.acos, "unit"),
-    "arctan": (math.atan, "any"), "sinh": (math.sinh, "any"), "cosh": (math.cosh, "any"),
-    "arcsinh": (math.asinh, "any"), "arccosh": (math.acosh, "above_one"),
-    "arctanh": (math.atanh, "unit"), "degrees": (math.degrees, "any"),
-    "radians": (math.radians, "any"), "log2": (math.log2, "positive"),
-    "log10": (math.log10, "positive"), "log1p": (math.log1p, "positive"),
+    "tan": (math.tan, "unit"),
+    "arcsin": (math.asin, "unit"),
+    "arccos": (math.acos, "unit"),
+    "arctan": (math.atan, "any"),
+    "sinh": (math.sinh, "any"),
+    "cosh": (math.cosh, "any"),
+    "arcsinh": (math.asinh, "any"),
+    "arccosh": (math.acosh, "above_one"),
+    "arctanh": (math.atanh, "unit"),
+    "degrees": (math.degrees, "any"),
+    "radians": (math.radians, "any"),
+    "log2": (math.log2, "positive"),
+    "log10": (math.log10, "positive"),
+    "log1p": (math.log1p, "positive"),
     "expm1": (math.expm1, "any"),
     "cbrt": (lambda x: math.copysign(abs(x) ** (1 / 3), x), "nonzero"),
     "rcbrt": (lambda x: 1 / math.copysign(abs(x) ** (1 / 3), x), "nonzero"),
-    "gamma": (math.gamma, "positive"), "gammaln": (math.lgamma, "positive"),
+    "gamma": (math.gamma, "positive"),
+    "gammaln": (math.lgamma, "positive"),
     "erf": (math.erf, "any"),
 }
 ROUNDING = ("round", "trunc", "ceil", "floor", "fix")  # zero gradient, no head gradient needed
@@ -108,8 +157,8 @@ ROUNDING = ("round", "trunc", "ceil", "floor", "fix")  # zero gradient, no head 
 
 def _smooth_l1(x, sigma):
     """Huber's loss with delta 1 / sigma**2, scaled by sigma**2 (Faster R-CNN's smooth L1)."""
-    delta = 1 / sigma ** 2
-    return 0.5 * sigma ** 2 * x * x if abs(x) <= delta else abs(x) - 0.5 * delta
+    delta = 1 / sigma**2
+    return 0.5 * sigma**2 * x * x if abs(x) <= delta else abs(x) - 0.5 * delta
 
 
 def _draw(shape, domain, seed, dtype=np.float64):
@@ -138,10 +187,20 @@ def _case_inputs(name, shapes, dtype=np.float64):
 # (op name, params, input shapes, expected output shape)
 CASES = (
     [(name, {}, [(2, 3), (2, 3)], (2, 3)) for name in ELEMWISE]
-    + [(name, {}, shapes, out) for name in BROADCAST for shapes, out in [
-        ([(2, 3), (1, 3)], (2, 3)), ([(2, 1, 4), (3, 1)], (2, 3, 4)), ([(3,), (2, 3)], (2, 3))]]
-    + [(name, {"scalar": s}, [(2, 3)], (2, 3)) for name, (_, _, scalars) in SCALAR.items()
-       for s in scalars]
+    + [
+        (name, {}, shapes, out)
+        for name in BROADCAST
+        for shapes, out in [
+            ([(2, 3), (1, 3)], (2, 3)),
+            ([(2, 1, 4), (3, 1)], (2, 3, 4)),
+            ([(3,), (2, 3)], (2, 3)),
+        ]
+    ]
+    + [
+        (name, {"scalar": s}, [(2, 3)], (2, 3))
+        for name, (_, _, scalars) in SCALAR.items()
+        for s in scalars
+    ]
     + [(name, {}, [(3, 4)], (3, 4)) for name in UNARY]
 )
 IDS = [f"{name}-{params.get('scalar', '')}-{shapes}" for name, params, shapes, _ in CASES]
@@ -151,7 +210,7 @@ IDS = [f"{name}-{params.get('scalar', '')}-{shapes}" for name, params, shapes, _
 def test_shape_rule(name, params, in_shapes, out_shape):
     op = make_op(name, **params)
     assert output_shapes(op, in_shapes)[0] == [out_shape]
-    out, = run_forward(op, _case_inputs(name, in_shapes))
+    (out,) = run_forward(op, _case_inputs(name, in_shapes))
     assert out.shape == out_shape
 
 
@@ -183,7 +242,7 @@ def test_float32(name, params, in_shapes, out_shape):
 def test_forward_against_python_scalars(name, params, in_shapes, out_shape):
     """Each output element equals Python's own maths on the (broadcast) input elements."""
     ins = _case_inputs(name, in_shapes)
-    out, = run_forward(make_op(name, **params), ins)
+    (out,) = run_forward(make_op(name, **params), ins)
     if name in SCALAR:
         want = [SCALAR[name][0](float(x), params["scalar"]) for x in ins[0].ravel()]
     elif name in UNARY:
@@ -197,10 +256,11 @@ def test_forward_against_python_scalars(name, params, in_shapes, out_shape):
 
 # --- hand examples observed in MXNet 1.9.1 -------------------------------------------------------
 
+
 def _run(name, ins, head=None, **params):
     op = make_op(name, **params)
     ins = [np.array(x, np.float64) for x in ins]
-    out, = run_forward(op, ins)
+    (out,) = run_forward(op, ins)
     grads = run_backward(op, ins, [out], [np.ones_like(out) if head is None else np.array(head)])
     return out, grads
 
@@ -262,7 +322,7 @@ def test_comparisons_output_ones_and_zeros_with_zero_gradient():
     for grad in grads:
         np.testing.assert_array_equal(grad, [0, 0, 0])
     op = make_op("_greater_equal_scalar", scalar=0.0)
-    out, = run_forward(op, [np.array([-1.0, 0, 2], np.float32)])
+    (out,) = run_forward(op, [np.array([-1.0, 0, 2], np.float32)])
     assert out.dtype == np.float32
     np.testing.assert_array_equal(out, [0, 1, 1])
 
@@ -322,7 +382,7 @@ def test_only_comparisons_need_no_head_gradient(name, params, in_shapes, out_sha
     (zero gradient), and so do round, trunc and logical_not (MXNet's MakeZeroGradNodes); every
     other elementwise head needs one (sign too: its zero comes from a backward node)."""
     op = make_op(name, **params)
-    deps = op.declare_backward_dependency([0], [1, 2][:len(in_shapes)], [3])
+    deps = op.declare_backward_dependency([0], [1, 2][: len(in_shapes)], [3])
     comparison = any(word in name for word in ("equal", "greater", "lesser", "logical"))
     zero_gradient = name in ROUNDING
     assert (0 in deps) == (not (comparison or zero_gradient))
@@ -333,9 +393,9 @@ def test_round_halves_go_away_from_zero():
     NumPy's np.round would give -2, -2, -0, 0, 0, 2, 2."""
     data = [-2.5, -1.5, -0.5, 0.0, 0.5, 1.5, 2.5, -0.49]
     for dtype in (np.float32, np.float64):
-        out, = run_forward(make_op("round"), [np.array(data, dtype)])
+        (out,) = run_forward(make_op("round"), [np.array(data, dtype)])
         np.testing.assert_array_equal(out, [-3, -2, -1, 0, 1, 2, 3, 0])
-    out, = run_forward(make_op("round"), [np.array([0.49999997, -0.49999997], np.float32)])
+    (out,) = run_forward(make_op("round"), [np.array([0.49999997, -0.49999997], np.float32)])
     np.testing.assert_array_equal(out, [0, 0])  # floor(x + 0.5) would give 1 in float32
 
 
@@ -349,7 +409,7 @@ def test_zero_gradient_unary(name):
 def test_logical_not_and_sign_values():
     out, _ = _run("logical_not", [[-2.0, 0, 0.5]])
     np.testing.assert_array_equal(out, [0, 1, 0])
-    out, = run_forward(make_op("sign"), [np.array([-3, 0, 2], np.int32)])
+    (out,) = run_forward(make_op("sign"), [np.array([-3, 0, 2], np.int32)])
     assert out.dtype == np.int32 and out.tolist() == [-1, 0, 1]
 
 
@@ -375,7 +435,7 @@ def test_equal_shape_maximum_refuses_broadcasting():
         op.infer_shape([(2, 3), (1, 3)], [None])
 
 
-# --- hard_sigmoid (minisym/ops/activation.py): max(0, min(1, alpha * x + beta)) ---------------
+# --- hard_sigmoid (ops/tensor/elemwise_unary_op_basic.py): max(0, min(1, alpha * x + beta)) ---
 HARD_SIGMOID = [({}, (3, 4)), ({"alpha": 0.4, "beta": 0.2}, (2, 5)), ({"alpha": -1.0}, (6,))]
 
 
@@ -386,7 +446,7 @@ def test_hard_sigmoid(params, shape):
     assert op.infer_shape([None], [shape])[0] == [shape]  # and back from the output
     x = _draw(shape, "any", 5) * 4
     alpha, beta = params.get("alpha", 0.2), params.get("beta", 0.5)
-    out, = run_forward(op, [x])
+    (out,) = run_forward(op, [x])
     want = [min(1.0, max(0.0, alpha * float(v) + beta)) for v in x.ravel()]
     np.testing.assert_allclose(out.ravel(), want, rtol=1e-12)
     check_gradients(op, [x])
@@ -396,8 +456,9 @@ def test_hard_sigmoid(params, shape):
 
 def test_hard_sigmoid_corners_have_no_gradient():
     """MXNet 1.9.1 (p603): alpha=beta=0.5 at x = -1 and x = 1 (output exactly 0 and 1)."""
-    out, (grad,) = _run("hard_sigmoid", [[-1.0, 1.0, 0.0, 2.0, -3.0]], head=[1.0] * 5,
-                        alpha=0.5, beta=0.5)
+    out, (grad,) = _run(
+        "hard_sigmoid", [[-1.0, 1.0, 0.0, 2.0, -3.0]], head=[1.0] * 5, alpha=0.5, beta=0.5
+    )
     np.testing.assert_array_equal(out, [0, 1, 0.5, 1, 0])
     np.testing.assert_array_equal(grad, [0, 0, 0.5, 0, 0])
 
@@ -411,4 +472,5 @@ def test_backward_reads_only_what_it_declares(name, params, in_shapes, out_shape
 # test_shape_rule, test_gradients and test_req are each parametrized over every case of CASES;
 # test_hard_sigmoid runs all three over HARD_SIGMOID.
 SHAPE_TESTED = GRADIENT_TESTED = REQ_TESTED = frozenset(
-    [case[0] for case in CASES] + ["hard_sigmoid"])
+    [case[0] for case in CASES] + ["hard_sigmoid"]
+)

@@ -1,9 +1,13 @@
-"""Forward/backward of the loss heads, gradient control and softmax family (minisym/ops/loss.py).
+"""Forward/backward of the loss heads, gradient control and softmax family
+(minisym/ops/softmax_output.py, regression_output.py, make_loss.py, svm_output.py,
+loss_binary_op.py, loss_common.py; ops/nn/softmax.py, log_softmax.py, softmin.py,
+softmax_activation.py; make_loss and BlockGrad in ops/tensor/elemwise_unary_op_basic.py).
 
 Loss heads ignore the head gradient, so their gradients are checked against the formula (and,
 where a loss function exists, against finite differences of that loss). Numbers marked
 "MXNet 1.9.1" were recorded by running the real MXNet on the same inputs.
 """
+
 import math
 
 import numpy as np
@@ -67,9 +71,18 @@ def _labels(shape, classes, seed=1, low=0):
 
 
 # --- SoftmaxOutput: reference gradient written as explicit loops ------------------------------
-def _smo_reference(x, label, grad_scale=1.0, ignore_label=-1.0, use_ignore=False,
-                   multi_output=False, preserve_shape=False, normalization="null",
-                   smooth_alpha=0.0, out_grad=False):
+def _smo_reference(
+    x,
+    label,
+    grad_scale=1.0,
+    ignore_label=-1.0,
+    use_ignore=False,
+    multi_output=False,
+    preserve_shape=False,
+    normalization="null",
+    smooth_alpha=0.0,
+    out_grad=False,
+):
     """MXNet's SoftmaxOutput gradient, one (row, position) at a time."""
     if multi_output:
         n, c = x.shape[:2]
@@ -79,7 +92,7 @@ def _smo_reference(x, label, grad_scale=1.0, ignore_label=-1.0, use_ignore=False
     else:
         view = x.reshape(-1, x.shape[-1]) if preserve_shape else x.reshape(x.shape[0], -1)
         view = view[:, :, None]
-        lab = label.reshape(-1)[:view.shape[0], None]
+        lab = label.reshape(-1)[: view.shape[0], None]
         smooth = smooth_alpha
     rows, classes, spatial = view.shape
     prob = np.zeros_like(view)
@@ -135,20 +148,25 @@ def test_softmax_output_gradient_formula(dshape, lshape, low, params):
     label = _labels(lshape, classes, seed=4, low=low)
     outs, grads = _loss_grads(op, [x, label])
     assert outs[0].shape == output_shapes(op, [dshape, lshape])[0][0]
-    np.testing.assert_allclose(grads[0], _smo_reference(x, label, **params), rtol=1e-6,
-                               atol=1e-12)
+    np.testing.assert_allclose(grads[0], _smo_reference(x, label, **params), rtol=1e-6, atol=1e-12)
     assert np.all(grads[1] == 0)
 
 
-@pytest.mark.parametrize("dshape,params,axis", [
-    ((4, 5), {}, 1), ((2, 3, 5), dict(multi_output=True), 1),
-    ((2, 3, 2, 2), dict(multi_output=True), 1), ((2, 3, 4), dict(preserve_shape=True), -1)])
+@pytest.mark.parametrize(
+    "dshape,params,axis",
+    [
+        ((4, 5), {}, 1),
+        ((2, 3, 5), dict(multi_output=True), 1),
+        ((2, 3, 2, 2), dict(multi_output=True), 1),
+        ((2, 3, 4), dict(preserve_shape=True), -1),
+    ],
+)
 @pytest.mark.parametrize("is_train", [True, False])
 def test_softmax_output_forward(dshape, params, axis, is_train):
     op = make_op("SoftmaxOutput", **params)
     x = _rand(dshape, 2) * 4
     label = np.zeros(op.infer_shape([dshape, None], [None])[0][1])
-    out, = run_forward(op, [x, label], is_train=is_train)
+    (out,) = run_forward(op, [x, label], is_train=is_train)
     np.testing.assert_allclose(out, _softmax_along(x, axis), rtol=1e-12)
 
 
@@ -156,7 +174,7 @@ def test_softmax_output_forward_flattens_rest_by_default():
     # MXNet 1.9.1: without multi_output/preserve_shape, (N, d1, d2) is one softmax over d1*d2.
     op = make_op("SoftmaxOutput")
     x = _rand((2, 3, 4), 6)
-    out, = run_forward(op, [x, np.zeros((2, 3))])
+    (out,) = run_forward(op, [x, np.zeros((2, 3))])
     np.testing.assert_allclose(out.reshape(2, 12), _softmax_along(x.reshape(2, 12), 1))
     np.testing.assert_allclose(out.sum(axis=(1, 2)), [1.0, 1.0])
 
@@ -166,19 +184,22 @@ def test_softmax_output_is_the_cross_entropy_gradient():
 
     def cross_entropy(v):
         return -sum(math.log(_softmax_row(list(v[i]))[int(label[i])]) for i in range(3))
+
     _, grads = _loss_grads(make_op("SoftmaxOutput"), [x, label])
     np.testing.assert_allclose(grads[0], _numeric_grad(cross_entropy, x), rtol=1e-6, atol=1e-8)
     # 'batch' is the mean cross entropy
     _, grads = _loss_grads(make_op("SoftmaxOutput", normalization="batch"), [x, label])
-    np.testing.assert_allclose(grads[0], _numeric_grad(cross_entropy, x) / 3, rtol=1e-6,
-                               atol=1e-8)
+    np.testing.assert_allclose(grads[0], _numeric_grad(cross_entropy, x) / 3, rtol=1e-6, atol=1e-8)
 
 
 def test_softmax_output_probability_label():
     x = _rand((3, 4), 8)
     p = _softmax_along(_rand((3, 4), 9), 1)
-    for params, factor in (({}, 1.0), (dict(grad_scale=3, normalization="batch"), 3.0),
-                           (dict(use_ignore=True, normalization="valid", smooth_alpha=0.2), 1.0)):
+    for params, factor in (
+        ({}, 1.0),
+        (dict(grad_scale=3, normalization="batch"), 3.0),
+        (dict(use_ignore=True, normalization="valid", smooth_alpha=0.2), 1.0),
+    ):
         op = make_op("SoftmaxOutput", **params)
         outs, grads = _loss_grads(op, [x, p])
         np.testing.assert_allclose(grads[0], factor * (outs[0] - p), rtol=1e-7)
@@ -194,17 +215,19 @@ def test_softmax_output_mxnet_values():
     label = np.array([2.0, 0])
     cases = {  # MXNet 1.9.1
         (): [[0.090031, 0.244728, -0.334759], [-0.82471, 0.039113, 0.785597]],
-        (("smooth_alpha", 0.3),): [[-0.059969, 0.094728, -0.034759],
-                                   [-0.52471, -0.110887, 0.635597]],
+        (("smooth_alpha", 0.3),): [
+            [-0.059969, 0.094728, -0.034759],
+            [-0.52471, -0.110887, 0.635597],
+        ],
         # out_grad=True multiplies by the softmax output itself, whatever the head gradient
         (("out_grad", True),): [[0.008106, 0.059892, -0.222695], [-0.144564, 0.00153, 0.617163]],
-        (("use_ignore", True), ("ignore_label", 0)): [[0.090031, 0.244728, -0.334759],
-                                                      [0, 0, 0]],
+        (("use_ignore", True), ("ignore_label", 0)): [[0.090031, 0.244728, -0.334759], [0, 0, 0]],
     }
     for params, expected in cases.items():
         outs, grads = _loss_grads(make_op("SoftmaxOutput", **dict(params)), [x, label])
-        np.testing.assert_allclose(outs[0], [[0.090031, 0.244728, 0.665241],
-                                             [0.17529, 0.039113, 0.785597]], atol=2e-6)
+        np.testing.assert_allclose(
+            outs[0], [[0.090031, 0.244728, 0.665241], [0.17529, 0.039113, 0.785597]], atol=2e-6
+        )
         np.testing.assert_allclose(grads[0], expected, atol=2e-6, err_msg=str(params))
 
 
@@ -213,30 +236,43 @@ def test_softmax_output_mxnet_quirks():
     x = np.sin(np.arange(6.0)).reshape(2, 3)
     op = make_op("SoftmaxOutput", use_ignore=True, ignore_label=-0.9, normalization="valid")
     _, grads = _loss_grads(op, [x, np.array([2.7, -0.5])])
-    np.testing.assert_allclose(grads[0], [[0.17234383, 0.39979922, -0.57214305], [0, 0, 0]],
-                               atol=1e-7)
+    np.testing.assert_allclose(
+        grads[0], [[0.17234383, 0.39979922, -0.57214305], [0, 0, 0]], atol=1e-7
+    )
     # MXNet 1.9.1: grad_scale and smooth_alpha / (C - 1) are float32 numbers.
     op = make_op("SoftmaxOutput", smooth_alpha=0.2, grad_scale=0.1)
     _, grads = _loss_grads(op, [x, np.array([1.0, 2.0])])
-    np.testing.assert_allclose(grads[0], [[0.00723438, -0.04002008, 0.03278570],
-                                          [0.04746230, 0.01341101, -0.06087331]], atol=1e-8)
+    np.testing.assert_allclose(
+        grads[0],
+        [[0.00723438, -0.04002008, 0.03278570], [0.04746230, 0.01341101, -0.06087331]],
+        atol=1e-8,
+    )
     # MXNet 1.9.1: >=3-D default view (N, rest): row i reads label.flat[i]; 'batch' divides by
     # label.size (4 here), not N.
     x3 = np.sin(np.arange(12.0)).reshape(2, 2, 3)
-    _, grads = _loss_grads(make_op("SoftmaxOutput", normalization="batch"),
-                           [x3, np.array([[1.0, 2], [0, 1]])])
-    np.testing.assert_allclose(grads[0], [[[0.03202506, -0.17570901, 0.07950470],
-                                           [0.03687887, 0.01502501, 0.01227537]],
-                                          [[0.02413586, 0.06156544, -0.16416110],
-                                           [0.04819390, 0.01852448, 0.01174143]]], atol=1e-8)
+    _, grads = _loss_grads(
+        make_op("SoftmaxOutput", normalization="batch"), [x3, np.array([[1.0, 2], [0, 1]])]
+    )
+    np.testing.assert_allclose(
+        grads[0],
+        [
+            [[0.03202506, -0.17570901, 0.07950470], [0.03687887, 0.01502501, 0.01227537]],
+            [[0.02413586, 0.06156544, -0.16416110], [0.04819390, 0.01852448, 0.01174143]],
+        ],
+        atol=1e-8,
+    )
     # MXNet 1.9.1: multi_output 'null' divides by the spatial size (2); smooth_alpha is ignored;
     # a label of -1 without use_ignore has no one-hot entry.
     xm = np.sin(np.arange(12.0)).reshape(2, 3, 2)
-    expected = [[[0.12652648, 0.30090670], [-0.18588818, 0.14937341], [0.05936169, -0.45028011]],
-                [[-0.40608560, 0.25335410], [0.33400550, 0.19832756], [0.07208011, 0.04831834]]]
+    expected = [
+        [[0.12652648, 0.30090670], [-0.18588818, 0.14937341], [0.05936169, -0.45028011]],
+        [[-0.40608560, 0.25335410], [0.33400550, 0.19832756], [0.07208011, 0.04831834]],
+    ]
     for params in ({}, dict(smooth_alpha=0.3)):
-        _, grads = _loss_grads(make_op("SoftmaxOutput", multi_output=True, **params),
-                               [xm, np.array([[1.0, 2], [0, -1]])])
+        _, grads = _loss_grads(
+            make_op("SoftmaxOutput", multi_output=True, **params),
+            [xm, np.array([[1.0, 2], [0, -1]])],
+        )
         np.testing.assert_allclose(grads[0], expected, atol=1e-8)
 
 
@@ -248,12 +284,20 @@ def _f32_factor(scale, divisors):
     return float(value)
 
 
-@pytest.mark.parametrize("name,params,shapes,divisors", [
-    ("SoftmaxOutput", dict(multi_output=True, normalization="batch"), [(2, 3, 5), (2, 5)],
-     (5, 2)),
-    ("SoftmaxOutput", dict(normalization="valid"), [(3, 4), (3,)], (3,)),
-    ("LinearRegressionOutput", {}, [(3, 7), (3, 7)], (7,)),
-    ("MakeLoss", dict(normalization="batch"), [(3, 7)], (3,))])
+@pytest.mark.parametrize(
+    "name,params,shapes,divisors",
+    [
+        (
+            "SoftmaxOutput",
+            dict(multi_output=True, normalization="batch"),
+            [(2, 3, 5), (2, 5)],
+            (5, 2),
+        ),
+        ("SoftmaxOutput", dict(normalization="valid"), [(3, 4), (3,)], (3,)),
+        ("LinearRegressionOutput", {}, [(3, 7), (3, 7)], (7,)),
+        ("MakeLoss", dict(normalization="batch"), [(3, 7)], (3,)),
+    ],
+)
 def test_grad_scale_is_a_float32_factor(name, params, shapes, divisors):
     # MXNet 1.9.1 (float64 data): the factor grad_scale / divisors is formed in float32; its
     # float64 results differ from exact division in the 8th-9th digit.
@@ -277,6 +321,7 @@ def test_softmax_output_ignores_head_gradient():
 # --- regression heads -------------------------------------------------------------------------
 def _regression_loss(name, label, grad_scale, num_output):
     """The loss whose gradient each regression head writes."""
+
     def linear(x):
         return 0.5 * np.sum((x - label) ** 2) * grad_scale / num_output
 
@@ -286,13 +331,19 @@ def _regression_loss(name, label, grad_scale, num_output):
 
     def mae(x):
         return np.sum(np.abs(x - label)) * grad_scale / num_output
-    return {"LinearRegressionOutput": linear, "LogisticRegressionOutput": logistic,
-            "MAERegressionOutput": mae}[name]
+
+    return {
+        "LinearRegressionOutput": linear,
+        "LogisticRegressionOutput": logistic,
+        "MAERegressionOutput": mae,
+    }[name]
 
 
 @pytest.mark.parametrize("name", REGRESSIONS)
-@pytest.mark.parametrize("dshape,lshape,grad_scale", [
-    ((3, 2), (3, 2), 1.0), ((3, 2), (3, 2), 0.75), ((4, 1), (4,), 2.0), ((2, 2, 3), (2, 6), 1.5)])
+@pytest.mark.parametrize(
+    "dshape,lshape,grad_scale",
+    [((3, 2), (3, 2), 1.0), ((3, 2), (3, 2), 0.75), ((4, 1), (4,), 2.0), ((2, 2, 3), (2, 6), 1.5)],
+)
 def test_regression_gradient_is_loss_derivative(name, dshape, lshape, grad_scale):
     op = make_op(name, grad_scale=grad_scale)
     assert output_shapes(op, [dshape, lshape])[0] == [dshape]
@@ -312,7 +363,7 @@ def test_regression_gradient_is_loss_derivative(name, dshape, lshape, grad_scale
 def test_regression_forward(name, is_train):
     x = np.array([[-1000.0, -2.0], [0.0, 3.0], [40.0, 1000.0]])
     with np.errstate(over="raise", invalid="raise", divide="raise"):
-        out, = run_forward(make_op(name), [x, np.zeros((3, 2))], is_train=is_train)
+        (out,) = run_forward(make_op(name), [x, np.zeros((3, 2))], is_train=is_train)
     if name == "LogisticRegressionOutput":
         expected = [[0.0, 1 / (1 + math.exp(2))], [0.5, 1 / (1 + math.exp(-3))], [1.0, 1.0]]
         np.testing.assert_allclose(out, expected, rtol=1e-12, atol=1e-300)
@@ -328,16 +379,19 @@ def test_mae_sign_of_zero_is_minus_one():
 
 
 # --- MakeLoss, make_loss, BlockGrad -----------------------------------------------------------
-@pytest.mark.parametrize("shape,params,expected", [
-    ((2, 3), {}, 1.0),
-    ((2, 3), dict(grad_scale=2.5), 2.5),
-    ((2, 3), dict(normalization="batch"), 1 / 2),
-    ((2, 3, 4), dict(normalization="batch", grad_scale=3), 3 / 6),  # rows of (2*3, 4)
-    ((5,), dict(normalization="batch"), 1.0),                      # (5,) is one row
-    ((2, 3), dict(normalization="valid"), 1 / 2),                  # two values > 0
-    ((2, 3), dict(normalization="valid", valid_thresh=0.5), 1.0),  # one value > 0.5
-    ((2, 3), dict(normalization="valid", valid_thresh=9), 1.0),    # none: divide by 1
-])
+@pytest.mark.parametrize(
+    "shape,params,expected",
+    [
+        ((2, 3), {}, 1.0),
+        ((2, 3), dict(grad_scale=2.5), 2.5),
+        ((2, 3), dict(normalization="batch"), 1 / 2),
+        ((2, 3, 4), dict(normalization="batch", grad_scale=3), 3 / 6),  # rows of (2*3, 4)
+        ((5,), dict(normalization="batch"), 1.0),  # (5,) is one row
+        ((2, 3), dict(normalization="valid"), 1 / 2),  # two values > 0
+        ((2, 3), dict(normalization="valid", valid_thresh=0.5), 1.0),  # one value > 0.5
+        ((2, 3), dict(normalization="valid", valid_thresh=9), 1.0),  # none: divide by 1
+    ],
+)
 def test_make_loss_gradient(shape, params, expected):
     x = np.linspace(-1, 1, math.prod(shape)).reshape(shape)
     if shape == (2, 3):
@@ -347,10 +401,15 @@ def test_make_loss_gradient(shape, params, expected):
     np.testing.assert_allclose(grads[0], np.full(shape, expected), rtol=1e-7)
 
 
-@pytest.mark.parametrize("name,params,expected", [
-    ("make_loss", {}, 1.0), ("BlockGrad", {}, 0.0),
-    # MXNet 1.9.1: make_loss accepts MakeLoss's parameters and ignores them.
-    ("make_loss", dict(grad_scale=2.0, normalization="batch"), 1.0)])
+@pytest.mark.parametrize(
+    "name,params,expected",
+    [
+        ("make_loss", {}, 1.0),
+        ("BlockGrad", {}, 0.0),
+        # MXNet 1.9.1: make_loss accepts MakeLoss's parameters and ignores them.
+        ("make_loss", dict(grad_scale=2.0, normalization="batch"), 1.0),
+    ],
+)
 def test_make_loss_and_block_grad(name, params, expected):
     x = _rand((2, 3, 4), 30)
     op = make_op(name, **params)
@@ -363,26 +422,38 @@ def test_make_loss_and_block_grad(name, params, expected):
 MAKE_LOSS_FD_CASES = [  # (op name, params, the loss its gradient differentiates, as a function)
     ("MakeLoss", {}, lambda v, x: v.sum()),
     ("MakeLoss", dict(grad_scale=2.5, normalization="batch"), lambda v, x: 2.5 * v.sum() / 3),
-    ("MakeLoss", dict(normalization="valid", valid_thresh=0.1),
-     lambda v, x: v.sum() / max(1, int((x > 0.1).sum()))),  # the count is taken as a constant
+    (
+        "MakeLoss",
+        dict(normalization="valid", valid_thresh=0.1),
+        lambda v, x: v.sum() / max(1, int((x > 0.1).sum())),
+    ),  # the count is taken as a constant
     ("make_loss", dict(grad_scale=4.0), lambda v, x: v.sum()),  # ignored, as in MXNet 1.9.1
 ]
 
 
-@pytest.mark.parametrize("name, params, loss", MAKE_LOSS_FD_CASES,
-                         ids=[f"{c[0]}-{i}" for i, c in enumerate(MAKE_LOSS_FD_CASES)])
+@pytest.mark.parametrize(
+    "name, params, loss",
+    MAKE_LOSS_FD_CASES,
+    ids=[f"{c[0]}-{i}" for i, c in enumerate(MAKE_LOSS_FD_CASES)],
+)
 def test_make_loss_gradient_is_the_derivative_of_its_loss(name, params, loss):
     """The gradient is that of grad_scale * sum(data) / divisor: float64 central differences
     of that loss (a loss head ignores its head gradient, so check_gradients does not apply)."""
     x = _rand((3, 4), 31)
     _, grads = _loss_grads(make_op(name, **params), [x])
-    np.testing.assert_allclose(grads[0], _numeric_grad(lambda v: loss(v, x), x), rtol=1e-6,
-                               atol=1e-8)
+    np.testing.assert_allclose(
+        grads[0], _numeric_grad(lambda v: loss(v, x), x), rtol=1e-6, atol=1e-8
+    )
 
 
 # --- softmax / log_softmax --------------------------------------------------------------------
-SOFTMAX_PARAMS = [{}, dict(axis=1), dict(axis=0), dict(axis=-2, temperature=2.5),
-                  dict(temperature=0.5)]
+SOFTMAX_PARAMS = [
+    {},
+    dict(axis=1),
+    dict(axis=0),
+    dict(axis=-2, temperature=2.5),
+    dict(temperature=0.5),
+]
 
 
 SOFTMAX_FAMILY = ["softmax", "log_softmax", "softmin"]
@@ -393,7 +464,7 @@ SOFTMAX_FAMILY = ["softmax", "log_softmax", "softmin"]
 def test_softmax_family_values_and_gradients(name, params):
     op = make_op(name, **params)
     x = _rand((2, 3, 5), 40) * 3
-    out, = run_forward(op, [x])
+    (out,) = run_forward(op, [x])
     assert out.shape == output_shapes(op, [x.shape])[0][0]
     sign = -1 if name == "softmin" else 1  # softmin is softmax(-x / temperature)
     expected = _softmax_along(sign * x / params.get("temperature", 1.0), params.get("axis", -1))
@@ -406,8 +477,8 @@ def test_softmax_family_values_and_gradients(name, params):
 def test_softmax_is_stable_for_large_inputs():
     x = np.array([[1000.0, 1001.0, -1000.0]])
     with np.errstate(over="raise", invalid="raise"):
-        y, = run_forward(make_op("softmax"), [x])
-        ly, = run_forward(make_op("log_softmax"), [x])
+        (y,) = run_forward(make_op("softmax"), [x])
+        (ly,) = run_forward(make_op("log_softmax"), [x])
     np.testing.assert_allclose(y, [[1 / (1 + math.e), math.e / (1 + math.e), 0.0]])
     np.testing.assert_allclose(ly[0, :2], [-math.log1p(math.e), 1 - math.log1p(math.e)])
 
@@ -419,11 +490,12 @@ def test_softmax_use_length(axis, temperature):
         params["temperature"] = temperature
     op = make_op("softmax", **params)
     x = _rand((2, 3, 4), 41)
-    length = np.array([[1, 2, 4], [3, 0, 2]]) if axis == -1 else np.array([[1, 2, 3, 0],
-                                                                            [3, 0, 2, 1]])
+    length = (
+        np.array([[1, 2, 4], [3, 0, 2]]) if axis == -1 else np.array([[1, 2, 3, 0], [3, 0, 2, 1]])
+    )
     ins = [x, length.astype(np.float64)]
     assert output_shapes(op, [x.shape, length.shape])[0] == [x.shape]
-    out, = run_forward(op, ins)
+    (out,) = run_forward(op, ins)
     moved, xs = np.moveaxis(out, axis, -1), np.moveaxis(x, axis, -1) / (temperature or 1.0)
     for index in np.ndindex(length.shape):
         n = length[index]
@@ -452,16 +524,18 @@ def test_softmax_dtype_parameter():
 
 def test_softmin_mxnet_values():
     """MXNet 1.9.1: softmin([[1, 2, 3], [3, 2, 1]], axis=1) (its documented example)."""
-    out, = run_forward(make_op("softmin", axis=1), [np.array([[1.0, 2, 3], [3, 2, 1]])])
-    np.testing.assert_allclose(out, [[0.66524094, 0.24472848, 0.09003057],
-                                     [0.09003057, 0.24472848, 0.66524094]], rtol=1e-7)
+    (out,) = run_forward(make_op("softmin", axis=1), [np.array([[1.0, 2, 3], [3, 2, 1]])])
+    np.testing.assert_allclose(
+        out, [[0.66524094, 0.24472848, 0.09003057], [0.09003057, 0.24472848, 0.66524094]], rtol=1e-7
+    )
 
 
 @pytest.mark.parametrize("name", ["softmin", "hard_sigmoid"])
 def test_integer_data_is_refused_where_mxnet_fails(name):
     """MXNet 1.9.1: mx.nd.softmin / hard_sigmoid of int32 data raise (float kernels only)."""
-    with pytest.raises(TypeError, match=f"{name} 'op': data is int32, but {name} computes in "
-                                        "floating point"):
+    with pytest.raises(
+        TypeError, match=f"{name} 'op': data is int32, but {name} computes in floating point"
+    ):
         run_forward(make_op(name), [np.array([1, 2], np.int32)])
 
 
@@ -492,42 +566,53 @@ def test_softmax_cross_entropy_values_and_gradient():
     x = _rand((4, 5), 80) * 2
     label = np.array([0.0, 4, 2.7, 1])  # 2.7 reads as class 2 (truncated), as in MXNet
     op = make_op("softmax_cross_entropy")
-    out, = run_forward(op, [x, label])
+    (out,) = run_forward(op, [x, label])
     assert out.shape == (1,)
     np.testing.assert_allclose(out, [_cross_entropy(x, label)], rtol=1e-12)
     check_gradients(op, [x, label])  # the label (no gradient) is left out
     grad, _ = run_backward(op, [x, label], [out], [np.array([2.5])])  # the head scales it
-    np.testing.assert_allclose(grad, 2.5 * _numeric_grad(lambda v: _cross_entropy(v, label), x),
-                               rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(
+        grad, 2.5 * _numeric_grad(lambda v: _cross_entropy(v, label), x), rtol=1e-6, atol=1e-8
+    )
     check_backward_dependency(op, [x, label])
 
 
 def test_softmax_cross_entropy_mxnet_example():
     """MXNet 1.9.1's documented example: 0.4281871."""
-    out, = run_forward(make_op("softmax_cross_entropy"),
-                       [np.array([[1.0, 2, 3], [11, 7, 5]]), np.array([2.0, 0])])
+    (out,) = run_forward(
+        make_op("softmax_cross_entropy"), [np.array([[1.0, 2, 3], [11, 7, 5]]), np.array([2.0, 0])]
+    )
     np.testing.assert_allclose(out, [0.4281871], rtol=1e-6)
 
 
 def test_softmax_cross_entropy_refuses_a_label_gradient_and_bad_labels():
     op = make_op("softmax_cross_entropy", node_name="ce")
     x, label = _rand((2, 3), 81), np.array([0.0, 2])
-    out, = run_forward(op, [x, label])
-    with pytest.raises(mx.base.MXNetError, match=r"softmax_cross_entropy 'ce': "
-                                                 r"SoftmaxCrossEntropy: Cannot take gradient wrt "
-                                                 r"label.*grad_req 'null'"):
+    (out,) = run_forward(op, [x, label])
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"softmax_cross_entropy 'ce': "
+        r"SoftmaxCrossEntropy: Cannot take gradient wrt "
+        r"label.*grad_req 'null'",
+    ):
         run_backward(op, [x, label], [out], [np.ones(1)], req=["write", "write"])
-    with pytest.raises(ValueError, match=r"label\[1\] = -1 is not a class index: data has 3 "
-                                         r"classes, so each label must be 0..2"):
+    with pytest.raises(
+        ValueError,
+        match=r"label\[1\] = -1 is not a class index: data has 3 "
+        r"classes, so each label must be 0..2",
+    ):
         run_forward(op, [x, np.array([0.0, -1])])
 
 
-@pytest.mark.parametrize("data, label, words", [
-    ((3, 4), None, ["only accept 1D label", "(3,)", "does not infer it"]),
-    ((3, 4, 1), (3,), ["only accept 2D data", "(3, 4, 1)"]),
-    (None, (3,), ["only accept 2D data"]),
-    ((3, 4), (2,), ["data label shape mismatch", "3 rows", "2 entries"]),
-])
+@pytest.mark.parametrize(
+    "data, label, words",
+    [
+        ((3, 4), None, ["only accept 1D label", "(3,)", "does not infer it"]),
+        ((3, 4, 1), (3,), ["only accept 2D data", "(3, 4, 1)"]),
+        (None, (3,), ["only accept 2D data"]),
+        ((3, 4), (2,), ["data label shape mismatch", "3 rows", "2 entries"]),
+    ],
+)
 def test_softmax_cross_entropy_shape_errors(data, label, words):
     """MXNet 1.9.1 (p604) raises for each of these (the label's shape is never inferred)."""
     with pytest.raises(mx.base.MXNetError) as info:
@@ -547,8 +632,12 @@ def _svm_loss(scores, label, margin, coef, linear):
     return total
 
 
-SVM_PARAMS = [{}, dict(use_linear=True), dict(margin=2.0, regularization_coefficient=0.5),
-              dict(margin=0.5, regularization_coefficient=3.0, use_linear=True)]
+SVM_PARAMS = [
+    {},
+    dict(use_linear=True),
+    dict(margin=2.0, regularization_coefficient=0.5),
+    dict(margin=0.5, regularization_coefficient=3.0, use_linear=True),
+]
 
 
 @pytest.mark.parametrize("params", SVM_PARAMS)
@@ -571,16 +660,21 @@ def test_svm_output_mxnet_values():
     """MXNet 1.9.1 (p604): scores [[-2.5, -1, -0.5, 0], [0.5, 1, 1.5, 2.5]], labels [1, 3]."""
     x = np.array([[-2.5, -1.0, -0.5, 0.0], [0.5, 1.0, 1.5, 2.5]])
     label = np.array([1.0, 3])
-    for params, want in (({}, [[0, -4, 1, 2], [3, 4, 5, 0]]),
-                         (dict(use_linear=True), [[0, -1, 1, 1], [1, 1, 1, 0]])):
+    for params, want in (
+        ({}, [[0, -4, 1, 2], [3, 4, 5, 0]]),
+        (dict(use_linear=True), [[0, -1, 1, 1], [1, 1, 1, 0]]),
+    ):
         (_,), (grad, _) = _loss_grads(make_op("SVMOutput", **params), [x, label])
         np.testing.assert_array_equal(grad, want)
 
 
 def test_svm_output_declares_label_and_output_only():
     op = make_op("SVMOutput")
-    assert op.backward_reads() == {"out_grad": [False], "in_data": [False, True],
-                                   "out_data": [True]}
+    assert op.backward_reads() == {
+        "out_grad": [False],
+        "in_data": [False, True],
+        "out_data": [True],
+    }
     check_backward_dependency(op, [_rand((3, 4), 84), _labels((3,), 4, 85)])
 
 
@@ -588,8 +682,11 @@ def test_svm_output_shapes_and_types():
     op = make_op("SVMOutput", node_name="svm")
     assert op.infer_shape([(2, 3, 4), None], [None]) == ([(2, 3, 4), (2, 3)], [(2, 3, 4)], [])
     assert op.infer_shape([(0, 4), None], [None]) == ([(0, 4), (0,)], [(0, 4)], [])
-    with pytest.raises(ValueError, match=r"SVMOutput 'svm': label has shape \(4,\) but data "
-                                         r"\(3, 4\) needs \(3,\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"SVMOutput 'svm': label has shape \(4,\) but data "
+        r"\(3, 4\) needs \(3,\)",
+    ):
         op.infer_shape([(3, 4), (4,)], [None])
     f64 = np.dtype("float64")
     assert op.infer_type([f64, None], [None]) == ([f64, f64], [f64], [])
@@ -598,12 +695,14 @@ def test_svm_output_shapes_and_types():
 
 
 # --- SoftmaxActivation ------------------------------------------------------------------------
-@pytest.mark.parametrize("mode,shape,axis", [
-    ("instance", (3, 5), 1), ("channel", (2, 3, 4), 1), ("channel", (2, 4, 2, 3), 1)])
+@pytest.mark.parametrize(
+    "mode,shape,axis",
+    [("instance", (3, 5), 1), ("channel", (2, 3, 4), 1), ("channel", (2, 4, 2, 3), 1)],
+)
 def test_softmax_activation_values_and_gradients(mode, shape, axis):
     op = make_op("SoftmaxActivation", mode=mode)
     x = _rand(shape, 50)
-    out, = run_forward(op, [x])
+    (out,) = run_forward(op, [x])
     assert out.shape == output_shapes(op, [shape])[0][0]
     np.testing.assert_allclose(out, _softmax_along(x, axis), rtol=1e-12)
     check_gradients(op, [x])
@@ -613,7 +712,7 @@ def test_softmax_activation_values_and_gradients(mode, shape, axis):
 def test_softmax_activation_instance_uses_last_axis(shape):
     # MXNet 1.9.1: 'instance' on >=3-D data normalizes over the last axis only.
     x = _rand(shape, 51)
-    out, = run_forward(make_op("SoftmaxActivation"), [x])
+    (out,) = run_forward(make_op("SoftmaxActivation"), [x])
     np.testing.assert_allclose(out, _softmax_along(x, -1), rtol=1e-12)
 
 
@@ -624,12 +723,16 @@ def test_softmax_activation_instance_backward_quirk():
     head = np.cos(np.arange(12.0)).reshape(2, 3, 2).astype(np.float32)
     op = make_op("SoftmaxActivation")
     outs = run_forward(op, [x])
-    grad, = run_backward(op, [x], outs, [head])
+    (grad,) = run_backward(op, [x], outs, [head])
     np.testing.assert_allclose(outs[0][0, 0], [0.43782350, 0.56217653], atol=1e-7)
-    np.testing.assert_allclose(grad, [[[0.45120156, 0.35621715], [-0.16882078, -0.50407863],
-                                       [-0.27280247, 0.21194014]],
-                                      [[0.42506257, 0.47211817], [-0.05902587, -0.46392402],
-                                       [-0.36268777, 0.05078002]]], atol=1e-6)
+    np.testing.assert_allclose(
+        grad,
+        [
+            [[0.45120156, 0.35621715], [-0.16882078, -0.50407863], [-0.27280247, 0.21194014]],
+            [[0.42506257, 0.47211817], [-0.05902587, -0.46392402], [-0.36268777, 0.05078002]],
+        ],
+        atol=1e-6,
+    )
     with pytest.raises(AssertionError, match="gradient of input 0 'data'"):
         check_gradients(op, [x])
 
@@ -650,8 +753,7 @@ SHAPE_CASES = [
     ("SoftmaxOutput", {}, (4, 5), [(4, 5), (4,)], (4, 5)),
     ("SoftmaxOutput", {}, (2, 3, 4), [(2, 3, 4), (2, 3)], (2, 3, 4)),
     ("SoftmaxOutput", dict(multi_output=True), (2, 3, 4), [(2, 3, 4), (2, 4)], (2, 3, 4)),
-    ("SoftmaxOutput", dict(multi_output=True), (2, 3, 4, 5), [(2, 3, 4, 5), (2, 20)],
-     (2, 3, 4, 5)),
+    ("SoftmaxOutput", dict(multi_output=True), (2, 3, 4, 5), [(2, 3, 4, 5), (2, 20)], (2, 3, 4, 5)),
     ("SoftmaxOutput", dict(preserve_shape=True), (2, 3, 4), [(2, 3, 4), (2, 3)], (2, 3, 4)),
     ("LinearRegressionOutput", {}, (4, 3), [(4, 3), (4, 3)], (4, 3)),
     ("LinearRegressionOutput", {}, (4, 1), [(4, 1), (4,)], (4, 1)),
@@ -673,8 +775,11 @@ SHAPE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("name, params, data_shape, in_shapes, out_shape", SHAPE_CASES,
-                         ids=[f"{c[0]}-{i}" for i, c in enumerate(SHAPE_CASES)])
+@pytest.mark.parametrize(
+    "name, params, data_shape, in_shapes, out_shape",
+    SHAPE_CASES,
+    ids=[f"{c[0]}-{i}" for i, c in enumerate(SHAPE_CASES)],
+)
 def test_shape_rule(name, params, data_shape, in_shapes, out_shape):
     op = make_op(name, **params)
     unknown = [data_shape] + [None] * (len(op.list_arguments()) - 1)
@@ -682,7 +787,7 @@ def test_shape_rule(name, params, data_shape, in_shapes, out_shape):
     assert output_shapes(op, in_shapes)[0] == [out_shape]
     # forward writes every element of an output of that shape (labels / lengths of 1 are valid)
     ins = [_rand(data_shape, 70)] + [np.ones(s) for s in in_shapes[1:]]
-    out, = run_forward(op, ins, outs=[np.full(out_shape, np.nan)])
+    (out,) = run_forward(op, ins, outs=[np.full(out_shape, np.nan)])
     assert out.shape == out_shape and not np.isnan(out).any()
 
 
@@ -744,9 +849,17 @@ SHAPE_TESTED = frozenset(c[0] for c in SHAPE_CASES) | {"softmax_cross_entropy"} 
 # test_softmax_activation_values_and_gradients).
 # softmax_cross_entropy: check_gradients in test_softmax_cross_entropy_values_and_gradient;
 # SVMOutput: finite differences of its hinge loss (test_svm_output_gradient_is_the_hinge_...).
-GRADIENT_TESTED = frozenset(["SoftmaxOutput", "SoftmaxActivation", *REGRESSIONS, *SOFTMAX_FAMILY,
-                             "softmax_cross_entropy", "SVMOutput",
-                             *(c[0] for c in MAKE_LOSS_FD_CASES)])
+GRADIENT_TESTED = frozenset(
+    [
+        "SoftmaxOutput",
+        "SoftmaxActivation",
+        *REGRESSIONS,
+        *SOFTMAX_FAMILY,
+        "softmax_cross_entropy",
+        "SVMOutput",
+        *(c[0] for c in MAKE_LOSS_FD_CASES),
+    ]
+)
 REQ_TESTED = frozenset(c[0] for c in ALL_CASES)
 # BlockGrad's gradient is zero by definition (test_make_loss_and_block_grad checks it is).
 NO_GRADIENT = {"BlockGrad": "its gradient is zero by definition"}

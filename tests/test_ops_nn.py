@@ -1,5 +1,7 @@
-"""Forward/backward of the neural-network layers (minisym/ops/nn.py): shapes, gradients against
+"""Forward/backward of the neural-network layers (minisym/ops/nn/,
+ops/leaky_relu.py, Embedding in ops/tensor/indexing_op.py): shapes, gradients against
 finite differences, req handling, values against naive loops and numbers observed in MXNet 1.9.1."""
+
 import itertools
 
 import numpy as np
@@ -31,8 +33,10 @@ def inputs(op, shapes, dtype=np.float64, seed_value=0):
     if op.op_name == "BatchNorm":
         ins[1] = rng.uniform(0.5, 1.5, shapes[1])
     _, aux_shapes = output_shapes(op, shapes)
-    aux = [rng.uniform(-0.5, 0.5, s) if "mean" in name else rng.uniform(0.5, 1.5, s)
-           for name, s in zip(op.list_auxiliary_states(), aux_shapes)]
+    aux = [
+        rng.uniform(-0.5, 0.5, s) if "mean" in name else rng.uniform(0.5, 1.5, s)
+        for name, s in zip(op.list_auxiliary_states(), aux_shapes)
+    ]
     return [x.astype(dtype) for x in ins], [a.astype(dtype) for a in aux]
 
 
@@ -40,23 +44,46 @@ def inputs(op, shapes, dtype=np.float64, seed_value=0):
 # (op, params, input shapes, expected output shapes (hidden ones too)); sizes from MXNet runs.
 SHAPE_CASES = [
     ("FullyConnected", {"num_hidden": 5}, [(2, 3, 4), (5, 12), (5,)], [(2, 5)]),
-    ("FullyConnected", {"num_hidden": 5, "flatten": False}, [(2, 3, 4), (5, 4), (5,)],
-     [(2, 3, 5)]),
+    ("FullyConnected", {"num_hidden": 5, "flatten": False}, [(2, 3, 4), (5, 4), (5,)], [(2, 3, 5)]),
     ("FullyConnected", {"num_hidden": 2, "no_bias": True}, [(3, 4), (2, 4)], [(3, 2)]),
-    ("Convolution", {"kernel": (3, 3), "stride": (2, 2), "pad": (1, 1), "num_filter": 8},
-     [(2, 3, 7, 7), (8, 3, 3, 3), (8,)], [(2, 8, 4, 4)]),
-    ("Convolution", {"kernel": (3, 3), "dilate": (2, 2), "num_group": 2, "num_filter": 8},
-     [(2, 4, 9, 9), (8, 2, 3, 3), (8,)], [(2, 8, 5, 5)]),
-    ("Convolution", {"kernel": (3,), "stride": (2,), "num_filter": 4, "no_bias": True},
-     [(2, 3, 10), (4, 3, 3)], [(2, 4, 4)]),
+    (
+        "Convolution",
+        {"kernel": (3, 3), "stride": (2, 2), "pad": (1, 1), "num_filter": 8},
+        [(2, 3, 7, 7), (8, 3, 3, 3), (8,)],
+        [(2, 8, 4, 4)],
+    ),
+    (
+        "Convolution",
+        {"kernel": (3, 3), "dilate": (2, 2), "num_group": 2, "num_filter": 8},
+        [(2, 4, 9, 9), (8, 2, 3, 3), (8,)],
+        [(2, 8, 5, 5)],
+    ),
+    (
+        "Convolution",
+        {"kernel": (3,), "stride": (2,), "num_filter": 4, "no_bias": True},
+        [(2, 3, 10), (4, 3, 3)],
+        [(2, 4, 4)],
+    ),
     ("Pooling", {"kernel": (2, 2), "stride": (2, 2)}, [(1, 1, 5, 5)], [(1, 1, 2, 2)]),
-    ("Pooling", {"kernel": (2, 2), "stride": (2, 2), "pooling_convention": "full"},
-     [(1, 1, 5, 5)], [(1, 1, 3, 3)]),
+    (
+        "Pooling",
+        {"kernel": (2, 2), "stride": (2, 2), "pooling_convention": "full"},
+        [(1, 1, 5, 5)],
+        [(1, 1, 3, 3)],
+    ),
     ("Pooling", {"kernel": (2, 2)}, [(1, 1, 5, 5)], [(1, 1, 4, 4)]),
-    ("Pooling", {"kernel": (3,), "pool_type": "avg", "global_pool": True}, [(2, 3, 7)],
-     [(2, 3, 1)]),
-    ("Pooling", {"kernel": (3,), "stride": (2,), "pad": (1,), "pool_type": "sum"}, [(2, 3, 8)],
-     [(2, 3, 4)]),
+    (
+        "Pooling",
+        {"kernel": (3,), "pool_type": "avg", "global_pool": True},
+        [(2, 3, 7)],
+        [(2, 3, 1)],
+    ),
+    (
+        "Pooling",
+        {"kernel": (3,), "stride": (2,), "pad": (1,), "pool_type": "sum"},
+        [(2, 3, 8)],
+        [(2, 3, 4)],
+    ),
     ("BatchNorm", {}, [(2, 3, 4, 4), (3,), (3,)], [(2, 3, 4, 4), (3,), (3,)]),
     ("BatchNorm", {"axis": -1}, [(2, 3, 5), (5,), (5,)], [(2, 3, 5), (5,), (5,)]),
     ("Activation", {"act_type": "softsign"}, [(2, 3)], [(2, 3)]),
@@ -67,8 +94,11 @@ SHAPE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("op_name, params, in_shapes, expected", SHAPE_CASES,
-                         ids=[f"{c[0]}-{i}" for i, c in enumerate(SHAPE_CASES)])
+@pytest.mark.parametrize(
+    "op_name, params, in_shapes, expected",
+    SHAPE_CASES,
+    ids=[f"{c[0]}-{i}" for i, c in enumerate(SHAPE_CASES)],
+)
 def test_forward_fills_outputs_of_the_inferred_shapes(op_name, params, in_shapes, expected):
     op = reseeded(make_op(op_name, **params))
     outs, aux_shapes = output_shapes(op, in_shapes)
@@ -93,38 +123,96 @@ GRAD_CASES = [
     ("FullyConnected", {"num_hidden": 4}, [(3, 2, 3), (4, 6), (4,)], {}),
     ("FullyConnected", {"num_hidden": 3, "flatten": False}, [(2, 3, 5), (3, 5), (3,)], {}),
     ("FullyConnected", {"num_hidden": 2, "no_bias": True}, [(3, 5), (2, 5)], {}),
-    ("Convolution", {"kernel": (3,), "stride": (2,), "pad": (1,), "dilate": (2,),
-                     "num_filter": 4}, [(2, 3, 9), (4, 3, 3), (4,)], {}),
-    ("Convolution", {"kernel": (3, 2), "stride": (2, 1), "pad": (1, 2), "dilate": (1, 2),
-                     "num_group": 2, "num_filter": 6}, [(2, 4, 7, 6), (6, 2, 3, 2), (6,)], {}),
-    ("Convolution", {"kernel": (3, 3), "pad": (1, 1), "num_group": 3, "num_filter": 3,
-                     "no_bias": True}, [(1, 3, 5, 4), (3, 1, 3, 3)], {}),
-    ("Convolution", {"kernel": (2, 2, 2), "stride": (1, 2, 1), "pad": (1, 0, 1),
-                     "num_filter": 2}, [(1, 2, 3, 4, 3), (2, 2, 2, 2, 2), (2,)], {}),
+    (
+        "Convolution",
+        {"kernel": (3,), "stride": (2,), "pad": (1,), "dilate": (2,), "num_filter": 4},
+        [(2, 3, 9), (4, 3, 3), (4,)],
+        {},
+    ),
+    (
+        "Convolution",
+        {
+            "kernel": (3, 2),
+            "stride": (2, 1),
+            "pad": (1, 2),
+            "dilate": (1, 2),
+            "num_group": 2,
+            "num_filter": 6,
+        },
+        [(2, 4, 7, 6), (6, 2, 3, 2), (6,)],
+        {},
+    ),
+    (
+        "Convolution",
+        {"kernel": (3, 3), "pad": (1, 1), "num_group": 3, "num_filter": 3, "no_bias": True},
+        [(1, 3, 5, 4), (3, 1, 3, 3)],
+        {},
+    ),
+    (
+        "Convolution",
+        {"kernel": (2, 2, 2), "stride": (1, 2, 1), "pad": (1, 0, 1), "num_filter": 2},
+        [(1, 2, 3, 4, 3), (2, 2, 2, 2, 2), (2,)],
+        {},
+    ),
     ("Pooling", {"kernel": (3, 2), "stride": (2, 2), "pad": (1, 1)}, [(2, 2, 7, 6)], {}),
-    ("Pooling", {"kernel": (3, 3), "stride": (2, 2), "pooling_convention": "full"},
-     [(1, 2, 6, 7)], {}),
-    ("Pooling", {"kernel": (3, 3), "stride": (2, 2), "pad": (1, 1), "pool_type": "avg",
-                 "pooling_convention": "full"}, [(1, 2, 6, 5)], {}),
-    ("Pooling", {"kernel": (3, 3), "stride": (2, 2), "pad": (1, 1), "pool_type": "avg",
-                 "pooling_convention": "full", "count_include_pad": False}, [(1, 2, 6, 5)], {}),
-    ("Pooling", {"kernel": (2, 3), "stride": (1, 2), "pad": (1, 1), "pool_type": "sum"},
-     [(2, 1, 5, 5)], {}),
-    ("Pooling", {"kernel": (3,), "stride": (2,), "pad": (1,), "pool_type": "avg"},
-     [(2, 3, 8)], {}),
-    ("Pooling", {"kernel": (3,), "stride": (2,), "pool_type": "max",
-                 "pooling_convention": "full"}, [(2, 3, 8)], {}),
+    (
+        "Pooling",
+        {"kernel": (3, 3), "stride": (2, 2), "pooling_convention": "full"},
+        [(1, 2, 6, 7)],
+        {},
+    ),
+    (
+        "Pooling",
+        {
+            "kernel": (3, 3),
+            "stride": (2, 2),
+            "pad": (1, 1),
+            "pool_type": "avg",
+            "pooling_convention": "full",
+        },
+        [(1, 2, 6, 5)],
+        {},
+    ),
+    (
+        "Pooling",
+        {
+            "kernel": (3, 3),
+            "stride": (2, 2),
+            "pad": (1, 1),
+            "pool_type": "avg",
+            "pooling_convention": "full",
+            "count_include_pad": False,
+        },
+        [(1, 2, 6, 5)],
+        {},
+    ),
+    (
+        "Pooling",
+        {"kernel": (2, 3), "stride": (1, 2), "pad": (1, 1), "pool_type": "sum"},
+        [(2, 1, 5, 5)],
+        {},
+    ),
+    ("Pooling", {"kernel": (3,), "stride": (2,), "pad": (1,), "pool_type": "avg"}, [(2, 3, 8)], {}),
+    (
+        "Pooling",
+        {"kernel": (3,), "stride": (2,), "pool_type": "max", "pooling_convention": "full"},
+        [(2, 3, 8)],
+        {},
+    ),
     ("Pooling", {"pool_type": "max", "global_pool": True}, [(2, 3, 4, 5)], {}),
     ("Pooling", {"pool_type": "avg", "global_pool": True}, [(2, 3, 4, 5)], {}),
-    ("Pooling", {"kernel": (2, 2, 2), "stride": (2, 1, 2), "pad": (1, 0, 1),
-                 "pool_type": "avg"}, [(1, 2, 4, 3, 5)], {}),
+    (
+        "Pooling",
+        {"kernel": (2, 2, 2), "stride": (2, 1, 2), "pad": (1, 0, 1), "pool_type": "avg"},
+        [(1, 2, 4, 3, 5)],
+        {},
+    ),
     ("BatchNorm", {"fix_gamma": False}, [(2, 3, 4, 3), (3,), (3,)], {}),
     ("BatchNorm", {"fix_gamma": True, "eps": 1e-5}, [(4, 3, 2), (3,), (3,)], {}),
     ("BatchNorm", {"fix_gamma": False, "axis": -1}, [(2, 3, 4), (4,), (4,)], {}),
     ("BatchNorm", {"fix_gamma": False, "axis": 2}, [(2, 3, 4, 2), (4,), (4,)], {}),
     ("BatchNorm", {"fix_gamma": False}, [(5, 4), (4,), (4,)], {}),
-    ("BatchNorm", {"fix_gamma": False, "use_global_stats": True}, [(2, 3, 2, 2), (3,), (3,)],
-     {}),
+    ("BatchNorm", {"fix_gamma": False, "use_global_stats": True}, [(2, 3, 2, 2), (3,), (3,)], {}),
     ("Activation", {"act_type": "relu"}, [(3, 4, 5)], {}),
     ("Activation", {"act_type": "sigmoid"}, [(3, 4, 5)], {}),
     ("Activation", {"act_type": "tanh"}, [(3, 4, 5)], {}),
@@ -148,8 +236,11 @@ GRAD_CASES = [
 ]
 
 
-@pytest.mark.parametrize("op_name, params, in_shapes, options", GRAD_CASES,
-                         ids=[f"{c[0]}-{i}" for i, c in enumerate(GRAD_CASES)])
+@pytest.mark.parametrize(
+    "op_name, params, in_shapes, options",
+    GRAD_CASES,
+    ids=[f"{c[0]}-{i}" for i, c in enumerate(GRAD_CASES)],
+)
 def test_gradients_match_finite_differences(op_name, params, in_shapes, options):
     op = make_op(op_name, **params)
     ins, aux = inputs(op, in_shapes)
@@ -174,14 +265,30 @@ def test_random_ops_gradients_with_a_fixed_draw(op_name, params, shape):
 # --- 3. req ----------------------------------------------------------------------------------
 REQ_CASES = [
     ("FullyConnected", {"num_hidden": 3}, [(2, 4), (3, 4), (3,)], True),
-    ("FullyConnected", {"num_hidden": 3, "no_bias": True, "flatten": False}, [(2, 2, 4), (3, 4)],
-     True),
-    ("Convolution", {"kernel": (3, 3), "pad": (1, 0), "num_filter": 4, "num_group": 2},
-     [(2, 2, 5, 5), (4, 1, 3, 3), (4,)], True),
-    ("Convolution", {"kernel": (2,), "num_filter": 2, "no_bias": True}, [(2, 3, 5), (2, 3, 2)],
-     True),
-    ("Pooling", {"kernel": (2, 2), "stride": (2, 2), "pooling_convention": "full"},
-     [(2, 2, 5, 5)], True),
+    (
+        "FullyConnected",
+        {"num_hidden": 3, "no_bias": True, "flatten": False},
+        [(2, 2, 4), (3, 4)],
+        True,
+    ),
+    (
+        "Convolution",
+        {"kernel": (3, 3), "pad": (1, 0), "num_filter": 4, "num_group": 2},
+        [(2, 2, 5, 5), (4, 1, 3, 3), (4,)],
+        True,
+    ),
+    (
+        "Convolution",
+        {"kernel": (2,), "num_filter": 2, "no_bias": True},
+        [(2, 3, 5), (2, 3, 2)],
+        True,
+    ),
+    (
+        "Pooling",
+        {"kernel": (2, 2), "stride": (2, 2), "pooling_convention": "full"},
+        [(2, 2, 5, 5)],
+        True,
+    ),
     ("Pooling", {"kernel": (3,), "pad": (1,), "pool_type": "avg"}, [(2, 2, 6)], True),
     ("Pooling", {"pool_type": "sum", "global_pool": True}, [(2, 2, 3, 3)], True),
     ("BatchNorm", {"fix_gamma": False}, [(4, 3, 2), (3,), (3,)], True),
@@ -202,8 +309,11 @@ REQ_CASES = [
 ]
 
 
-@pytest.mark.parametrize("op_name, params, in_shapes, is_train", REQ_CASES,
-                         ids=[f"{c[0]}-{i}" for i, c in enumerate(REQ_CASES)])
+@pytest.mark.parametrize(
+    "op_name, params, in_shapes, is_train",
+    REQ_CASES,
+    ids=[f"{c[0]}-{i}" for i, c in enumerate(REQ_CASES)],
+)
 def test_req_null_write_add(op_name, params, in_shapes, is_train):
     op = reseeded(make_op(op_name, **params))
     ins, aux = inputs(op, in_shapes)
@@ -215,8 +325,10 @@ def test_fully_connected_values():
     rng = np.random.default_rng(3)
     x, w, b = rng.standard_normal((2, 3, 4)), rng.standard_normal((5, 12)), rng.standard_normal(5)
     (out,) = run_forward(make_op("FullyConnected", num_hidden=5), [x, w, b])
-    expected = [[sum(x.reshape(2, 12)[n, k] * w[h, k] for k in range(12)) + b[h]
-                 for h in range(5)] for n in range(2)]
+    expected = [
+        [sum(x.reshape(2, 12)[n, k] * w[h, k] for k in range(12)) + b[h] for h in range(5)]
+        for n in range(2)
+    ]
     np.testing.assert_allclose(out, expected, rtol=1e-12)
     w_last = rng.standard_normal((5, 4))
     (out,) = run_forward(make_op("FullyConnected", num_hidden=5, flatten=False), [x, w_last, b])
@@ -228,8 +340,9 @@ def naive_convolution(x, w, b, stride, pad, dilate, groups):
     n_batch, channels = x.shape[:2]
     filters, per_group, kernel = w.shape[0], w.shape[1], w.shape[2:]
     xp = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in pad])
-    out_shape = [(xp.shape[2 + i] - dilate[i] * (k - 1) - 1) // stride[i] + 1
-                 for i, k in enumerate(kernel)]
+    out_shape = [
+        (xp.shape[2 + i] - dilate[i] * (k - 1) - 1) // stride[i] + 1 for i, k in enumerate(kernel)
+    ]
     out = np.zeros((n_batch, filters, *out_shape))
     for n, f in itertools.product(range(n_batch), range(filters)):
         g = f // (filters // groups)
@@ -243,21 +356,33 @@ def naive_convolution(x, w, b, stride, pad, dilate, groups):
     return out
 
 
-@pytest.mark.parametrize("x_shape, w_shape, params", [
-    ((2, 3, 9), (4, 3, 3), {"stride": (2,), "pad": (1,), "dilate": (2,)}),
-    ((2, 4, 7, 6), (6, 2, 3, 2), {"stride": (2, 1), "pad": (1, 2), "dilate": (1, 2),
-                                  "num_group": 2}),
-    ((1, 3, 5, 5), (3, 1, 3, 3), {"pad": (1, 1), "num_group": 3}),
-])
+@pytest.mark.parametrize(
+    "x_shape, w_shape, params",
+    [
+        ((2, 3, 9), (4, 3, 3), {"stride": (2,), "pad": (1,), "dilate": (2,)}),
+        (
+            (2, 4, 7, 6),
+            (6, 2, 3, 2),
+            {"stride": (2, 1), "pad": (1, 2), "dilate": (1, 2), "num_group": 2},
+        ),
+        ((1, 3, 5, 5), (3, 1, 3, 3), {"pad": (1, 1), "num_group": 3}),
+    ],
+)
 def test_convolution_values_against_the_definition(x_shape, w_shape, params):
     rng = np.random.default_rng(4)
     x, w, b = (rng.standard_normal(s) for s in (x_shape, w_shape, w_shape[:1]))
     op = make_op("Convolution", kernel=w_shape[2:], num_filter=w_shape[0], **params)
     (out,) = run_forward(op, [x, w, b])
     nd = len(w_shape) - 2
-    expected = naive_convolution(x, w, b, params.get("stride", (1,) * nd),
-                                 params.get("pad", (0,) * nd), params.get("dilate", (1,) * nd),
-                                 params.get("num_group", 1))
+    expected = naive_convolution(
+        x,
+        w,
+        b,
+        params.get("stride", (1,) * nd),
+        params.get("pad", (0,) * nd),
+        params.get("dilate", (1,) * nd),
+        params.get("num_group", 1),
+    )
     np.testing.assert_allclose(out, expected, rtol=1e-12, atol=1e-12)
 
 
@@ -286,26 +411,42 @@ def naive_pool_2d(x, kernel, stride, pad, pool_type, out_shape, count_include_pa
     return out
 
 
-@pytest.mark.parametrize("pool_type, convention, count_include_pad", [
-    ("max", "valid", None), ("max", "full", None), ("sum", "full", None), ("avg", "valid", None),
-    ("avg", "full", True), ("avg", "full", False), ("avg", "valid", False)])
+@pytest.mark.parametrize(
+    "pool_type, convention, count_include_pad",
+    [
+        ("max", "valid", None),
+        ("max", "full", None),
+        ("sum", "full", None),
+        ("avg", "valid", None),
+        ("avg", "full", True),
+        ("avg", "full", False),
+        ("avg", "valid", False),
+    ],
+)
 def test_pooling_values_against_mxnets_loops(pool_type, convention, count_include_pad):
     x = np.random.default_rng(5).standard_normal((2, 2, 7, 6))
-    params = {"kernel": (3, 2), "stride": (2, 3), "pad": (1, 1), "pool_type": pool_type,
-              "pooling_convention": convention}
+    params = {
+        "kernel": (3, 2),
+        "stride": (2, 3),
+        "pad": (1, 1),
+        "pool_type": pool_type,
+        "pooling_convention": convention,
+    }
     if count_include_pad is not None:
         params["count_include_pad"] = count_include_pad
     op = make_op("Pooling", **params)
     (out,) = run_forward(op, [x])
-    expected = naive_pool_2d(x, (3, 2), (2, 3), (1, 1), pool_type, out.shape[2:],
-                             count_include_pad is not False)
+    expected = naive_pool_2d(
+        x, (3, 2), (2, 3), (1, 1), pool_type, out.shape[2:], count_include_pad is not False
+    )
     np.testing.assert_allclose(out, expected, rtol=1e-12)
 
 
 def test_pooling_examples_observed_in_mxnet():
     x = np.arange(16.0).reshape(1, 1, 4, 4) + 1
-    full_avg = make_op("Pooling", kernel=(3, 3), stride=(2, 2), pool_type="avg",
-                       pooling_convention="full")
+    full_avg = make_op(
+        "Pooling", kernel=(3, 3), stride=(2, 2), pool_type="avg", pooling_convention="full"
+    )
     np.testing.assert_allclose(run_forward(full_avg, [x])[0][0, 0], [[6, 7.5], [12, 13.5]])
     # padding counts as -inf for max: an all-negative input with pad=1 gives -1, not 0
     negative = -np.ones((1, 1, 3, 3))
@@ -331,8 +472,14 @@ def test_max_pool_backward_with_overlapping_windows_and_ties():
 def test_global_pooling_ignores_kernel_stride_and_pad():
     x = np.random.default_rng(6).standard_normal((2, 3, 4, 5))
     for pool_type, reduce in (("max", np.max), ("avg", np.mean), ("sum", np.sum)):
-        op = make_op("Pooling", kernel=(2, 2), stride=(2, 2), pad=(1, 1), pool_type=pool_type,
-                     global_pool=True)
+        op = make_op(
+            "Pooling",
+            kernel=(2, 2),
+            stride=(2, 2),
+            pad=(1, 1),
+            pool_type=pool_type,
+            global_pool=True,
+        )
         (out,) = run_forward(op, [x])
         np.testing.assert_allclose(out, reduce(x, axis=(2, 3), keepdims=True), rtol=1e-12)
 
@@ -340,10 +487,14 @@ def test_global_pooling_ignores_kernel_stride_and_pad():
 def test_same_pooling_gives_ceil_in_over_stride_windows_clipped_at_the_end():
     """MXNet 1.9.1's values for 1-D 'same' (its oneDNN build refuses max; avg, sum agree)."""
     x = (np.arange(22).reshape(1, 2, 11) % 7).astype(np.float64)
-    for pool_type, expected in (("avg", [1.5, 4.5, 2.25, 2.5]), ("sum", [6, 18, 9, 5]),
-                                ("max", [3, 6, 6, 3])):
-        op = make_op("Pooling", kernel=(4,), stride=(3,), pool_type=pool_type,
-                     pooling_convention="same")
+    for pool_type, expected in (
+        ("avg", [1.5, 4.5, 2.25, 2.5]),
+        ("sum", [6, 18, 9, 5]),
+        ("max", [3, 6, 6, 3]),
+    ):
+        op = make_op(
+            "Pooling", kernel=(4,), stride=(3,), pool_type=pool_type, pooling_convention="same"
+        )
         (out,) = run_forward(op, [x])
         assert out.shape == (1, 2, 4)
         np.testing.assert_allclose(out[0, 0], expected)
@@ -354,8 +505,9 @@ def test_pooling_refuses_what_it_cannot_compute():
     with pytest.raises(NotImplementedError, match="lp"):
         run_forward(make_op("Pooling", kernel=(2,), pool_type="lp", p_value=2), [x])
     with pytest.raises(MXNetError, match="1-D data"):
-        run_forward(make_op("Pooling", kernel=(2, 2), pooling_convention="same"),
-                    [np.ones((1, 1, 4, 4))])
+        run_forward(
+            make_op("Pooling", kernel=(2, 2), pooling_convention="same"), [np.ones((1, 1, 4, 4))]
+        )
     with pytest.raises(MXNetError, match="pad must be 0"):
         run_forward(make_op("Pooling", kernel=(2,), pad=(1,), pooling_convention="same"), [x])
     with pytest.raises(MXNetError, match="layout"):
@@ -418,14 +570,19 @@ def test_batchnorm_test_mode_values_observed_in_mxnet():
     ins = [np.array([[1.0, 2], [4, 0], [2, 5]]), np.array([2, 0.5]), np.array([0.1, -0.2])]
     aux = [np.array([1.0, -1]), np.array([4.0, 0.25])]
     outs = run_forward(op, ins, aux, is_train=False)
-    np.testing.assert_allclose(outs[0], [[0.1, 2.79401794], [3.09962507, 0.79800598],
-                                         [1.09987502, 5.78803588]], rtol=1e-8)
+    np.testing.assert_allclose(
+        outs[0], [[0.1, 2.79401794], [3.09962507, 0.79800598], [1.09987502, 5.78803588]], rtol=1e-8
+    )
     np.testing.assert_allclose(outs[1], aux[0])
     np.testing.assert_allclose(outs[2], 1 / np.sqrt(aux[1] + 1e-3))
     head = np.array([[1.0, 0], [0, 1], [2, -1]])
     dx, dgamma, dbeta = run_backward(op, ins, outs, [head, 0 * outs[1], 0 * outs[2]], aux)
-    np.testing.assert_allclose(dx, [[0, 19.88059721], [-1.49968758, 7.62487172],
-                                    [0.83327084, 38.76318843]], rtol=1e-8, atol=1e-12)
+    np.testing.assert_allclose(
+        dx,
+        [[0, 19.88059721], [-1.49968758, 7.62487172], [0.83327084, 38.76318843]],
+        rtol=1e-8,
+        atol=1e-12,
+    )
     np.testing.assert_allclose(dgamma, [0.99987502, -9.9800598], rtol=1e-8)
     np.testing.assert_allclose(dbeta, [3, 0])
     np.testing.assert_allclose(aux[0], [1, -1])  # the update is a no-op with the moving stats
@@ -448,13 +605,16 @@ def test_batchnorm_use_global_stats_never_updates_and_blocks_mean_var_gradients(
 X6 = np.array([-2.0, -0.5, 0, 0.5, 2, -1e-3])
 
 
-@pytest.mark.parametrize("act_type, formula", [
-    ("relu", lambda x: max(x, 0.0)),
-    ("sigmoid", lambda x: 1 / (1 + np.exp(-x))),
-    ("tanh", np.tanh),
-    ("softrelu", lambda x: np.log(1 + np.exp(x))),
-    ("softsign", lambda x: x / (1 + abs(x))),
-])
+@pytest.mark.parametrize(
+    "act_type, formula",
+    [
+        ("relu", lambda x: max(x, 0.0)),
+        ("sigmoid", lambda x: 1 / (1 + np.exp(-x))),
+        ("tanh", np.tanh),
+        ("softrelu", lambda x: np.log(1 + np.exp(x))),
+        ("softsign", lambda x: x / (1 + abs(x))),
+    ],
+)
 def test_activation_values(act_type, formula):
     x = np.linspace(-4, 4, 17)
     (out,) = run_forward(make_op("Activation", act_type=act_type), [x])
@@ -462,7 +622,7 @@ def test_activation_values(act_type, formula):
 
 
 def test_activation_values_observed_in_mxnet():
-    act = lambda t, x: run_forward(make_op("Activation", act_type=t), [np.array(x)])[0]  # noqa
+    act = lambda t, x: run_forward(make_op("Activation", act_type=t), [np.array(x)])[0]
     np.testing.assert_allclose(act("softrelu", [0.0, 30.0]), [0.693147, 30], rtol=1e-6)
     np.testing.assert_allclose(act("softsign", [2.0]), [0.666667], rtol=1e-6)
     relu = make_op("Activation", act_type="relu")
@@ -473,19 +633,34 @@ def test_activation_values_observed_in_mxnet():
 
 # LeakyReLU forward / backward (ones head) on X6, as printed by MXNet 1.9.1 (float32)
 LEAKY_OBSERVED = [
-    ({"act_type": "leaky", "slope": 0.1}, [-0.2, -0.05, 0, 0.5, 2, -0.0001],
-     [0.1, 0.1, 0.1, 1, 1, 0.1]),
-    ({"act_type": "elu", "slope": 0.7}, [-0.605265, -0.275429, 0, 0.5, 2, -0.0007],
-     [0.094735, 0.424571, 0.7, 1, 1, 0.6993]),
-    ({"act_type": "selu"}, [-1.520167, -0.691758, 0, 0.525351, 2.101402, -0.001757],
-     [0.160859, 1.031268, 1.758099, 1.050701, 1.050701, 1.756253]),
-    ({"act_type": "gelu"}, [-0.0455, -0.154269, 0, 0.345731, 1.9545, -0.0005],
-     [-0.085232, 0.132505, 0.5, 0.867495, 1.085232, 0.499202]),
+    (
+        {"act_type": "leaky", "slope": 0.1},
+        [-0.2, -0.05, 0, 0.5, 2, -0.0001],
+        [0.1, 0.1, 0.1, 1, 1, 0.1],
+    ),
+    (
+        {"act_type": "elu", "slope": 0.7},
+        [-0.605265, -0.275429, 0, 0.5, 2, -0.0007],
+        [0.094735, 0.424571, 0.7, 1, 1, 0.6993],
+    ),
+    (
+        {"act_type": "selu"},
+        [-1.520167, -0.691758, 0, 0.525351, 2.101402, -0.001757],
+        [0.160859, 1.031268, 1.758099, 1.050701, 1.050701, 1.756253],
+    ),
+    (
+        {"act_type": "gelu"},
+        [-0.0455, -0.154269, 0, 0.345731, 1.9545, -0.0005],
+        [-0.085232, 0.132505, 0.5, 0.867495, 1.085232, 0.499202],
+    ),
 ]
 
 
-@pytest.mark.parametrize("params, out_expected, grad_expected", LEAKY_OBSERVED,
-                         ids=[c[0]["act_type"] for c in LEAKY_OBSERVED])
+@pytest.mark.parametrize(
+    "params, out_expected, grad_expected",
+    LEAKY_OBSERVED,
+    ids=[c[0]["act_type"] for c in LEAKY_OBSERVED],
+)
 def test_leaky_relu_values_observed_in_mxnet(params, out_expected, grad_expected):
     op = make_op("LeakyReLU", **params)
     outs = run_forward(op, [X6])
@@ -560,16 +735,22 @@ def test_dropout_axes_share_the_mask():
     assert 0 < (mask == 0).mean() < 1
 
 
-@pytest.mark.parametrize("params, is_train, identity", [
-    ({"p": 0.5}, False, True), ({"p": 0.0}, True, True), ({"p": 0.5, "mode": "always"}, False,
-                                                          False)])
+@pytest.mark.parametrize(
+    "params, is_train, identity",
+    [
+        ({"p": 0.5}, False, True),
+        ({"p": 0.0}, True, True),
+        ({"p": 0.5, "mode": "always"}, False, False),
+    ],
+)
 def test_dropout_when_it_is_off(params, is_train, identity):
     x = np.arange(1.0, 41).reshape(4, 10)
     seed(2)
     out, mask = run_forward(make_op("Dropout", **params), [x], is_train=is_train)
     assert np.array_equal(out, x) == identity
-    (grad,) = run_backward(make_op("Dropout", **params), [x], [out, mask],
-                           [np.full_like(x, 3), np.zeros_like(x)])
+    (grad,) = run_backward(
+        make_op("Dropout", **params), [x], [out, mask], [np.full_like(x, 3), np.zeros_like(x)]
+    )
     np.testing.assert_array_equal(grad, 3 * mask)
 
 
@@ -607,8 +788,11 @@ FLOAT32_CASES = [c for c in GRAD_CASES if c[0] != "Embedding"] + [
 ]
 
 
-@pytest.mark.parametrize("op_name, params, in_shapes, options", FLOAT32_CASES,
-                         ids=[f"{c[0]}-{i}" for i, c in enumerate(FLOAT32_CASES)])
+@pytest.mark.parametrize(
+    "op_name, params, in_shapes, options",
+    FLOAT32_CASES,
+    ids=[f"{c[0]}-{i}" for i, c in enumerate(FLOAT32_CASES)],
+)
 def test_float32_in_float32_out_close_to_float64(op_name, params, in_shapes, options):
     op = make_op(op_name, **params)
     is_train = options.get("is_train", True)

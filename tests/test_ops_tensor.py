@@ -1,4 +1,6 @@
-"""Forward/backward of the shape-changing operators and reductions (minisym/ops/tensor.py)."""
+"""Forward/backward of the shape-changing operators and reductions (minisym/ops/tensor/matrix_op.py,
+nn/concat.py, slice_channel.py, tensor/broadcast_reduce_*.py)."""
+
 import itertools
 
 import numpy as np
@@ -38,8 +40,12 @@ CASES = [
     ("_split_v2", {"indices": (), "sections": 3}, [(2, 7, 2)], [(2, 3, 2), (2, 2, 2), (2, 2, 2)]),
     ("_split_v2", {"indices": (0, 2, 5), "axis": 1}, [(3, 7)], [(3, 2), (3, 3), (3, 2)]),
     ("_split_v2", {"indices": (0, 1), "axis": 0}, [(3, 2)], [(1, 2), (2, 2)]),
-    ("_split_v2", {"indices": (), "sections": 3, "axis": -1, "squeeze_axis": True}, [(2, 3)],
-     [(2,)] * 3),
+    (
+        "_split_v2",
+        {"indices": (), "sections": 3, "axis": -1, "squeeze_axis": True},
+        [(2, 3)],
+        [(2,)] * 3,
+    ),
     ("sum", {}, [(2, 3, 4)], [(1,)]),
     ("sum", {"axis": 1}, [(2, 3, 4)], [(2, 4)]),
     ("sum", {"axis": (0, 2), "keepdims": True}, [(2, 3, 4)], [(1, 3, 1)]),
@@ -58,8 +64,7 @@ CASES = [
     ("norm", {"ord": 2, "axis": -1}, [(3, 5)], [(3,)]),
     ("norm", {"keepdims": True}, [(2, 3)], [(1, 1)]),
 ]
-IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in params.items())}"
-       for name, params, _, _ in CASES]
+IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in params.items())}" for name, params, _, _ in CASES]
 
 
 def _inputs(shapes, dtype=np.float64, seed=0):
@@ -101,6 +106,7 @@ def test_float32(name, params, in_shapes, out_shapes):
 
 # --- values against independent computations ---------------------------------------------------
 
+
 def _forward(name, ins, **params):
     return run_forward(make_op(name, **params), [np.asarray(x, np.float64) for x in ins])
 
@@ -108,26 +114,30 @@ def _forward(name, ins, **params):
 def test_reshape_keeps_row_major_order():
     data = np.arange(120.0).reshape(2, 3, 4, 5)
     for shape in [(0, -1), (-3, -2), (-4, 1, 2, -2), (0, 0, -1)]:
-        out, = _forward("Reshape", [data], shape=shape)
+        (out,) = _forward("Reshape", [data], shape=shape)
         assert list(out.ravel()) == list(range(120))
-    out, = _forward("Reshape", [np.arange(200.0).reshape(10, 5, 4)], shape=(-1, 0), reverse=True)
+    (out,) = _forward("Reshape", [np.arange(200.0).reshape(10, 5, 4)], shape=(-1, 0), reverse=True)
     assert out.shape == (50, 4) and out[1, 0] == 4.0 and out[49, 3] == 199.0
 
 
 def test_flatten_and_expand_dims_values():
     data = np.arange(24.0).reshape(2, 3, 4)
-    out, = _forward("Flatten", [data])
+    (out,) = _forward("Flatten", [data])
     assert out[1, 0] == 12.0 and out[0, 11] == 11.0
-    out, = _forward("expand_dims", [data], axis=2)
+    (out,) = _forward("expand_dims", [data], axis=2)
     assert out.shape == (2, 3, 1, 4) and out[1, 2, 0, 3] == 23.0
 
 
 def test_concat_values_by_hand():
     a, b, c = np.array([[1.0], [2.0]]), np.array([[3.0, 4.0], [5.0, 6.0]]), np.array([[7.0], [8.0]])
-    out, = _forward("Concat", [a, b, c], num_args=3, dim=1)
+    (out,) = _forward("Concat", [a, b, c], num_args=3, dim=1)
     np.testing.assert_array_equal(out, [[1, 3, 4, 7], [2, 5, 6, 8]])
-    grads = run_backward(make_op("Concat", num_args=3, dim=1), [a, b, c], [out],
-                         [np.array([[1.0, 2, 3, 4], [5, 6, 7, 8]])])
+    grads = run_backward(
+        make_op("Concat", num_args=3, dim=1),
+        [a, b, c],
+        [out],
+        [np.array([[1.0, 2, 3, 4], [5, 6, 7, 8]])],
+    )
     np.testing.assert_array_equal(grads[0], [[1], [5]])
     np.testing.assert_array_equal(grads[1], [[2, 3], [6, 7]])
     np.testing.assert_array_equal(grads[2], [[4], [8]])
@@ -135,10 +145,10 @@ def test_concat_values_by_hand():
 
 def test_transpose_values_by_loop():
     data = np.arange(24.0).reshape(2, 3, 4)
-    out, = _forward("transpose", [data], axes=(2, 0, 1))
+    (out,) = _forward("transpose", [data], axes=(2, 0, 1))
     for i, j, k in itertools.product(range(2), range(3), range(4)):
         assert out[k, i, j] == data[i, j, k]
-    out, = _forward("transpose", [data])
+    (out,) = _forward("transpose", [data])
     for i, j, k in itertools.product(range(2), range(3), range(4)):
         assert out[k, j, i] == data[i, j, k]
 
@@ -147,12 +157,12 @@ def test_slice_axis_values_and_gradient():
     """Observed in MXNet: on (2, 4), begin=-3, end=None keeps columns 1..3; begin=1, end=-1
     keeps 1..2."""
     data = np.arange(8.0).reshape(2, 4)
-    out, = _forward("slice_axis", [data], axis=1, begin=-3, end=None)
+    (out,) = _forward("slice_axis", [data], axis=1, begin=-3, end=None)
     np.testing.assert_array_equal(out, [[1, 2, 3], [5, 6, 7]])
     op = make_op("slice_axis", axis=1, begin=1, end=-1)
-    out, = run_forward(op, [data])
+    (out,) = run_forward(op, [data])
     np.testing.assert_array_equal(out, [[1, 2], [5, 6]])
-    grad, = run_backward(op, [data], [out], [np.ones((2, 2))])
+    (grad,) = run_backward(op, [data], [out], [np.ones((2, 2))])
     np.testing.assert_array_equal(grad, [[0, 1, 1, 0], [0, 1, 1, 0]])
 
 
@@ -162,7 +172,7 @@ def test_split_values_and_gradient():
     outs = run_forward(op, [data])
     for j in range(3):
         np.testing.assert_array_equal(outs[j], [j, 3 + j])
-    grad, = run_backward(op, [data], outs, [np.full(2, 1.0), np.full(2, 2.0), np.full(2, 3.0)])
+    (grad,) = run_backward(op, [data], outs, [np.full(2, 1.0), np.full(2, 2.0), np.full(2, 3.0)])
     np.testing.assert_array_equal(grad, [[1, 2, 3], [1, 2, 3]])
 
 
@@ -176,14 +186,22 @@ def _naive_reduce(data, axes, combine):
     return result
 
 
-@pytest.mark.parametrize("name, combine", [("sum", lambda a, b: a + b), ("max", max), ("min", min),
-                                           ("mean", lambda a, b: a + b)])
-@pytest.mark.parametrize("params, axes", [({"axis": 1}, (1,)), ({"axis": (0, 2)}, (0, 2)),
-                                          ({"axis": 1, "exclude": True}, (0, 2)),
-                                          ({"axis": -1, "keepdims": True}, (2,))])
+@pytest.mark.parametrize(
+    "name, combine",
+    [("sum", lambda a, b: a + b), ("max", max), ("min", min), ("mean", lambda a, b: a + b)],
+)
+@pytest.mark.parametrize(
+    "params, axes",
+    [
+        ({"axis": 1}, (1,)),
+        ({"axis": (0, 2)}, (0, 2)),
+        ({"axis": 1, "exclude": True}, (0, 2)),
+        ({"axis": -1, "keepdims": True}, (2,)),
+    ],
+)
 def test_reductions_by_loop(name, combine, params, axes):
     data = np.random.default_rng(3).standard_normal((2, 3, 4))
-    out, = _forward(name, [data], **params)
+    (out,) = _forward(name, [data], **params)
     expected = _naive_reduce(data, axes, combine)
     count = np.prod([data.shape[a] for a in axes])
     kept = out.reshape(-1)
@@ -204,24 +222,27 @@ def test_mean_gradient_divides_by_count():
     """Observed in MXNet: mean(axis=1, exclude=True) on (2,3,4) gives 0.125 everywhere."""
     op = make_op("mean", axis=1, exclude=True, keepdims=True)
     data = np.arange(24.0).reshape(2, 3, 4)
-    out, = run_forward(op, [data])
+    (out,) = run_forward(op, [data])
     np.testing.assert_allclose(out.ravel(), [7.5, 11.5, 15.5])
-    grad, = run_backward(op, [data], [out], [np.ones((1, 3, 1))])
+    (grad,) = run_backward(op, [data], [out], [np.ones((1, 3, 1))])
     np.testing.assert_array_equal(grad, np.full((2, 3, 4), 0.125))
 
 
-@pytest.mark.parametrize("name, data, params, expected", [
-    # Observed in MXNet 1.9.1: every tied extremum receives the whole head gradient.
-    ("max", [[1.0, 3, 3], [2, 2, 0]], {"axis": 1}, [[0, 1, 1], [1, 1, 0]]),
-    ("max", [[1.0, 3, 3], [2, 2, 0]], {}, [[0, 1, 1], [0, 0, 0]]),
-    ("min", [[1.0, 3, 3], [2, 2, 0]], {"axis": 1}, [[1, 0, 0], [0, 0, 1]]),
-    ("min", [[1.0, 1, 1], [0, 5, 0]], {"axis": 1}, [[1, 1, 1], [1, 0, 1]]),
-])
+@pytest.mark.parametrize(
+    "name, data, params, expected",
+    [
+        # Observed in MXNet 1.9.1: every tied extremum receives the whole head gradient.
+        ("max", [[1.0, 3, 3], [2, 2, 0]], {"axis": 1}, [[0, 1, 1], [1, 1, 0]]),
+        ("max", [[1.0, 3, 3], [2, 2, 0]], {}, [[0, 1, 1], [0, 0, 0]]),
+        ("min", [[1.0, 3, 3], [2, 2, 0]], {"axis": 1}, [[1, 0, 0], [0, 0, 1]]),
+        ("min", [[1.0, 1, 1], [0, 5, 0]], {"axis": 1}, [[1, 1, 1], [1, 0, 1]]),
+    ],
+)
 def test_max_min_ties_send_gradient_to_every_extremum(name, data, params, expected):
     op = make_op(name, **params)
     data = np.array(data)
     outs = run_forward(op, [data])
-    grad, = run_backward(op, [data], outs, [np.ones_like(outs[0])])
+    (grad,) = run_backward(op, [data], outs, [np.ones_like(outs[0])])
     np.testing.assert_array_equal(grad, expected)
 
 
@@ -230,8 +251,11 @@ def test_backward_declares_it_reads_the_head_gradient(name, params, in_shapes, o
     """Observed in MXNet: transpose, slice_axis, sum... as heads all need a head gradient."""
     op = make_op(name, **params)
     n_out, n_in = len(op.list_outputs()), len(op.list_arguments())
-    deps = op.declare_backward_dependency(list(range(n_out)), list(range(n_out, n_out + n_in)),
-                                          list(range(n_out + n_in, 2 * n_out + n_in)))
+    deps = op.declare_backward_dependency(
+        list(range(n_out)),
+        list(range(n_out, n_out + n_in)),
+        list(range(n_out + n_in, 2 * n_out + n_in)),
+    )
     assert set(range(n_out)) <= set(deps)
 
 
@@ -240,21 +264,25 @@ def test_norm_values_and_mxnet_gradient_at_zero():
     2 * sign(x) (0 at 0); ord=2 along axis 1 gives 2 * x / norm, NaN for the all-zero row."""
     data = np.array([[3.0, -4.0, 0.0], [0.0, 0.0, 0.0]])
     for ord_, axis, out_want, grad_want in [
-            (1, None, [7.0], [[2, -2, 0], [0, 0, 0]]),
-            (1, 1, [7.0, 0.0], [[2, -2, 0], [0, 0, 0]]),
-            (2, None, [5.0], [[1.2, -1.6, 0], [0, 0, 0]]),
-            (2, 1, [5.0, 0.0], [[1.2, -1.6, 0], [np.nan] * 3])]:
+        (1, None, [7.0], [[2, -2, 0], [0, 0, 0]]),
+        (1, 1, [7.0, 0.0], [[2, -2, 0], [0, 0, 0]]),
+        (2, None, [5.0], [[1.2, -1.6, 0], [0, 0, 0]]),
+        (2, 1, [5.0, 0.0], [[1.2, -1.6, 0], [np.nan] * 3]),
+    ]:
         op = make_op("norm", ord=ord_, axis=axis)
-        out, = run_forward(op, [data])
+        (out,) = run_forward(op, [data])
         np.testing.assert_allclose(out, out_want)
-        grad, = run_backward(op, [data], [out], [np.full_like(out, 2.0)])
+        (grad,) = run_backward(op, [data], [out], [np.full_like(out, 2.0)])
         np.testing.assert_allclose(grad, grad_want)
 
 
-@pytest.mark.parametrize("params, message", [
-    ({"ord": 3}, r"ord=3 is invalid: norm supports only ord=1 .* and ord=2"),
-    ({"out_dtype": "uint8"}, r"out_dtype='uint8' cannot be read"),
-])
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"ord": 3}, r"ord=3 is invalid: norm supports only ord=1 .* and ord=2"),
+        ({"out_dtype": "uint8"}, r"out_dtype='uint8' cannot be read"),
+    ],
+)
 def test_norm_parameter_errors(params, message):
     with pytest.raises(MXNetError, match=message):
         make_op("norm", **params)
@@ -279,10 +307,15 @@ def test_split_v2_partial_inference_and_errors():
     rest from output 0); an unknown axis, a point past the end or decreasing points raise."""
     op = make_op("_split_v2", "sp", indices=(0, 2), axis=1)
     assert op.infer_shape([(0, 5, 0)], [(3, 2, 4), None]) == (
-        [(3, 5, 4)], [(3, 2, 4), (0, 3, 0)], [])
+        [(3, 5, 4)],
+        [(3, 2, 4), (0, 3, 0)],
+        [],
+    )
     assert op.infer_shape([None], [(3, 2), None]) == ([None], [None, None], [])
-    for shape, message in [((3, 0), r"axis 1 of data \(3, \?\) is unknown"),
-                           ((3, 1), r"split point 2 is past the end")]:
+    for shape, message in [
+        ((3, 0), r"axis 1 of data \(3, \?\) is unknown"),
+        ((3, 1), r"split point 2 is past the end"),
+    ]:
         with pytest.raises(MXNetError, match=message):
             op.infer_shape([shape], [None, None])
     with pytest.raises(MXNetError, match=r"part 2 would be empty"):  # MXNet: a (2, 0) part
@@ -298,8 +331,12 @@ def test_split_v2_partial_inference_and_errors():
 def test_split_v2_python_functions():
     x = mx.sym.Variable("x")
     assert mx.sym.split_v2(x, (2, 5), axis=1).list_attr()["indices"] == "[0, 2, 5]"
-    assert x.split_v2(3).list_attr() == {"axis": "0", "indices": "[]", "sections": "3",
-                                         "squeeze_axis": "False"}
+    assert x.split_v2(3).list_attr() == {
+        "axis": "0",
+        "indices": "[]",
+        "sections": "3",
+        "squeeze_axis": "False",
+    }
     with pytest.raises(ValueError, match="indices_or_sections must either int or tuple"):
         mx.sym.split_v2(x, [1, 2])
     a = mx.nd.array(np.arange(12).reshape(3, 4))

@@ -1,5 +1,6 @@
 """mx.optimizer and mx.lr_scheduler: update formulas against hand-computed values, the lr/wd
 multiplier rules, update counts, the Updater, the registry and the errors."""
+
 import numpy as np
 import pytest
 
@@ -92,10 +93,11 @@ def test_lr_and_wd_mult_from_symbol_attributes_and_setters():
     weight = mx.sym.Variable("fc_weight", lr_mult=2, wd_mult=3)
     bias = mx.sym.Variable("fc_bias", wd_mult=0.5)
     net = mx.sym.FullyConnected(mx.sym.Variable("data"), weight, bias, num_hidden=2, name="fc")
-    opt = mx.optimizer.SGD(learning_rate=1.0, wd=0.1, sym=net,
-                           param_idx2name={0: "fc_weight", 1: "fc_bias"})
+    opt = mx.optimizer.SGD(
+        learning_rate=1.0, wd=0.1, sym=net, param_idx2name={0: "fc_weight", 1: "fc_bias"}
+    )
     assert opt.lr_mult == {"fc_weight": 2.0}
-    assert opt.wd_mult == {"fc_bias": 0.5, "fc_weight": 3.0}   # the attribute beats the rule
+    assert opt.wd_mult == {"fc_bias": 0.5, "fc_weight": 3.0}  # the attribute beats the rule
     assert opt._get_lr(0) == 2.0 and opt._get_lr(1) == 1.0
     assert opt._get_wd(0) == pytest.approx(0.3) and opt._get_wd(1) == pytest.approx(0.05)
     opt.set_lr_mult({1: 5.0})
@@ -133,9 +135,12 @@ def test_registry():
     assert type(mx.optimizer.create("SGD")) is mx.optimizer.SGD
     assert mx.optimizer.create("adam", learning_rate=0.5).lr == 0.5
     assert mx.optimizer.Adam().lr == 0.001 and mx.optimizer.SGD().lr == 0.01
-    with pytest.raises(ValueError, match=r"Cannot find optimizer nosuch \(registered: adadelta, "
-                                         r"adagrad, adam, adamax, ccsgd, ftml, ftrl, lamb, nadam, "
-                                         r"nag, rmsprop, sgd, sgld, signum\)$"):
+    with pytest.raises(
+        ValueError,
+        match=r"Cannot find optimizer nosuch \(registered: adadelta, "
+        r"adagrad, adam, adamax, ccsgd, ftml, ftrl, lamb, nadam, "
+        r"nag, rmsprop, sgd, sgld, signum\)$",
+    ):
         mx.optimizer.create("nosuch")
     with pytest.raises(AssertionError, match="param_idx2name should be a dict"):
         mx.optimizer.SGD(param_idx2name=[(0, "a")])
@@ -144,13 +149,14 @@ def test_registry():
     class Halver(mx.optimizer.Optimizer):
         def update(self, index, weight, grad, state):
             weight[:] = weight.asnumpy() / 2
+
     try:
         opt = mx.optimizer.create("halver")
         weight = nd([4.0])
         mx.optimizer.get_updater(opt)(0, nd([0.0]), weight)
         close(weight, [2.0])
     finally:
-        del mx.optimizer.Optimizer.opt_registry["halver"]   # other tests list the registry
+        del mx.optimizer.Optimizer.opt_registry["halver"]  # other tests list the registry
 
 
 def test_updater_keeps_one_state_per_index():
@@ -206,14 +212,14 @@ def test_factor_scheduler_drops_after_each_step():
 def test_factor_scheduler_is_stateful_and_clamped():
     sched = mx.lr_scheduler.FactorScheduler(step=1, factor=0.1, stop_factor_lr=1e-3, base_lr=1)
     assert sched(10) == 1e-3
-    assert sched(1) == 1e-3   # never goes back up
+    assert sched(1) == 1e-3  # never goes back up
 
 
 def test_warmup():
-    sched = mx.lr_scheduler.FactorScheduler(step=5, factor=0.5, base_lr=0.8, warmup_steps=4,
-                                            warmup_begin_lr=0.2)
-    assert [sched(n) for n in range(8)] == pytest.approx([0.2, 0.35, 0.5, 0.65, 0.8, 0.8,
-                                                          0.4, 0.4])
+    sched = mx.lr_scheduler.FactorScheduler(
+        step=5, factor=0.5, base_lr=0.8, warmup_steps=4, warmup_begin_lr=0.2
+    )
+    assert [sched(n) for n in range(8)] == pytest.approx([0.2, 0.35, 0.5, 0.65, 0.8, 0.8, 0.4, 0.4])
 
 
 def test_multifactor_scheduler():
@@ -221,30 +227,62 @@ def test_multifactor_scheduler():
     assert [sched(n) for n in range(8)] == pytest.approx([1, 1, 1, 0.1, 0.1, 0.1, 0.01, 0.01])
 
 
-@pytest.mark.parametrize("make, text", [
-    (lambda: mx.lr_scheduler.FactorScheduler(step=0), "greater or equal than 1"),
-    (lambda: mx.lr_scheduler.FactorScheduler(step=2, factor=1.5), "no more than 1"),
-    (lambda: mx.lr_scheduler.FactorScheduler(step=2, warmup_mode="cubic"), "linear and constant"),
-    (lambda: mx.lr_scheduler.FactorScheduler(step=2, base_lr=0.1, warmup_begin_lr=0.5),
-     "higher than warmup_begin_lr"),
-    (lambda: mx.lr_scheduler.MultiFactorScheduler(step=[3, 3]), "increasing integer list"),
-])
+@pytest.mark.parametrize(
+    "make, text",
+    [
+        (lambda: mx.lr_scheduler.FactorScheduler(step=0), "greater or equal than 1"),
+        (lambda: mx.lr_scheduler.FactorScheduler(step=2, factor=1.5), "no more than 1"),
+        (
+            lambda: mx.lr_scheduler.FactorScheduler(step=2, warmup_mode="cubic"),
+            "linear and constant",
+        ),
+        (
+            lambda: mx.lr_scheduler.FactorScheduler(step=2, base_lr=0.1, warmup_begin_lr=0.5),
+            "higher than warmup_begin_lr",
+        ),
+        (lambda: mx.lr_scheduler.MultiFactorScheduler(step=[3, 3]), "increasing integer list"),
+    ],
+)
 def test_scheduler_errors(make, text):
     with pytest.raises(ValueError, match=text):
         make()
 
 
 # --- the other optimizers -----------------------------------------------------------------------
-ALL_NAMES = ["sgd", "nag", "signum", "sgld", "adam", "adamax", "nadam", "lamb", "ftml",
-             "adagrad", "rmsprop", "adadelta", "ftrl"]
+ALL_NAMES = [
+    "sgd",
+    "nag",
+    "signum",
+    "sgld",
+    "adam",
+    "adamax",
+    "nadam",
+    "lamb",
+    "ftml",
+    "adagrad",
+    "rmsprop",
+    "adadelta",
+    "ftrl",
+]
 
 
 def test_registry_has_every_optimizer_by_case_insensitive_name():
     classes = {name: type(mx.optimizer.create(name.upper())) for name in ALL_NAMES}
     assert {n: c.__name__ for n, c in classes.items()} == {
-        "sgd": "SGD", "nag": "NAG", "signum": "Signum", "sgld": "SGLD", "adam": "Adam",
-        "adamax": "Adamax", "nadam": "Nadam", "lamb": "LAMB", "ftml": "FTML",
-        "adagrad": "AdaGrad", "rmsprop": "RMSProp", "adadelta": "AdaDelta", "ftrl": "Ftrl"}
+        "sgd": "SGD",
+        "nag": "NAG",
+        "signum": "Signum",
+        "sgld": "SGLD",
+        "adam": "Adam",
+        "adamax": "Adamax",
+        "nadam": "Nadam",
+        "lamb": "LAMB",
+        "ftml": "FTML",
+        "adagrad": "AdaGrad",
+        "rmsprop": "RMSProp",
+        "adadelta": "AdaDelta",
+        "ftrl": "Ftrl",
+    }
     assert all(getattr(mx.optimizer, c.__name__) is c for c in classes.values())
     assert mx.optimizer.create("RMSProp").lr == 0.001 and mx.optimizer.create("ftrl").lr == 0.1
     assert mx.optimizer.create("adamax").lr == 0.002 and mx.optimizer.create("nag").lr == 0.01
@@ -298,6 +336,7 @@ def test_sgld_is_half_a_step_plus_seeded_noise():
         weight = mx.nd.zeros((20000,))
         mx.optimizer.SGLD(learning_rate=0.04).update(0, weight, mx.nd.ones((20000,)), None)
         return weight.asnumpy()
+
     first, second = one_step(), one_step()
     np.testing.assert_array_equal(first, second)
     noise = first + 0.02  # the gradient step is -lr/2 * 1
@@ -323,8 +362,9 @@ def test_rmsprop_plain_and_centered():
     opt.update(0, weight, nd([2.0]), (n,))
     close(n, [2.0])  # 0.5 * 4
     close(weight, [1.0 - 0.1 * 2 / np.sqrt(2.0)])
-    opt = mx.optimizer.RMSProp(learning_rate=0.1, gamma1=0.5, gamma2=0.9, epsilon=0.0,
-                               centered=True, clip_weights=0.95)
+    opt = mx.optimizer.RMSProp(
+        learning_rate=0.1, gamma1=0.5, gamma2=0.9, epsilon=0.0, centered=True, clip_weights=0.95
+    )
     weight = nd([1.0])
     n, g, delta = opt.create_state(0, weight)
     opt.update(0, weight, nd([2.0]), (n, g, delta))
@@ -342,7 +382,7 @@ def test_adadelta_has_no_learning_rate_and_rescales_the_gradient_in_place():
     weight, grad = nd([1.0]), nd([4.0])
     acc_g, acc_delta = opt.create_state(0, weight)
     opt.update(0, weight, grad, (acc_g, acc_delta))
-    close(grad, [2.0])   # MXNet's `grad *= rescale_grad` changes the caller's gradient
+    close(grad, [2.0])  # MXNet's `grad *= rescale_grad` changes the caller's gradient
     close(acc_g, [2.0])  # 0.5 * 2 * 2
     delta = np.sqrt(1.0) / np.sqrt(3.0) * 2
     close(acc_delta, [0.5 * delta * delta])
@@ -367,7 +407,7 @@ def test_nadam_keeps_one_momentum_schedule_for_all_indices():
     s0, s1 = opt.create_state(0, w0), opt.create_state(1, w1)
     opt.update(0, w0, nd([1.0]), s0)
     after_one = opt.m_schedule
-    assert after_one == pytest.approx(0.9 * (1 - 0.5 * 0.96 ** 0.004))
+    assert after_one == pytest.approx(0.9 * (1 - 0.5 * 0.96**0.004))
     opt.update(1, w1, nd([1.0]), s1)
     assert opt.m_schedule == pytest.approx(after_one * after_one)
     assert w0.asnumpy()[0] != w1.asnumpy()[0]  # same gradient and t, another schedule
@@ -375,7 +415,7 @@ def test_nadam_keeps_one_momentum_schedule_for_all_indices():
 
 def test_lamb_scales_the_step_by_the_trust_ratio():
     opt = mx.optimizer.LAMB(learning_rate=0.1, epsilon=0.0)
-    weight = nd([3.0, 4.0])   # ||w|| = 5
+    weight = nd([3.0, 4.0])  # ||w|| = 5
     state = opt.create_state(0, weight)
     opt.update(0, weight, nd([1.0, -1.0]), state)
     # bias-corrected m / sqrt(v) = sign(g): direction [1, -1], ||direction|| = sqrt(2)
@@ -384,7 +424,7 @@ def test_lamb_scales_the_step_by_the_trust_ratio():
     weight = nd([3.0, 4.0])
     bounded.update(0, weight, nd([1.0, -1.0]), bounded.create_state(0, weight))
     close(weight, [3.0 - 0.1 / np.sqrt(2), 4.0 + 0.1 / np.sqrt(2)])
-    zero = nd([0.0, 0.0])   # ||w|| = 0: the ratio is 1
+    zero = nd([0.0, 0.0])  # ||w|| = 0: the ratio is 1
     opt.update(1, zero, nd([1.0, -1.0]), opt.create_state(1, zero))
     close(zero, [-0.1, 0.1])
 
@@ -443,8 +483,9 @@ def test_every_optimizer_runs_a_module_and_lowers_the_loss(name):
     rs = np.random.RandomState(0)
     x = rs.randn(40, 4).astype(np.float32)
     y = (x[:, 0] > 0).astype(np.float32)
-    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=2,
-                                                     name="fc"), name="softmax")
+    net = mx.sym.SoftmaxOutput(
+        mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=2, name="fc"), name="softmax"
+    )
     mod = mx.mod.Module(net)
     mod.bind(data_shapes=[("data", (40, 4))], label_shapes=[("softmax_label", (40,))])
     mod.init_params(mx.init.Zero())
@@ -456,6 +497,7 @@ def test_every_optimizer_runs_a_module_and_lowers_the_loss(name):
         mod.forward(batch, is_train=False)
         prob = mod.get_outputs()[0].asnumpy()
         return -np.log(prob[np.arange(40), y.astype(int)]).mean()
+
     before = loss()
     mx.random.seed(0)
     for _ in range(5):
@@ -478,8 +520,11 @@ def test_every_optimizer_accepts_multi_precision_float16(name):
 
 def test_update_refuses_numpy_arrays_naming_the_optimizer():
     opt = mx.optimizer.RMSProp()
-    with pytest.raises(AssertionError, match=r"RMSProp.update takes NDArrays: weight is "
-                                             r"ndarray, grad is NDArray \(wrap NumPy values"):
+    with pytest.raises(
+        AssertionError,
+        match=r"RMSProp.update takes NDArrays: weight is "
+        r"ndarray, grad is NDArray \(wrap NumPy values",
+    ):
         opt.update(0, np.ones(2), nd([1.0, 1.0]), opt.create_state(0, nd([1.0, 1.0])))
 
 

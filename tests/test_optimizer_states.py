@@ -2,6 +2,7 @@
 Module.load(load_optimizer_states=True) + init_optimizer, save/load_optimizer_states, minisym's
 own states format, MXNet's pickled .states read by parsing (never unpickled), and the errors
 and warnings when the states do not fit."""
+
 import os
 import pickle
 import warnings
@@ -25,8 +26,10 @@ def network():
 
 def batches():
     rs = np.random.RandomState(0)
-    return [mx.io.DataBatch([mx.nd.array(rs.randn(5, 6))],
-                            [mx.nd.array(rs.randint(0, 3, 5))]) for _ in range(4)]
+    return [
+        mx.io.DataBatch([mx.nd.array(rs.randn(5, 6))], [mx.nd.array(rs.randint(0, 3, 5))])
+        for _ in range(4)
+    ]
 
 
 def start_params():
@@ -58,12 +61,15 @@ def values(mod):
     return {k: v.asnumpy() for k, v in mod.get_params()[0].items()}
 
 
-@pytest.mark.parametrize("optimizer, params", [
-    ("sgd", (("learning_rate", 0.5), ("momentum", 0.9), ("wd", 0.01))),
-    ("nag", (("learning_rate", 0.2), ("momentum", 0.8))),
-    ("rmsprop", (("learning_rate", 0.01), ("centered", True))),
-    ("adagrad", (("learning_rate", 0.05),)),
-])
+@pytest.mark.parametrize(
+    "optimizer, params",
+    [
+        ("sgd", (("learning_rate", 0.5), ("momentum", 0.9), ("wd", 0.01))),
+        ("nag", (("learning_rate", 0.2), ("momentum", 0.8))),
+        ("rmsprop", (("learning_rate", 0.01), ("centered", True))),
+        ("adagrad", (("learning_rate", 0.05),)),
+    ],
+)
 def test_resumed_training_equals_the_uninterrupted_run(tmp_path, optimizer, params):
     data = batches()
     straight = fresh(optimizer, params)
@@ -72,8 +78,7 @@ def test_resumed_training_equals_the_uninterrupted_run(tmp_path, optimizer, para
     train(first, data[:2])
     prefix = str(tmp_path / "net")
     first.save_checkpoint(prefix, 2, save_optimizer_states=True)
-    assert sorted(os.listdir(tmp_path)) == ["net-0002.params", "net-0002.states",
-                                            "net-symbol.json"]
+    assert sorted(os.listdir(tmp_path)) == ["net-0002.params", "net-0002.states", "net-symbol.json"]
     second = bound(mx.mod.Module.load(prefix, 2, load_optimizer_states=True))
     second.init_optimizer(optimizer=optimizer, optimizer_params=params)
     train(second, data[2:])
@@ -111,7 +116,7 @@ def test_minisym_states_files_are_mxnet_format_and_round_trip(tmp_path):
     mod.save_optimizer_states(path)
     with open(path, "rb") as fin:
         payload = fin.read()
-    assert payload[:2] == b"\x80\x04"   # MXNet's format: pickle protocol 4, written by hand
+    assert payload[:2] == b"\x80\x04"  # MXNet's format: pickle protocol 4, written by hand
     other = fresh("rmsprop", (("centered", True),))
     other.load_optimizer_states(path)
     for index, state in mod._updater.states.items():
@@ -120,14 +125,16 @@ def test_minisym_states_files_are_mxnet_format_and_round_trip(tmp_path):
             np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
 
 
-@pytest.mark.parametrize("tag, optimizer, params", [
-    ("sgd", "sgd", (("learning_rate", 0.5), ("momentum", 0.9), ("wd", 0.01))),
-    ("adam", "adam", (("learning_rate", 0.05),)),
-    ("rms", "rmsprop", (("learning_rate", 0.01), ("centered", True))),
-])
+@pytest.mark.parametrize(
+    "tag, optimizer, params",
+    [
+        ("sgd", "sgd", (("learning_rate", 0.5), ("momentum", 0.9), ("wd", 0.01))),
+        ("adam", "adam", (("learning_rate", 0.05),)),
+        ("rms", "rmsprop", (("learning_rate", 0.01), ("centered", True))),
+    ],
+)
 def test_mxnet_written_states_are_read_by_parsing(tag, optimizer, params):
-    mod = bound(mx.mod.Module.load(os.path.join(MXNET_STATES, tag), 2,
-                                   load_optimizer_states=True))
+    mod = bound(mx.mod.Module.load(os.path.join(MXNET_STATES, tag), 2, load_optimizer_states=True))
     mod.init_optimizer(optimizer=optimizer, optimizer_params=params)
     states = mod._updater.states
     assert sorted(states) == [0, 1, 2, 3]
@@ -164,8 +171,13 @@ def test_an_optimizer_saved_in_the_states_is_refused_by_name():
     with open(os.path.join(MXNET_STATES, "dump_optimizer.states"), "rb") as fin:
         payload = fin.read()
     updater = mx.optimizer.get_updater(mx.optimizer.SGD())
-    refused(lambda: updater.set_states(payload), "Updater.set_states",
-            "mxnet.optimizer.optimizer.SGD", "dump_optimizer=True", "updater.get_states()")
+    refused(
+        lambda: updater.set_states(payload),
+        "Updater.set_states",
+        "mxnet.optimizer.optimizer.SGD",
+        "dump_optimizer=True",
+        "updater.get_states()",
+    )
     assert updater.states == {}
 
 
@@ -183,8 +195,12 @@ def test_a_hostile_pickle_never_runs(tmp_path):
     path = tmp_path / "evil.states"
     path.write_bytes(payload)
     mod = fresh()
-    refused(lambda: mod.load_optimizer_states(str(path)), "Module.load_optimizer_states",
-            "remove", "minisym never builds the objects a file names")
+    refused(
+        lambda: mod.load_optimizer_states(str(path)),
+        "Module.load_optimizer_states",
+        "remove",
+        "minisym never builds the objects a file names",
+    )
     assert victim.read_text() == "still here"
     assert mod._updater.states == {}
 
@@ -194,34 +210,49 @@ def test_a_truncated_mxnet_states_file_is_refused(tmp_path, cut):
     with open(os.path.join(MXNET_STATES, "sgd-0002.states"), "rb") as fin:
         payload = fin.read()[:cut]
     updater = mx.optimizer.get_updater(mx.optimizer.SGD(momentum=0.9))
-    refused(lambda: updater.set_states(payload), "Updater.set_states",
-            "these states are a Python pickle", "it cannot read them")
+    refused(
+        lambda: updater.set_states(payload),
+        "Updater.set_states",
+        "these states are a Python pickle",
+        "it cannot read them",
+    )
 
 
 def test_states_of_another_optimizer_say_which_to_initialize():
-    mod = bound(mx.mod.Module.load(os.path.join(MXNET_STATES, "sgd"), 2,
-                                   load_optimizer_states=True))
-    error = refused(lambda: mod.init_optimizer(optimizer="adam"),
-                    "sgd-0002.states", "parameter 0 ('fc1_weight')",
-                    "one array of shape (4, 6)", "Adam keeps 2 parts",
-                    "load_optimizer_states=False")
+    mod = bound(
+        mx.mod.Module.load(os.path.join(MXNET_STATES, "sgd"), 2, load_optimizer_states=True)
+    )
+    error = refused(
+        lambda: mod.init_optimizer(optimizer="adam"),
+        "sgd-0002.states",
+        "parameter 0 ('fc1_weight')",
+        "one array of shape (4, 6)",
+        "Adam keeps 2 parts",
+        "load_optimizer_states=False",
+    )
     assert "Initialize the optimizer the states were saved with" in str(error)
 
 
 def test_states_from_another_network_are_refused(tmp_path):
     data = mx.sym.Variable("data")
-    small = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(data, num_hidden=3, name="fc1"),
-                                 name="softmax")
+    small = mx.sym.SoftmaxOutput(
+        mx.sym.FullyConnected(data, num_hidden=3, name="fc1"), name="softmax"
+    )
     mod = bound(mx.mod.Module(small))
     mod.init_params()
     mod.init_optimizer(optimizer_params=(("momentum", 0.9),))
-    refused(lambda: mod.load_optimizer_states(os.path.join(MXNET_STATES, "sgd-0002.states")),
-            "parameter index 2", "this module has 2 parameters", "a different network")
+    refused(
+        lambda: mod.load_optimizer_states(os.path.join(MXNET_STATES, "sgd-0002.states")),
+        "parameter index 2",
+        "this module has 2 parameters",
+        "a different network",
+    )
 
 
 def test_momentum_states_loaded_without_momentum_warn_once_and_train_as_mxnet(tmp_path):
-    mod = bound(mx.mod.Module.load(os.path.join(MXNET_STATES, "sgd"), 2,
-                                   load_optimizer_states=True))
+    mod = bound(
+        mx.mod.Module.load(os.path.join(MXNET_STATES, "sgd"), 2, load_optimizer_states=True)
+    )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         mod.init_optimizer(optimizer="sgd")
@@ -253,7 +284,7 @@ def test_states_without_momentum_loaded_with_momentum_warn(tmp_path):
 def test_a_missing_states_file_says_how_to_save_it(tmp_path):
     prefix = str(tmp_path / "net")
     mod = fresh()
-    mod.save_checkpoint(prefix, 1)   # no save_optimizer_states
+    mod.save_checkpoint(prefix, 1)  # no save_optimizer_states
     loaded = bound(mx.mod.Module.load(prefix, 1, load_optimizer_states=True))
     with pytest.raises(OSError) as info:
         loaded.init_optimizer(optimizer_params=(("momentum", 0.9),))
@@ -261,14 +292,16 @@ def test_a_missing_states_file_says_how_to_save_it(tmp_path):
     text = str(info.value)
     assert "net-0001.states" in text and "which does not exist" in text
     assert "save_optimizer_states=True" in text and "load_optimizer_states=False" in text
-    assert loaded._preload_opt_states is None   # asked once; init_optimizer may be retried
+    assert loaded._preload_opt_states is None  # asked once; init_optimizer may be retried
 
 
 def test_save_and_load_need_the_optimizer(tmp_path):
     mod = bound(mx.mod.Module(network()))
     mod.init_params()
-    for call in (lambda: mod.save_optimizer_states(str(tmp_path / "x.states")),
-                 lambda: mod.load_optimizer_states(str(tmp_path / "x.states"))):
+    for call in (
+        lambda: mod.save_optimizer_states(str(tmp_path / "x.states")),
+        lambda: mod.load_optimizer_states(str(tmp_path / "x.states")),
+    ):
         with pytest.raises(AssertionError, match="needs the optimizer: call mod.init_optimizer"):
             call()
     assert not os.path.exists(tmp_path / "x.states")
@@ -278,8 +311,11 @@ def test_a_file_that_is_not_states_is_refused(tmp_path):
     mod = fresh()
     params = str(tmp_path / "net-0001.params")
     mod.save_params(params)
-    refused(lambda: mod.load_optimizer_states(params), "no optimizer states",
-            "Module.save_optimizer_states")
+    refused(
+        lambda: mod.load_optimizer_states(params),
+        "no optimizer states",
+        "Module.save_optimizer_states",
+    )
     missing = str(tmp_path / "none.states")
     with pytest.raises(OSError, match="cannot open"):
         mod.load_optimizer_states(missing)
@@ -290,17 +326,32 @@ def test_fit_resumes_from_loaded_states(tmp_path):
     x, y = rs.randn(20, 6).astype(np.float32), rs.randint(0, 3, 20).astype(np.float32)
     params = (("learning_rate", 0.1), ("momentum", 0.9))
     mod = mx.mod.Module(network())
-    mod.fit(mx.io.NDArrayIter(x, y, batch_size=5), num_epoch=1, optimizer_params=params,
-            arg_params=start_params(), progress_bar="off")
+    mod.fit(
+        mx.io.NDArrayIter(x, y, batch_size=5),
+        num_epoch=1,
+        optimizer_params=params,
+        arg_params=start_params(),
+        progress_bar="off",
+    )
     prefix = str(tmp_path / "fit")
     mod.save_checkpoint(prefix, 1, save_optimizer_states=True)
     again = mx.mod.Module.load(prefix, 1, load_optimizer_states=True)
     with pytest.warns(UserWarning, match="already initialized"):  # as in MXNet
-        again.fit(mx.io.NDArrayIter(x, y, batch_size=5), num_epoch=2, begin_epoch=1,
-                  optimizer_params=params, progress_bar="off")
+        again.fit(
+            mx.io.NDArrayIter(x, y, batch_size=5),
+            num_epoch=2,
+            begin_epoch=1,
+            optimizer_params=params,
+            progress_bar="off",
+        )
     straight = mx.mod.Module(network())
-    straight.fit(mx.io.NDArrayIter(x, y, batch_size=5), num_epoch=2, optimizer_params=params,
-                 arg_params=start_params(), progress_bar="off")
+    straight.fit(
+        mx.io.NDArrayIter(x, y, batch_size=5),
+        num_epoch=2,
+        optimizer_params=params,
+        arg_params=start_params(),
+        progress_bar="off",
+    )
     for name, value in values(straight).items():
         np.testing.assert_allclose(values(again)[name], value, rtol=1e-5, atol=1e-6)
 
@@ -312,13 +363,31 @@ def test_states_of_other_shapes_say_the_network_differs(tmp_path):
     mod = bound(mx.mod.Module(mx.sym.SoftmaxOutput(net, name="softmax")))
     mod.init_params()
     mod.init_optimizer(optimizer_params=(("momentum", 0.9),))
-    refused(lambda: mod.load_optimizer_states(os.path.join(MXNET_STATES, "sgd-0002.states")),
-            "parameter 0 ('fc1_weight') has a saved state of one array of shape (4, 6)",
-            "its weight needs one array of shape (5, 6)", "a different network")
+    refused(
+        lambda: mod.load_optimizer_states(os.path.join(MXNET_STATES, "sgd-0002.states")),
+        "parameter 0 ('fc1_weight') has a saved state of one array of shape (4, 6)",
+        "its weight needs one array of shape (5, 6)",
+        "a different network",
+    )
 
 
-@pytest.mark.parametrize("name", ["sgd", "nag", "signum", "adam", "adamax", "nadam", "lamb",
-                                  "ftml", "adagrad", "rmsprop", "adadelta", "ftrl"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "sgd",
+        "nag",
+        "signum",
+        "adam",
+        "adamax",
+        "nadam",
+        "lamb",
+        "ftml",
+        "adagrad",
+        "rmsprop",
+        "adadelta",
+        "ftrl",
+    ],
+)
 def test_updater_states_and_optimizer_round_trip_for_every_optimizer(name):
     sched = mx.lr_scheduler.FactorScheduler(step=1, factor=0.5, base_lr=0.1)
     extra = {"momentum": 0.9} if name in ("sgd", "nag", "signum") else {}
@@ -346,6 +415,7 @@ def test_minisym_still_writes_the_bytes_mxnet_read():
     """tests/fixtures/minisym_states/ was written by make_minisym_states.py; program p775
     recorded what MXNet 1.9.1 read from it."""
     import sys
+
     sys.path.insert(0, os.path.join(HERE, "differential"))
     try:
         import make_minisym_states
@@ -360,7 +430,7 @@ def test_the_optimizer_with_its_states_uses_minisym_s_own_format():
     updater = mx.optimizer.get_updater(mx.optimizer.Adam())
     updater(0, mx.nd.ones((2,)), mx.nd.ones((2,)))
     payload = updater.get_states(dump_optimizer=True)
-    assert payload[:8] == (0x112).to_bytes(8, "little")   # an MXNet .params list, no pickle
+    assert payload[:8] == (0x112).to_bytes(8, "little")  # an MXNet .params list, no pickle
     restored = mx.optimizer.get_updater(mx.optimizer.SGD())
     restored.set_states(payload)
     assert isinstance(restored.optimizer, mx.optimizer.Adam)
@@ -377,11 +447,12 @@ def test_a_failed_states_save_keeps_the_previous_file(tmp_path, monkeypatch):
 
     def full_disk(*args):
         raise OSError(28, "No space left on device")
+
     monkeypatch.setattr(os, "replace", full_disk)
     with pytest.raises(OSError, match="Module.save_optimizer_states"):
         mod.save_optimizer_states(str(path))
     monkeypatch.undo()
     assert path.read_bytes() == before
-    assert sorted(os.listdir(tmp_path)) == ["net-0001.states"]   # no temporary file left
+    assert sorted(os.listdir(tmp_path)) == ["net-0001.states"]  # no temporary file left
     with pytest.raises(OSError, match="Module.save_optimizer_states"):
         mod.save_optimizer_states(str(tmp_path / "missing" / "x.states"))

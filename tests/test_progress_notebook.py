@@ -2,6 +2,7 @@
 stored notebook keeps, holds no number that training computed (those differ in their last
 digits from one processor to another; tests/test_lessons_any_machine.py runs lesson 8 on
 several kinds of arithmetic against one set of stored outputs)."""
+
 import io
 import re
 
@@ -43,11 +44,13 @@ def test_auto_draws_widgets_in_a_kernel_and_text_elsewhere(notebook, monkeypatch
 
 
 def test_each_epoch_shows_one_widget_whose_text_has_no_trained_number(notebook):
-    mx.mod.Module(mlp()).fit(train_iter(), num_epoch=2, eval_metric="acc",
-                             optimizer_params={"learning_rate": 0.5})
+    mx.mod.Module(mlp()).fit(
+        train_iter(), num_epoch=2, eval_metric="acc", optimizer_params={"learning_rate": 0.5}
+    )
     assert [repr(w) for w in notebook] == [
         "Epoch[0]: 3 batches (live bar: loss, accuracy)",
-        "Epoch[1]: 3 batches (live bar: loss, accuracy)"]
+        "Epoch[1]: 3 batches (live bar: loss, accuracy)",
+    ]
     assert [w._dom_classes for w in notebook] == [("msw-fit",), ("msw-fit",)]
     live = notebook[-1].value  # what JupyterLab shows: the bar at its end, with the numbers
     assert '<progress value="3" max="3"' in live and "batch 3/3" in live

@@ -15,6 +15,7 @@ net and runs it. numba cannot cache next to the package, so:
 A non-editable ``pip install`` into a fresh venv is not done here: building the wheel needs
 setuptools >= 77 from the network. The copy has the wheel's layout.
 """
+
 import json
 import os
 import shutil
@@ -30,8 +31,10 @@ from read_only import IS_ROOT, as_root_with_read_only, make_read_only, make_writ
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux paths")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux paths"),
+]
 
 LEARNER = textwrap.dedent("""
     import json, os, sys, tempfile
@@ -75,10 +78,6 @@ LEARNER = textwrap.dedent("""
 """)
 
 
-
-
-
-
 @pytest.fixture
 def install(tmp_path):
     """(site folder holding a read-only minisym and minisym_widgets, tmp_path)."""
@@ -92,20 +91,23 @@ def install(tmp_path):
         make_writable(path)
 
 
-
-
 def _run(site, read_only, env, *args):
     """Run LEARNER with ``site`` first on the path and the folders ``read_only`` unwritable."""
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(site),
-           "LANG": "C.UTF-8", **env}
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": str(site),
+        "LANG": "C.UTF-8",
+        **env,
+    }
     command = [sys.executable, "-c", LEARNER, *args]
     if IS_ROOT:
         command = as_root_with_read_only(command, [site, *read_only])
     else:
         for path in read_only:
             make_read_only(path)
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300,
-                          cwd=site.parent)  # not the project: its minisym/ would come first
+    done = subprocess.run(
+        command, env=env, capture_output=True, text=True, timeout=300, cwd=site.parent
+    )  # not the project: its minisym/ would come first
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["minisym"].startswith(str(site)), result

@@ -6,6 +6,7 @@ The files in tests/fixtures/minisym_recordio/ are written by ``build_files`` bel
 ``python -c "import sys; sys.path.insert(0, 'tests'); import test_recordio as t, minisym as mx;
 t.build_files(mx, 'tests/fixtures/minisym_recordio')"``.
 """
+
 import hashlib
 import os
 import struct
@@ -17,9 +18,8 @@ import pytest
 
 import minisym as mx
 
-FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures",
-                        "minisym_recordio")
-MAGIC = struct.pack("<I", 0xced7230a)
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "minisym_recordio")
+MAGIC = struct.pack("<I", 0xCED7230A)
 
 
 def build_files(mx, folder):
@@ -29,12 +29,16 @@ def build_files(mx, folder):
     w = mx.recordio.MXRecordIO(os.path.join(folder, "packed.rec"), "w")
     for i in range(4):
         label = float(i) / 2 if i % 2 else [i, i + 0.5, -1.0]
-        w.write(mx.recordio.pack(mx.recordio.IRHeader(0, label, i, 100 + i),
-                                 bytes(range(i * 7, i * 7 + 5 + i))))
+        w.write(
+            mx.recordio.pack(
+                mx.recordio.IRHeader(0, label, i, 100 + i), bytes(range(i * 7, i * 7 + 5 + i))
+            )
+        )
     w.write(b"raw" + MAGIC + b"data" + MAGIC)
     w.close()
-    w = mx.recordio.MXIndexedRecordIO(os.path.join(folder, "indexed.idx"),
-                                      os.path.join(folder, "indexed.rec"), "w")
+    w = mx.recordio.MXIndexedRecordIO(
+        os.path.join(folder, "indexed.idx"), os.path.join(folder, "indexed.rec"), "w"
+    )
     for key in (3, 1, 2):
         w.write_idx(key, mx.recordio.pack((0, key * 1.5, key, 0), b"record %d" % key))
     w.close()
@@ -59,8 +63,14 @@ def test_a_record_holding_the_magic_number_is_cut_into_parts_and_joined_back(tmp
         w.write(b"abcd" + MAGIC + b"xy")
     with open(path, "rb") as f:
         raw = f.read()
-    assert raw == (MAGIC + struct.pack("<I", 1 << 29 | 4) + b"abcd"
-                   + MAGIC + struct.pack("<I", 3 << 29 | 2) + b"xy\0\0")
+    assert raw == (
+        MAGIC
+        + struct.pack("<I", 1 << 29 | 4)
+        + b"abcd"
+        + MAGIC
+        + struct.pack("<I", 3 << 29 | 2)
+        + b"xy\0\0"
+    )
     r = mx.recordio.MXRecordIO(path, "r")
     assert r.read() == b"abcd" + MAGIC + b"xy" and r.read() is None
 
@@ -111,8 +121,10 @@ def test_an_unknown_key_lists_the_keys(tmp_path):
 
 def test_images_need_opencv_and_say_so(monkeypatch):
     monkeypatch.setitem(sys.modules, "cv2", None)  # import cv2 fails, as without OpenCV
-    for call in (lambda: mx.recordio.pack_img((0, 1, 2, 0), np.zeros((2, 2, 3), np.uint8)),
-                 lambda: mx.recordio.unpack_img(mx.recordio.pack((0, 1, 2, 0), b""))):
+    for call in (
+        lambda: mx.recordio.pack_img((0, 1, 2, 0), np.zeros((2, 2, 3), np.uint8)),
+        lambda: mx.recordio.unpack_img(mx.recordio.pack((0, 1, 2, 0), b"")),
+    ):
         with pytest.raises(ImportError) as info:
             call()
         assert "needs OpenCV" in str(info.value) and "opencv-python-headless" in str(info.value)
@@ -121,10 +133,14 @@ def test_images_need_opencv_and_say_so(monkeypatch):
 def test_images_go_through_opencv_when_it_is_there(monkeypatch):
     calls = []
     fake = types.SimpleNamespace(
-        IMWRITE_JPEG_QUALITY=1, IMWRITE_PNG_COMPRESSION=16,
-        imencode=lambda fmt, img, params: (calls.append((fmt, params)) or True,
-                                           np.frombuffer(img.tobytes(), np.uint8)),
-        imdecode=lambda buf, flag: (calls.append(("decode", flag)) or buf.reshape(2, 2, 3)))
+        IMWRITE_JPEG_QUALITY=1,
+        IMWRITE_PNG_COMPRESSION=16,
+        imencode=lambda fmt, img, params: (
+            calls.append((fmt, params)) or True,
+            np.frombuffer(img.tobytes(), np.uint8),
+        ),
+        imdecode=lambda buf, flag: calls.append(("decode", flag)) or buf.reshape(2, 2, 3),
+    )
     monkeypatch.setitem(sys.modules, "cv2", fake)
     img = np.arange(12, dtype=np.uint8).reshape(2, 2, 3)
     s = mx.recordio.pack_img((0, 3.0, 1, 0), img, quality=80, img_fmt=".png")

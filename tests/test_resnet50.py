@@ -1,5 +1,6 @@
 """The seed-style ResNet-50 runs forward and backward on one 3x224x224 image (timing lives in
 benchmarks/resnet.py; this only checks that it runs and gives sane numbers)."""
+
 import numpy as np
 import pytest
 

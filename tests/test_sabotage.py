@@ -1,5 +1,6 @@
 """The gradient tests can catch a wrong gradient: flip the sign of one operator's backward and
 both its finite-difference check and its differential test against MXNet must fail."""
+
 import os
 import sys
 
@@ -11,7 +12,7 @@ from minisym.ops import get_op
 from opcheck import check_gradients, make_op
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "differential"))
-import harness  # noqa: E402
+import harness
 
 
 @pytest.fixture

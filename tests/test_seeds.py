@@ -2,6 +2,7 @@
 
 They live beside the project (``../shared/seeds/programs``); a clone without that folder skips
 these tests and says why."""
+
 import subprocess
 import sys
 from pathlib import Path
@@ -15,15 +16,19 @@ def run_seed(name, tmp_path):
     """Run seed program ``name`` with ``import mxnet as mx`` changed to minisym; its stdout."""
     source = PROGRAMS / name
     if not source.exists():
-        pytest.skip(f"SEED PROGRAM MISSING: {source} not found (the seeds live in ../shared "
-                    "beside the project; this clone has none)")
+        pytest.skip(
+            f"SEED PROGRAM MISSING: {source} not found (the seeds live in ../shared "
+            "beside the project; this clone has none)"
+        )
     text = source.read_text(encoding="utf-8")
     assert "import mxnet as mx\n" in text, f"{name} no longer imports mxnet as mx"
     changed = tmp_path / name
-    changed.write_text(text.replace("import mxnet as mx\n", "import minisym as mx\n", 1),
-                       encoding="utf-8")
-    done = subprocess.run([sys.executable, str(changed)], capture_output=True, text=True,
-                          timeout=600, cwd=tmp_path)
+    changed.write_text(
+        text.replace("import mxnet as mx\n", "import minisym as mx\n", 1), encoding="utf-8"
+    )
+    done = subprocess.run(
+        [sys.executable, str(changed)], capture_output=True, text=True, timeout=600, cwd=tmp_path
+    )
     assert done.returncode == 0, f"{name} failed:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 

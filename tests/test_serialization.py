@@ -1,4 +1,5 @@
 """mx.nd.save / mx.nd.load and mx.model checkpoints in MXNet's binary .params format."""
+
 import importlib.util
 import logging
 import os
@@ -8,7 +9,7 @@ import numpy as np
 import pytest
 
 import minisym as mx
-from minisym.ndarray.serialization import load_from_bytes, save_to_bytes
+from minisym.arrays.serialization import load_from_bytes, save_to_bytes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "fixtures")
@@ -35,8 +36,10 @@ def test_minisym_still_writes_the_committed_bytes_that_mxnet_read(tmp_path):
 def test_reads_files_written_by_mxnet():
     loaded = mx.nd.load(os.path.join(FIXTURES, "mxnet_params", "dict_mixed.params"))
     assert list(loaded) == ["fc1_weight", "fc1_bias", "scale", "counts"]
-    assert np.array_equal(loaded["fc1_weight"].asnumpy(),
-                          (-1.5 + 0.25 * np.arange(12)).reshape(3, 4).astype(np.float32))
+    assert np.array_equal(
+        loaded["fc1_weight"].asnumpy(),
+        (-1.5 + 0.25 * np.arange(12)).reshape(3, 4).astype(np.float32),
+    )
     assert loaded["scale"].dtype == np.float64
     assert loaded["counts"].asnumpy().tolist() == [[-10, -3, 4], [11, 18, 25]]
     listed = mx.nd.load(os.path.join(FIXTURES, "mxnet_params", "list_mixed.params"))
@@ -45,15 +48,19 @@ def test_reads_files_written_by_mxnet():
 
 def test_exact_layout_of_one_array():
     payload = save_to_bytes({"a": mx.nd.array([[1, 2]], dtype="int32")})
-    expected = (struct.pack("<QQQ", 0x112, 0, 1)
-                + struct.pack("<IiiqqiiI", 0xF993FAC9, 0, 2, 1, 2, 1, 0, 4)
-                + struct.pack("<ii", 1, 2)
-                + struct.pack("<QQ", 1, 1) + b"a")
+    expected = (
+        struct.pack("<QQQ", 0x112, 0, 1)
+        + struct.pack("<IiiqqiiI", 0xF993FAC9, 0, 2, 1, 2, 1, 0, 4)
+        + struct.pack("<ii", 1, 2)
+        + struct.pack("<QQ", 1, 1)
+        + b"a"
+    )
     assert payload == expected
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "uint8", "int32", "int8",
-                                   "int64", "bool"])
+@pytest.mark.parametrize(
+    "dtype", ["float32", "float64", "float16", "uint8", "int32", "int8", "int64", "bool"]
+)
 def test_every_dtype_round_trips(tmp_path, dtype):
     arr = mx.nd.array(np.arange(6).reshape(2, 3) % 2, dtype=dtype)
     mx.nd.save(str(tmp_path / "x.params"), [arr])
@@ -107,8 +114,11 @@ def test_checkpoint_round_trip_and_file_names(tmp_path):
     prefix = str(tmp_path / "net")
     mx.model.save_checkpoint(prefix, 12, net, args, aux)
     assert sorted(os.listdir(tmp_path)) == ["net-0012.params", "net-symbol.json"]
-    assert sorted(mx.nd.load(prefix + "-0012.params")) == ["arg:fc_bias", "arg:fc_weight",
-                                                           "aux:bn_moving_mean"]
+    assert sorted(mx.nd.load(prefix + "-0012.params")) == [
+        "arg:fc_bias",
+        "arg:fc_weight",
+        "aux:bn_moving_mean",
+    ]
     symbol, arg_params, aux_params = mx.model.load_checkpoint(prefix, 12)
     assert symbol.tojson() == net.tojson()
     assert sorted(arg_params) == ["fc_bias", "fc_weight"]

@@ -2,6 +2,7 @@
 benchmarks, on a branch that only grows. Every branch is built in a temporary clone of the
 project (the work tree's changes committed there, as the next commit of main would hold them),
 never in the project's own repository."""
+
 import ast
 import io
 import json
@@ -22,13 +23,20 @@ PROJECT = Path(__file__).resolve().parents[1]
 SOLUTIONS = PROJECT / "lessons" / "solutions"
 TEXT_SUFFIXES = {".py", ".js", ".css", ".po", ".pot", ".json", ".md", ".txt", ".ipynb"}
 # The clones' commits are the instructor's; no user or system git configuration reaches them.
-GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "Course Instructor",
-           "GIT_AUTHOR_EMAIL": "instructor@example.org", "GIT_COMMITTER_NAME": "Course Instructor",
-           "GIT_COMMITTER_EMAIL": "instructor@example.org", "GIT_CONFIG_GLOBAL": os.devnull,
-           "GIT_CONFIG_NOSYSTEM": "1"}
+GIT_ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "Course Instructor",
+    "GIT_AUTHOR_EMAIL": "instructor@example.org",
+    "GIT_COMMITTER_NAME": "Course Instructor",
+    "GIT_COMMITTER_EMAIL": "instructor@example.org",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
 
-NEEDS_GIT = pytest.mark.skipif(not (PROJECT / ".git").exists() or shutil.which("git") is None,
-                               reason="needs the project's git repository and git")
+NEEDS_GIT = pytest.mark.skipif(
+    not (PROJECT / ".git").exists() or shutil.which("git") is None,
+    reason="needs the project's git repository and git",
+)
 
 
 def on_a_clone(test):
@@ -38,15 +46,20 @@ def on_a_clone(test):
 
 def git(repo, *args):
     """git's output in ``repo``, stripped."""
-    done = subprocess.run(["git", "-C", str(repo), *args], env=GIT_ENV, capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        ["git", "-C", str(repo), *args], env=GIT_ENV, capture_output=True, text=True, check=True
+    )
     return done.stdout.strip()
 
 
 def make_student(repo, *flags):
     """``python -m minisym_widgets.student_tree --repo repo flags``, as `make student` runs it."""
-    return subprocess.run([sys.executable, "-m", "minisym_widgets.student_tree", "--repo",
-                           str(repo), *flags], env=GIT_ENV, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "minisym_widgets.student_tree", "--repo", str(repo), *flags],
+        env=GIT_ENV,
+        capture_output=True,
+        text=True,
+    )
 
 
 def commit_all(repo, message):
@@ -95,8 +108,12 @@ def built(instructor):
 
 def tree_files(repo, ref):
     """{path: text} of the UTF-8 text files in ``ref``'s tree."""
-    archive = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", ref],
-                             env=GIT_ENV, capture_output=True, check=True).stdout
+    archive = subprocess.run(
+        ["git", "-C", str(repo), "archive", "--format=tar", ref],
+        env=GIT_ENV,
+        capture_output=True,
+        check=True,
+    ).stdout
     files = {}
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         for member in tar.getmembers():
@@ -124,9 +141,17 @@ def test_the_branch_holds_every_file_but_the_withheld(built):
     instructors, students = listed(repo, "main"), listed(repo, "student")
     assert {"lessons/solutions/lesson7.py", "tests/test_exercises.py"} <= instructors
     assert students == {p for p in instructors if not p.startswith(WITHHELD)}
-    assert {"lessons/README.md", "lessons/zh-CN/README.md", "lessons/01_symbols.ipynb",
-            "lessons/07_resnet.ipynb", "lessons/zh-CN/08_training.ipynb", "binder/postBuild",
-            "pyproject.toml", "setup.py", "widgets/exercises/lesson7.py"} <= students
+    assert {
+        "lessons/README.md",
+        "lessons/zh-CN/README.md",
+        "lessons/01_symbols.ipynb",
+        "lessons/07_resnet.ipynb",
+        "lessons/zh-CN/08_training.ipynb",
+        "binder/postBuild",
+        "pyproject.toml",
+        "setup.py",
+        "widgets/exercises/lesson7.py",
+    } <= students
     commit = git(repo, "rev-parse", "student")
     assert f"committed {commit[:12]} on student ({len(students)} files)" in done.stdout
     assert "withheld: .ci/, benchmarks/, lessons/solutions/, tests/" in done.stdout
@@ -137,8 +162,11 @@ def test_the_branch_holds_no_solution_body_and_the_lessons_show_exactly_the_list
     repo, done = built
     assert done.returncode == 0, done.stderr
     files = tree_files(repo, "student")
-    solutions = {Path(p).name: t for p, t in tree_files(repo, "main").items()
-                 if p.startswith("lessons/solutions/")}
+    solutions = {
+        Path(p).name: t
+        for p, t in tree_files(repo, "main").items()
+        if p.startswith("lessons/solutions/")
+    }
     assert solution_text_found(files, solutions) == []
     everywhere = solution_text_found(files, solutions, shown=())
     assert {function for _, function in everywhere} == set(SHOWN_IN_LESSONS)
@@ -160,8 +188,9 @@ def test_a_change_is_one_new_commit_on_the_previous_student_head(course):
     assert make_student(course).returncode == 0
     before = git(course, "rev-parse", "student")
     readme = course / "lessons" / "README.md"
-    readme.write_text(readme.read_text(encoding="utf-8") + "\nA line for this term.\n",
-                      encoding="utf-8")
+    readme.write_text(
+        readme.read_text(encoding="utf-8") + "\nA line for this term.\n", encoding="utf-8"
+    )
     commit_all(course, "The start page for this term")
     main = git(course, "rev-parse", "main")
     done = make_student(course)
@@ -184,9 +213,16 @@ def test_a_solution_planted_in_a_lesson_is_refused_naming_file_and_function(cour
     lesson = course / "lessons" / "07_resnet.ipynb"
     notebook = json.loads(lesson.read_text(encoding="utf-8"))
     source = function_source("lesson7", "bottleneck_unit")
-    notebook["cells"].append({"cell_type": "code", "execution_count": None, "id": "planted",
-                              "metadata": {}, "outputs": [],
-                              "source": source.splitlines(keepends=True)})
+    notebook["cells"].append(
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": "planted",
+            "metadata": {},
+            "outputs": [],
+            "source": source.splitlines(keepends=True),
+        }
+    )
     lesson.write_text(json.dumps(notebook, indent=1, ensure_ascii=False), encoding="utf-8")
     commit_all(course, "A solution in a lesson")
     done = make_student(course)
@@ -202,8 +238,9 @@ def test_source_and_branch_name_what_is_built_and_where(course):
     commit_all(course, "Next term's start page")
     done = make_student(course, "--source", "main~1", "--branch", "spring")
     assert done.returncode == 0, done.stderr
-    assert (git(course, "show", "spring:lessons/README.md")
-            == git(course, "show", "main~1:lessons/README.md"))
+    assert git(course, "show", "spring:lessons/README.md") == git(
+        course, "show", "main~1:lessons/README.md"
+    )
     assert git(course, "branch", "--list", "student") == ""
 
 
@@ -218,8 +255,7 @@ def test_a_branch_checked_out_is_not_moved(course):
 def test_remote_builds_on_the_published_branch(course, tmp_path):
     assert make_student(course).returncode == 0
     readme = course / "lessons" / "README.md"
-    readme.write_text(readme.read_text(encoding="utf-8") + "\nPublished later.\n",
-                      encoding="utf-8")
+    readme.write_text(readme.read_text(encoding="utf-8") + "\nPublished later.\n", encoding="utf-8")
     commit_all(course, "The start page, later")
     assert make_student(course).returncode == 0
     published = git(course, "rev-parse", "student")
@@ -252,21 +288,35 @@ def test_folder_writes_the_tree_and_no_branch(course, tmp_path):
 def test_the_search_sees_through_indentation_quotes_and_comments():
     source = function_source("lesson7", "count_parameters")
     reworked = "class Helper:\n" + "".join(
-        f"        {line}  # counted\n" for line in source.replace("'", '"').splitlines())
+        f"        {line}  # counted\n" for line in source.replace("'", '"').splitlines()
+    )
     assert solution_text_found({"widgets/helper.py": reworked}, SOLUTIONS) == [
-        ("widgets/helper.py", "lesson7.count_parameters")]
-    notebook = json.dumps({"cells": [{"cell_type": "markdown", "source": ["Try it:\n"]},
-                                     {"cell_type": "code", "outputs": [],
-                                      "source": reworked.splitlines(keepends=True)}]})
+        ("widgets/helper.py", "lesson7.count_parameters")
+    ]
+    notebook = json.dumps(
+        {
+            "cells": [
+                {"cell_type": "markdown", "source": ["Try it:\n"]},
+                {"cell_type": "code", "outputs": [], "source": reworked.splitlines(keepends=True)},
+            ]
+        }
+    )
     assert solution_text_found({"lessons/09_more.ipynb": notebook}, SOLUTIONS) == [
-        ("lessons/09_more.ipynb", "lesson7.count_parameters")]
+        ("lessons/09_more.ipynb", "lesson7.count_parameters")
+    ]
 
 
 def test_an_answer_the_lessons_show_is_refused_anywhere_else():
     shown = function_source("lesson5", "center_loss_backward")
-    found = solution_text_found({"lessons/05_more.ipynb": json.dumps(
-        {"cells": [{"cell_type": "code", "outputs": [], "source": shown}]}),
-        "widgets/exercises/helper.py": shown}, SOLUTIONS)
+    found = solution_text_found(
+        {
+            "lessons/05_more.ipynb": json.dumps(
+                {"cells": [{"cell_type": "code", "outputs": [], "source": shown}]}
+            ),
+            "widgets/exercises/helper.py": shown,
+        },
+        SOLUTIONS,
+    )
     assert found == [("widgets/exercises/helper.py", "lesson5.center_loss_backward")]
 
 
@@ -275,7 +325,8 @@ def test_a_trivially_short_body_is_not_looked_for():
     assert solution_text_found({"widgets/helper.py": short}, SOLUTIONS) == []
     longer = function_source("lesson2", "scale_infer_shape")
     assert solution_text_found({"widgets/helper.py": longer}, SOLUTIONS) == [
-        ("widgets/helper.py", "lesson2.scale_infer_shape")]
+        ("widgets/helper.py", "lesson2.scale_infer_shape")
+    ]
 
 
 def test_the_installed_packages_hold_no_solution_body():
@@ -284,8 +335,9 @@ def test_the_installed_packages_hold_no_solution_body():
         root = Path(package.__file__).parent
         for path in root.rglob("*"):
             if path.suffix in TEXT_SUFFIXES and "__pycache__" not in path.parts:
-                files[f"{package.__name__}/{path.relative_to(root).as_posix()}"] = (
-                    path.read_text(encoding="utf-8"))
+                files[f"{package.__name__}/{path.relative_to(root).as_posix()}"] = path.read_text(
+                    encoding="utf-8"
+                )
     assert len(files) > 100
     assert solution_text_found(files, SOLUTIONS, shown=()) == []
 

@@ -3,6 +3,7 @@ deliberately wrong backward with a message that names the slot, the worst elemen
 wrong values look like; download never touches the network when the file is there, and offline
 says where to put it. (What MXNet returns and raises is in the differential programs p530-p538.)
 """
+
 import contextlib
 import re
 import subprocess
@@ -99,18 +100,21 @@ def readable(message):
 
 # --------------------------------------------------------------------------- import
 def test_reachable_right_after_import_without_loading_urllib():
-    code = ("import sys, minisym as mx; f = mx.test_utils.assert_almost_equal; "
-            "print('urllib.request' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    code = (
+        "import sys, minisym as mx; f = mx.test_utils.assert_almost_equal; "
+        "print('urllib.request' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
 def test_the_sixteen_names_and_download_exist():
-    names = ("default_context set_default_context assert_almost_equal assert_allclose "
-             "almost_equal same rand_ndarray rand_shape_2d rand_shape_3d rand_shape_nd "
-             "np_reduce environment check_numeric_gradient check_symbolic_forward "
-             "check_symbolic_backward compare_optimizer download").split()
+    names = (
+        "default_context set_default_context assert_almost_equal assert_allclose "
+        "almost_equal same rand_ndarray rand_shape_2d rand_shape_3d rand_shape_nd "
+        "np_reduce environment check_numeric_gradient check_symbolic_forward "
+        "check_symbolic_backward compare_optimizer download"
+    ).split()
     assert [n for n in names if not callable(getattr(tu, n, None))] == []
 
 
@@ -150,8 +154,9 @@ def test_assert_almost_equal_shows_digits_enough_to_see_the_difference():
 def test_ndarrays_numbers_bools_and_nan():
     tu.assert_almost_equal(mx.nd.ones((2, 2)), np.ones((2, 2)))
     assert "a 1, b 2" in failure(tu.assert_almost_equal, 1.0, 2.0)
-    assert "index (1,)" in failure(tu.assert_almost_equal, np.array([True, False]),
-                                   np.array([True, True]))
+    assert "index (1,)" in failure(
+        tu.assert_almost_equal, np.array([True, False]), np.array([True, True])
+    )
     tu.assert_almost_equal(np.array([np.nan]), np.array([np.nan]), equal_nan=True)
     tu.assert_allclose(np.array([np.nan]), np.array([np.nan]))
 
@@ -187,8 +192,10 @@ def test_numeric_gradient_passes_on_a_correct_custom_operator():
 def test_sign_flipped_backward_fails_with_the_slot_and_the_pattern():
     message = failure(tu.check_numeric_gradient, custom("sign"), [X, OTHER])
     first = message.splitlines()[0]
-    assert first.startswith("check_numeric_gradient: in_grad[0] ('data', list_arguments()[0]) "
-                            "of Custom 'sm' (op_type='tu_softmax') differs at index (")
+    assert first.startswith(
+        "check_numeric_gradient: in_grad[0] ('data', list_arguments()[0]) "
+        "of Custom 'sm' (op_type='tu_softmax') differs at index ("
+    )
     assert "numeric" in first and "symbolic" in first
     assert re.search(r"\n  \d+ of 20 elements differ \(shape \(4, 5\)\); max abs error", message)
     assert "symbolic is -numeric everywhere: the sign is flipped." in message
@@ -212,31 +219,47 @@ def test_worst_element_values_are_the_real_ones():
 def test_gradient_written_to_the_wrong_index_is_found():
     message = failure(tu.check_numeric_gradient, custom("index"), [X, OTHER], warns=True)
     assert "in_grad[0] ('data', list_arguments()[0]) of Custom 'sm'" in message
-    assert ("What 'data' should get is in in_grad[1] ('other', list_arguments()[1]) of Custom "
-            "'sm' (op_type='tu_softmax') instead: it was written to the wrong index.") in message
+    assert (
+        "What 'data' should get is in in_grad[1] ('other', list_arguments()[1]) of Custom "
+        "'sm' (op_type='tu_softmax') instead: it was written to the wrong index."
+    ) in message
     readable(message)
 
 
 def test_gradient_never_written_lists_the_in_grad_slots():
-    message = failure(tu.check_numeric_gradient, custom("index"), [X, OTHER],
-                      grad_nodes=["data"], warns=True)
-    assert ("in_grad[0] is all zeros: backward never assigned it, or it assigned another index. "
-            "In Custom 'sm' (op_type='tu_softmax'), in_grad[0] is 'data', in_grad[1] is "
-            "'other'.") in message
-    message = failure(tu.check_numeric_gradient, custom("forgot"), [X, OTHER],
-                      grad_nodes={"data": "add"}, warns=True)
+    message = failure(
+        tu.check_numeric_gradient, custom("index"), [X, OTHER], grad_nodes=["data"], warns=True
+    )
+    assert (
+        "in_grad[0] is all zeros: backward never assigned it, or it assigned another index. "
+        "In Custom 'sm' (op_type='tu_softmax'), in_grad[0] is 'data', in_grad[1] is "
+        "'other'."
+    ) in message
+    message = failure(
+        tu.check_numeric_gradient,
+        custom("forgot"),
+        [X, OTHER],
+        grad_nodes={"data": "add"},
+        warns=True,
+    )
     assert "Backward added nothing to in_grad[0]" in message
 
 
 def test_forward_off_by_a_factor_is_named_as_a_factor():
     message = failure(tu.check_numeric_gradient, custom("factor"), [X, OTHER])
-    assert "symbolic is 0.5 times numeric everywhere: a constant factor is missing or extra" \
-        in message
+    assert (
+        "symbolic is 0.5 times numeric everywhere: a constant factor is missing or extra" in message
+    )
 
 
 def test_float32_arithmetic_in_a_float64_check_is_pointed_out():
-    message = failure(tu.check_numeric_gradient, custom("float32_inside"), [X, OTHER],
-                      grad_nodes=["data"], dtype=np.float64)
+    message = failure(
+        tu.check_numeric_gradient,
+        custom("float32_inside"),
+        [X, OTHER],
+        grad_nodes=["data"],
+        dtype=np.float64,
+    )
     assert "(rtol=1e-05, atol=1e-20)" in message
     assert "something computes in float32" in message
 
@@ -245,14 +268,17 @@ def test_a_loss_head_cannot_pass_and_the_message_says_why():
     data, label = mx.sym.Variable("data"), mx.sym.Variable("label")
     loss = mx.sym.Custom(data, label, op_type="softmax", name="loss")
     message = failure(tu.check_numeric_gradient, loss, [X, LABEL], grad_nodes=["data"])
-    assert ("Custom 'loss' (op_type='softmax') ignores the gradient from above "
-            "(need_top_grad=False): its backward returns the gradient of its loss") in message
+    assert (
+        "Custom 'loss' (op_type='softmax') ignores the gradient from above "
+        "(need_top_grad=False): its backward returns the gradient of its loss"
+    ) in message
     assert "check_symbolic_backward(sym, location, None, expected=" in message
     readable(message)
     # ... and the check it points to passes on the same, correct, operator.
     p = np.exp(X) / np.exp(X).sum(axis=1, keepdims=True)
-    grads = tu.check_symbolic_backward(loss, [X, LABEL], None,
-                                       {"data": p - np.eye(5)[LABEL.astype(int)]})
+    grads = tu.check_symbolic_backward(
+        loss, [X, LABEL], None, {"data": p - np.eye(5)[LABEL.astype(int)]}
+    )
     assert sorted(grads) == ["data"]
 
 
@@ -265,22 +291,27 @@ def test_softmax_output_is_a_loss_head_too():
 def test_a_shared_weight_is_named_as_a_sum():
     w = mx.sym.Variable("w")
     x = mx.sym.Variable("x")
-    net = mx.sym.FullyConnected(x, weight=w, num_hidden=2, no_bias=True, name="fc1") + \
-        mx.sym.FullyConnected(x, weight=w, num_hidden=2, no_bias=True, name="fc2")
+    net = mx.sym.FullyConnected(
+        x, weight=w, num_hidden=2, no_bias=True, name="fc1"
+    ) + mx.sym.FullyConnected(x, weight=w, num_hidden=2, no_bias=True, name="fc2")
     tu.check_numeric_gradient(net, [np.ones((1, 3)), np.ones((2, 3))], dtype=np.float64)
     from minisym.test_utils import explain
+
     assert explain.argument_slot(net, "w") == (
         "the gradient of 'w' (list_arguments()[1]), the sum in_grad[1] of FullyConnected 'fc1' "
-        "+ in_grad[1] of FullyConnected 'fc2',")
+        "+ in_grad[1] of FullyConnected 'fc2',"
+    )
 
 
 def test_numeric_gradient_inputs_are_checked_with_mxnets_exception_types():
     fc = mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=2, name="fc")
     with pytest.raises(KeyError) as info:
         tu.check_numeric_gradient(fc, [X])
-    assert str(info.value) == ("check_numeric_gradient: location gives 1 arrays but the symbol "
-                               "has 3 arguments ['data', 'fc_weight', 'fc_bias']; nothing for "
-                               "['fc_weight', 'fc_bias']")
+    assert str(info.value) == (
+        "check_numeric_gradient: location gives 1 arrays but the symbol "
+        "has 3 arguments ['data', 'fc_weight', 'fc_bias']; nothing for "
+        "['fc_weight', 'fc_bias']"
+    )
     with pytest.raises(ValueError, match="grad_nodes must be None, a list"):
         tu.check_numeric_gradient(fc, [X, np.ones((2, 5)), np.ones(2)], grad_nodes="data")
     with pytest.raises(AssertionError, match="numeric_eps=1e-06 is too small for float32"):
@@ -302,8 +333,10 @@ def test_symbolic_forward_names_the_output_and_out_data():
     outputs = tu.check_symbolic_forward(t, [X], [np.tanh(X)])
     np.testing.assert_allclose(outputs[0].asnumpy(), np.tanh(X), rtol=1e-6)
     message = failure(tu.check_symbolic_forward, t, [X], {"t_output": -np.tanh(X)})
-    assert message.startswith("check_symbolic_forward: output 0 't_output' (list_outputs()[0], "
-                              "out_data[0] of tanh 't') differs from expected at index (")
+    assert message.startswith(
+        "check_symbolic_forward: output 0 't_output' (list_outputs()[0], "
+        "out_data[0] of tanh 't') differs from expected at index ("
+    )
     assert "forward is -expected everywhere: the sign is flipped." in message
     assert message.endswith("Look at what forward assigns to out_data[0].")
     readable(message)
@@ -332,20 +365,31 @@ def test_symbolic_backward_of_a_wrong_custom_backward():
     y = np.exp(X) / np.exp(X).sum(axis=1, keepdims=True)
     dx = y * (og - (og * y).sum(axis=1, keepdims=True))
     tu.check_symbolic_backward(custom("ok"), [X, OTHER], [og], {"data": dx})
-    message = failure(tu.check_symbolic_backward, custom("sign"), [X, OTHER], [og],
-                      {"data": dx})
-    assert message.startswith("check_symbolic_backward: in_grad[0] ('data', list_arguments()[0])"
-                              " of Custom 'sm' (op_type='tu_softmax') differs at index (")
+    message = failure(tu.check_symbolic_backward, custom("sign"), [X, OTHER], [og], {"data": dx})
+    assert message.startswith(
+        "check_symbolic_backward: in_grad[0] ('data', list_arguments()[0])"
+        " of Custom 'sm' (op_type='tu_softmax') differs at index ("
+    )
     assert "backward is -expected everywhere: the sign is flipped." in message
-    message = failure(tu.check_symbolic_backward, custom("forgot"), [X, OTHER], [og],
-                      {"data": dx}, grad_req="add", warns=True)
+    message = failure(
+        tu.check_symbolic_backward,
+        custom("forgot"),
+        [X, OTHER],
+        [og],
+        {"data": dx},
+        grad_req="add",
+        warns=True,
+    )
     assert "Backward added nothing to in_grad[0]" in message
 
 
 def test_symbolic_backward_with_wrong_expected_shape_says_so():
     t = mx.sym.tanh(mx.sym.Variable("data"))
-    with pytest.raises(AssertionError, match=r"expected\['data'\] has shape \(5,\) but argument "
-                                             r"'data' has shape \(4, 5\)"):
+    with pytest.raises(
+        AssertionError,
+        match=r"expected\['data'\] has shape \(5,\) but argument "
+        r"'data' has shape \(4, 5\)",
+    ):
         tu.check_symbolic_backward(t, [X], [np.ones((4, 5))], [np.ones(5)])
 
 
@@ -367,13 +411,18 @@ def raised(fn, *args, **kwargs):
 
 
 def test_a_failed_numeric_check_carries_what_it_compared(observers):
-    error = raised(tu.check_numeric_gradient, custom("sign"), [X, OTHER], dtype=np.float64,
-                   grad_nodes=["data"])
+    error = raised(
+        tu.check_numeric_gradient, custom("sign"), [X, OTHER], dtype=np.float64, grad_nodes=["data"]
+    )
     m = error.mismatch
-    assert (m.check, m.argument, m.names) == ("check_numeric_gradient", "data",
-                                              ("numeric", "symbolic"))
-    assert m.slot == ("in_grad[0] ('data', list_arguments()[0]) of Custom 'sm' "
-                      "(op_type='tu_softmax')")
+    assert (m.check, m.argument, m.names) == (
+        "check_numeric_gradient",
+        "data",
+        ("numeric", "symbolic"),
+    )
+    assert m.slot == (
+        "in_grad[0] ('data', list_arguments()[0]) of Custom 'sm' (op_type='tu_softmax')"
+    )
     assert m.expected.shape == m.got.shape == m.shape == (4, 5)
     np.testing.assert_allclose(m.got, -m.expected, rtol=1e-6, atol=1e-9)
     assert (m.rtol, m.atol) == (1e-5, 1e-20)
@@ -393,16 +442,20 @@ def test_symbolic_checks_carry_the_mismatch_too(observers):
     og = RNG.randn(4, 5)
     y = np.exp(X) / np.exp(X).sum(axis=1, keepdims=True)
     dx = y * (og - (og * y).sum(axis=1, keepdims=True))
-    m = raised(tu.check_symbolic_backward, custom("sign"), [X, OTHER], [og],
-               {"data": dx}).mismatch
-    assert (m.check, m.argument, m.names) == ("check_symbolic_backward", "data",
-                                              ("expected", "backward"))
+    m = raised(tu.check_symbolic_backward, custom("sign"), [X, OTHER], [og], {"data": dx}).mismatch
+    assert (m.check, m.argument, m.names) == (
+        "check_symbolic_backward",
+        "data",
+        ("expected", "backward"),
+    )
     np.testing.assert_allclose(m.expected, dx, rtol=1e-6)
     t = mx.sym.tanh(mx.sym.Variable("data"), name="t")
     m2 = raised(tu.check_symbolic_forward, t, [X], [np.tanh(X) + 1]).mismatch
     assert (m2.check, m2.argument, m2.slot) == (
-        "check_symbolic_forward", "t_output",
-        "output 0 't_output' (list_outputs()[0], out_data[0] of tanh 't')")
+        "check_symbolic_forward",
+        "t_output",
+        "output 0 't_output' (list_outputs()[0], out_data[0] of tanh 't')",
+    )
     assert observers == [m, m2]
 
 
@@ -420,8 +473,11 @@ def test_a_broken_observer_warns_and_the_check_still_raises(observers):
         raise KeyError("no display")
 
     tu.checks.mismatch_observers.append(broken)
-    with pytest.warns(RuntimeWarning, match=r"check_numeric_gradient: the mismatch observer .* "
-                                            r"raised KeyError: 'no display'; remove it"):
+    with pytest.warns(
+        RuntimeWarning,
+        match=r"check_numeric_gradient: the mismatch observer .* "
+        r"raised KeyError: 'no display'; remove it",
+    ):
         message = failure(tu.check_numeric_gradient, custom("sign"), [X, OTHER])
     assert message.startswith("check_numeric_gradient: in_grad[0]")
     assert len(observers) == 1
@@ -432,19 +488,30 @@ def test_the_worst_indices_are_those_a_stable_sort_gives_ties_in_index_order():
     for trial in range(200):
         score = rng.randint(-1, 4, 300).astype(float) if trial % 2 else rng.randn(300)
         k = rng.randint(0, 301)
-        assert np.array_equal(tu.compare._largest_first(score, k),
-                              np.argsort(-score, kind="stable")[:k]), (trial, k)
+        assert np.array_equal(
+            tu.compare._largest_first(score, k), np.argsort(-score, kind="stable")[:k]
+        ), (trial, k)
     m = tu.compare.Mismatch.find(np.zeros(1000), np.ones(1000), 1e-5, 1e-20)
     assert len(m.worst) == tu.compare.WORST_KEPT and m.worst[:3] == [(0,), (1,), (2,)]
 
 
 def test_relation_names_what_one_element_looks_like():
-    m = tu.compare.Mismatch.find(np.array([1.0, 2.0, 3.0, 0.0, 1.0, np.nan, 1.0]),
-                                 np.array([-1.0, 4.0, 0.0, 5.0, 1.001, 1.0, np.inf]),
-                                 1e-5, 1e-20, names=("numeric", "symbolic"))
+    m = tu.compare.Mismatch.find(
+        np.array([1.0, 2.0, 3.0, 0.0, 1.0, np.nan, 1.0]),
+        np.array([-1.0, 4.0, 0.0, 5.0, 1.001, 1.0, np.inf]),
+        1e-5,
+        1e-20,
+        names=("numeric", "symbolic"),
+    )
     assert [m.relation((i,)) for i in range(7)] == [
-        "sign flipped", "symbolic is 2 times numeric", "symbolic is 0", "numeric is 0", "",
-        "numeric is not finite", "symbolic is not finite"]
+        "sign flipped",
+        "symbolic is 2 times numeric",
+        "symbolic is 0",
+        "numeric is 0",
+        "",
+        "numeric is not finite",
+        "symbolic is not finite",
+    ]
     ratio = m.error_ratio()
     assert ratio[1] == pytest.approx(2.0 / (1e-20 + 1e-5 * 4.0))
     assert np.isinf(ratio[5]) and np.isinf(ratio[6])
@@ -453,11 +520,19 @@ def test_relation_names_what_one_element_looks_like():
 # --------------------------------------------------------------------------- the rest
 def test_rand_helpers_follow_numpys_seed():
     np.random.seed(0)
-    first = (tu.rand_shape_2d(), tu.rand_shape_3d(), tu.rand_shape_nd(4),
-             tu.rand_ndarray((2, 3)).asnumpy())
+    first = (
+        tu.rand_shape_2d(),
+        tu.rand_shape_3d(),
+        tu.rand_shape_nd(4),
+        tu.rand_ndarray((2, 3)).asnumpy(),
+    )
     np.random.seed(0)
-    second = (tu.rand_shape_2d(), tu.rand_shape_3d(), tu.rand_shape_nd(4),
-              tu.rand_ndarray((2, 3)).asnumpy())
+    second = (
+        tu.rand_shape_2d(),
+        tu.rand_shape_3d(),
+        tu.rand_shape_nd(4),
+        tu.rand_ndarray((2, 3)).asnumpy(),
+    )
     assert first[:3] == second[:3]
     np.testing.assert_array_equal(first[3], second[3])
     assert tu.rand_ndarray((2,), dtype=np.float64).dtype == np.float64
@@ -467,6 +542,7 @@ def test_rand_helpers_follow_numpys_seed():
 
 def test_environment_restores_and_default_context_moves():
     import os
+
     os.environ.pop("TU_TEST_VAR", None)
     with tu.environment("TU_TEST_VAR", "1"):
         assert os.environ["TU_TEST_VAR"] == "1"
@@ -479,12 +555,23 @@ def test_environment_restores_and_default_context_moves():
 
 
 def test_compare_optimizer_failure_names_both_optimizers():
-    tu.compare_optimizer(mx.optimizer.SGD(learning_rate=0.1, momentum=0.9),
-                         mx.optimizer.SGD(learning_rate=0.1, momentum=0.9), (3, 4), np.float32)
-    message = failure(tu.compare_optimizer, mx.optimizer.SGD(learning_rate=0.1),
-                      mx.optimizer.SGD(learning_rate=0.2), (3, 4), np.float32)
-    assert message.startswith("compare_optimizer: the weights of SGD (opt1) and SGD (opt2) after "
-                              "one update differ at index (")
+    tu.compare_optimizer(
+        mx.optimizer.SGD(learning_rate=0.1, momentum=0.9),
+        mx.optimizer.SGD(learning_rate=0.1, momentum=0.9),
+        (3, 4),
+        np.float32,
+    )
+    message = failure(
+        tu.compare_optimizer,
+        mx.optimizer.SGD(learning_rate=0.1),
+        mx.optimizer.SGD(learning_rate=0.2),
+        (3, 4),
+        np.float32,
+    )
+    assert message.startswith(
+        "compare_optimizer: the weights of SGD (opt1) and SGD (opt2) after "
+        "one update differ at index ("
+    )
     readable(message)
 
 
@@ -516,9 +603,11 @@ def test_download_offline_names_the_url_and_where_to_put_the_file(tmp_path, no_n
     with pytest.raises(OSError) as info:
         tu.download(url, dirname=str(tmp_path / "data"))
     message = str(info.value)
-    assert message.startswith("download: could not fetch https://example.com/data/train.csv "
-                              "(URLError: <urlopen error [Errno -3] Temporary failure in name "
-                              "resolution>).")
+    assert message.startswith(
+        "download: could not fetch https://example.com/data/train.csv "
+        "(URLError: <urlopen error [Errno -3] Temporary failure in name "
+        "resolution>)."
+    )
     assert f"\n  {tmp_path / 'data' / 'train.csv'}\n" in message
     assert "returns its path without the network" in message
     assert len(no_network) == 1 and no_network[0][1] <= 30  # no retries offline, short timeout

@@ -1,4 +1,5 @@
 """mx.test_utils.check_consistency and the MNIST helpers (checked against MXNet in p853, p854)."""
+
 import numpy as np
 import pytest
 
@@ -7,9 +8,15 @@ import minisym as mx
 
 def test_check_consistency_docstring_concat_returns_the_float64_run():
     sym = mx.sym.Concat(name="concat", num_args=2)
-    ctx_list = [{"ctx": mx.cpu(0), "concat_arg1": (2, 10), "concat_arg0": (2, 10),
-                 "type_dict": {"concat_arg0": t, "concat_arg1": t}}
-                for t in (np.float64, np.float32, np.float16)]
+    ctx_list = [
+        {
+            "ctx": mx.cpu(0),
+            "concat_arg1": (2, 10),
+            "concat_arg0": (2, 10),
+            "type_dict": {"concat_arg0": t, "concat_arg1": t},
+        }
+        for t in (np.float64, np.float32, np.float16)
+    ]
     gt = mx.test_utils.check_consistency(sym, ctx_list)
     assert sorted(gt) == ["concat_arg0", "concat_arg1", "concat_output"]
     assert gt["concat_output"].dtype == np.float64
@@ -17,10 +24,10 @@ def test_check_consistency_docstring_concat_returns_the_float64_run():
 
 def test_check_consistency_uses_the_given_params_and_checks_gradients():
     fc = mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=3, name="fc")
-    ctx_list = [dict(ctx=mx.cpu(0), data=(4, 5), type_dict={"data": t})
-                for t in (np.float32, np.float64)]
-    params = {"data": np.ones((4, 5)), "fc_weight": np.full((3, 5), 0.5),
-              "fc_bias": np.arange(3.0)}
+    ctx_list = [
+        dict(ctx=mx.cpu(0), data=(4, 5), type_dict={"data": t}) for t in (np.float32, np.float64)
+    ]
+    params = {"data": np.ones((4, 5)), "fc_weight": np.full((3, 5), 0.5), "fc_bias": np.arange(3.0)}
     gt = mx.test_utils.check_consistency(fc, ctx_list, arg_params=params)
     assert gt["fc_output"].asnumpy()[0].tolist() == [2.5, 3.5, 4.5]
     # the head gradient is the forward output: d data = out @ W

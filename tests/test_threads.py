@@ -1,4 +1,5 @@
 """The kernels' thread counts: capped to the usable cores, never raised above what was set."""
+
 import subprocess
 import sys
 
@@ -21,8 +22,14 @@ print(json.dumps({{"numba": numba.get_num_threads(), "blas": [b["num_threads"] f
 def _probe(env_extra):
     import json
     import os
-    out = subprocess.run([sys.executable, "-c", PROBE.format()], capture_output=True, text=True,
-                         env=dict(os.environ, **env_extra), check=True)
+
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE.format()],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, **env_extra),
+        check=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -36,7 +43,8 @@ def test_blas_and_numba_threads_follow_the_usable_cores():
 def test_a_smaller_blas_setting_is_kept():
     before = threadpoolctl.ThreadpoolController().select(user_api="blas").info()
     counts = [b["num_threads"] for b in before]
-    assert threads.cap_blas_threads(10_000) == {b["internal_api"]: n
-                                                for b, n in zip(before, counts)}
+    assert threads.cap_blas_threads(10_000) == {
+        b["internal_api"]: n for b, n in zip(before, counts)
+    }
     after = threadpoolctl.ThreadpoolController().select(user_api="blas").info()
     assert [b["num_threads"] for b in after] == counts

@@ -1,5 +1,6 @@
 """The trace keeps whole arrays (copied at call time, under a byte cap) and records every
 gradient summed from several readers, part by part: what the stepper widget shows."""
+
 import numpy as np
 import pytest
 
@@ -37,8 +38,9 @@ def test_kept_arrays_are_what_each_call_saw_though_buffers_are_reused():
 
 
 def test_a_reader_shares_the_copy_of_what_it_reads_and_copies_are_read_only():
-    net = mx.sym.Activation(mx.sym.FullyConnected(x, num_hidden=3, name="fc"), act_type="relu",
-                            name="act")
+    net = mx.sym.Activation(
+        mx.sym.FullyConnected(x, num_hidden=3, name="fc"), act_type="relu", name="act"
+    )
     ex, trace = traced_run(net, x=(2, 4))
     written = trace.find("fc", "forward")[0].slot("out_data[0]").array
     read = trace.find("act", "forward")[0].slot("in_data[0]").array
@@ -46,8 +48,9 @@ def test_a_reader_shares_the_copy_of_what_it_reads_and_copies_are_read_only():
     assert not written.flags.writeable
     with pytest.raises(ValueError):
         written[0, 0] = 1.0
-    unique = {id(s.array): s.array.nbytes for c in trace.calls for s in c.slots
-              if s.array is not None}
+    unique = {
+        id(s.array): s.array.nbytes for c in trace.calls for s in c.slots if s.array is not None
+    }
     unique.update({id(a): a.nbytes for g in trace.sums for a in (*g.parts, g.total)})
     assert trace.kept_bytes == sum(unique.values())
 
@@ -81,15 +84,20 @@ def test_the_gradient_of_an_output_read_twice_is_the_sum_of_its_parts():
     receiver = trace.calls[total.step]
     assert (receiver.node, receiver.phase) == ("fc", "backward")
     assert trace.sums_at(total.step) == [total]
-    parts = {c.node: c.slot("in_grad[0]").array for c in trace.calls
-             if c.phase == "backward" and c.node in total.sources}
+    parts = {
+        c.node: c.slot("in_grad[0]").array
+        for c in trace.calls
+        if c.phase == "backward" and c.node in total.sources
+    }
     for source, part in zip(total.sources, total.parts):
         np.testing.assert_array_equal(part, parts[source])
     np.testing.assert_array_equal(total.parts[0] + total.parts[1], total.total)
     np.testing.assert_array_equal(total.total, receiver.slot("out_grad[0]").array)
     np.testing.assert_allclose(parts["_mulscalar0"], 3.0)  # d(3h)/dh, times the head's ones
-    assert str(total) in ("grad of fc_output = part from act + part from _mulscalar0",
-                          "grad of fc_output = part from _mulscalar0 + part from act")
+    assert str(total) in (
+        "grad of fc_output = part from act + part from _mulscalar0",
+        "grad of fc_output = part from _mulscalar0 + part from act",
+    )
 
 
 def test_the_gradient_of_an_argument_read_twice_is_summed_into_grad_dict():

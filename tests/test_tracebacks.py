@@ -1,5 +1,6 @@
 """In a notebook a traceback shows the learner's lines, not the engine's: the cell, and their own
 CustomOp code when the error happened inside it. Scripts and pytest keep every frame."""
+
 import os
 import re
 import traceback
@@ -19,8 +20,8 @@ def _files(tb):
 
 
 def _failing_bind():
-    a, d = mx.sym.Variable('a'), mx.sym.Variable('d')
-    (a + d).bind(mx.cpu(), args={'a': mx.nd.ones(1)})
+    a, d = mx.sym.Variable("a"), mx.sym.Variable("d")
+    (a + d).bind(mx.cpu(), args={"a": mx.nd.ones(1)})
 
 
 def test_the_engines_frames_are_left_out_and_counted():
@@ -45,7 +46,7 @@ class FailingProp(mx.operator.CustomOpProp):
 
 
 def test_a_custom_ops_own_frame_stays():
-    net = mx.sym.Custom(mx.sym.Variable('data'), op_type="tb_failing", name="bad")
+    net = mx.sym.Custom(mx.sym.Variable("data"), op_type="tb_failing", name="bad")
     ex = net.simple_bind(mx.cpu(), data=(2, 3))
     with pytest.raises(ZeroDivisionError) as info:
         ex.forward()
@@ -73,9 +74,11 @@ def _run_cell(source, **env):
     return error, ANSI.sub("", "\n".join(error["traceback"]))
 
 
-CELL = ("import minisym as mx\n"
-        "a, d = mx.sym.Variable('a'), mx.sym.Variable('d')\n"
-        "(a + d).bind(mx.cpu(), args={'a': mx.nd.ones(1)})")
+CELL = (
+    "import minisym as mx\n"
+    "a, d = mx.sym.Variable('a'), mx.sym.Variable('d')\n"
+    "(a + d).bind(mx.cpu(), args={'a': mx.nd.ones(1)})"
+)
 
 
 @pytest.mark.slow

@@ -1,4 +1,5 @@
 """Module.fit trains a small residual network on a 3-class spiral (not linearly separable)."""
+
 import logging
 
 import numpy as np
@@ -15,8 +16,10 @@ def spiral(points_per_class=100, classes=3, seed=0):
     data, labels = [], []
     for k in range(classes):
         radius = np.linspace(0.0, 1.0, points_per_class)
-        angle = np.linspace(k * 4.0, (k + 1) * 4.0, points_per_class) \
+        angle = (
+            np.linspace(k * 4.0, (k + 1) * 4.0, points_per_class)
             + rng.standard_normal(points_per_class) * 0.2
+        )
         data.append(np.c_[radius * np.sin(angle), radius * np.cos(angle)])
         labels.append(np.full(points_per_class, k))
     return np.concatenate(data).astype(np.float32), np.concatenate(labels).astype(np.float32)
@@ -42,10 +45,16 @@ def test_fit_learns_the_spiral():
     train = mx.io.NDArrayIter(data, labels, batch_size=30, shuffle=True)
     mod = mx.mod.Module(residual_mlp(), logger=logging.getLogger("spiral"))
     seen = []
-    mod.fit(train, num_epoch=EPOCHS, optimizer="sgd",
-            optimizer_params={"learning_rate": 0.1, "momentum": 0.9},
-            initializer=mx.init.Xavier(magnitude=2.0), eval_metric="acc",
-            epoch_end_callback=lambda epoch, *_: seen.append(epoch), progress_bar=False)
+    mod.fit(
+        train,
+        num_epoch=EPOCHS,
+        optimizer="sgd",
+        optimizer_params={"learning_rate": 0.1, "momentum": 0.9},
+        initializer=mx.init.Xavier(magnitude=2.0),
+        eval_metric="acc",
+        epoch_end_callback=lambda epoch, *_: seen.append(epoch),
+        progress_bar=False,
+    )
     assert seen == list(range(EPOCHS))
     accuracy = dict(mod.score(mx.io.NDArrayIter(data, labels, batch_size=30), "acc"))["accuracy"]
     assert accuracy >= 0.9, f"training accuracy {accuracy:.3f} after {EPOCHS} epochs"

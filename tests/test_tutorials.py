@@ -4,6 +4,7 @@ Python control flow and head gradients (the autograd crash course), CSV files, a
 subclass and record files (the data tutorial). The tutorials themselves are run by
 tests/tutorial_cells.py from a git copy of apache/mxnet; the last test does so when one is
 there."""
+
 import os
 
 import numpy as np
@@ -116,8 +117,7 @@ def test_a_csv_file_saved_with_numpy_comes_back_in_batches(tmp_path):
     it = mx.io.CSVIter(data_csv=path, data_shape=(3,), batch_size=4)
     batches = [b.data[0].asnumpy() for b in it]
     assert [b.shape for b in batches] == [(4, 3)] * 3
-    np.testing.assert_allclose(np.concatenate(batches)[:10], data.astype(np.float32),
-                               rtol=1e-6)
+    np.testing.assert_allclose(np.concatenate(batches)[:10], data.astype(np.float32), rtol=1e-6)
 
 
 class _Counting(mx.io.DataIter):
@@ -143,8 +143,9 @@ class _Counting(mx.io.DataIter):
 
 
 def test_module_fit_takes_a_data_iter_written_by_hand():
-    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=2),
-                               name="softmax")
+    net = mx.sym.SoftmaxOutput(
+        mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=2), name="softmax"
+    )
     mod = mx.mod.Module(net)
     it = _Counting(batches=4)
     mod.fit(it, num_epoch=2, optimizer_params={"learning_rate": 0.1}, progress_bar="off")
@@ -156,15 +157,20 @@ def test_records_are_written_read_by_key_and_packed_with_labels(tmp_path):
     rec, idx = str(tmp_path / "tmp.rec"), str(tmp_path / "tmp.idx")
     w = mx.recordio.MXIndexedRecordIO(idx, rec, "w")
     for i in range(4):
-        w.write_idx(i, mx.recordio.pack(mx.recordio.IRHeader(0, [i, 2 * i], i, 0),
-                                        b"record_%d" % i))
+        w.write_idx(
+            i, mx.recordio.pack(mx.recordio.IRHeader(0, [i, 2 * i], i, 0), b"record_%d" % i)
+        )
     w.close()
     r = mx.recordio.MXIndexedRecordIO(idx, rec, "r")
     header, payload = mx.recordio.unpack(r.read_idx(2))
     assert (header.flag, header.label.tolist(), payload) == (2, [2.0, 4.0], b"record_2")
     sequential = mx.recordio.MXRecordIO(rec, "r")
     assert [mx.recordio.unpack(sequential.read())[1] for _ in range(4)] == [
-        b"record_0", b"record_1", b"record_2", b"record_3"]
+        b"record_0",
+        b"record_1",
+        b"record_2",
+        b"record_3",
+    ]
     assert sequential.read() is None
 
 
@@ -181,16 +187,28 @@ def registry_kept():
     mx.operator._PROPS.update(saved)
 
 
-@pytest.mark.skipif(not os.path.isdir(_GIT_DIR), reason="no git copy of apache/mxnet "
-                    "(set MXNET_REPO) to read MXNet's tutorials from")
+@pytest.mark.skipif(
+    not os.path.isdir(_GIT_DIR),
+    reason="no git copy of apache/mxnet (set MXNET_REPO) to read MXNet's tutorials from",
+)
 def test_mxnets_custom_operator_and_autograd_tutorials_run_as_typed(registry_kept):
     import tutorial_cells
-    custom = tutorial_cells.run_tutorial(tutorial_cells.markdown(
-        _GIT_DIR, "1.9.1", "docs/python_docs/python/tutorials/extend/customop.md"), "customop")
+
+    custom = tutorial_cells.run_tutorial(
+        tutorial_cells.markdown(
+            _GIT_DIR, "1.9.1", "docs/python_docs/python/tutorials/extend/customop.md"
+        ),
+        "customop",
+    )
     failed = {first: why for _, status, first, why in custom if status == "FAIL"}
     assert all("gluon" in why or "DenseBlock" in why for why in failed.values()), failed
     assert sum(status == "ok" for _, status, _, _ in custom) >= 7
-    autograd = tutorial_cells.run_tutorial(tutorial_cells.markdown(
-        _GIT_DIR, "1.9.1",
-        "docs/python_docs/python/tutorials/getting-started/crash-course/3-autograd.md"), "ag")
+    autograd = tutorial_cells.run_tutorial(
+        tutorial_cells.markdown(
+            _GIT_DIR,
+            "1.9.1",
+            "docs/python_docs/python/tutorials/getting-started/crash-course/3-autograd.md",
+        ),
+        "ag",
+    )
     assert [status for _, status, _, _ in autograd] == ["ok"] * len(autograd)

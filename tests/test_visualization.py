@@ -1,4 +1,5 @@
 """mx.viz: print_summary without shapes (minisym's deliberate difference) and plot_network."""
+
 import contextlib
 import io
 import sys
@@ -52,8 +53,12 @@ def test_shape_hints_give_exactly_the_table_for_those_shapes():
 def test_partial_hints_count_what_they_can():
     data = mx.sym.Variable("data", shape=(2, 6))
     tok = mx.sym.Variable("tok")
-    net = mx.sym.Group([mx.sym.FullyConnected(data, num_hidden=4, name="fc"),
-                        mx.sym.Embedding(tok, input_dim=5, output_dim=2, name="emb")])
+    net = mx.sym.Group(
+        [
+            mx.sym.FullyConnected(data, num_hidden=4, name="fc"),
+            mx.sym.Embedding(tok, input_dim=5, output_dim=2, name="emb"),
+        ]
+    )
     text = summary(net)
     assert "Total params: 38" in text  # fc 28 + emb 10: neither needs tok's shape
     assert "Output shapes left blank need the shapes of: tok." in text
@@ -71,8 +76,10 @@ def test_incomplete_shape_raises_like_mxnet():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with pytest.raises(ValueError, match="incomplete"):
-            summary(mx.sym.Group([mx.sym.Variable("a") * 2, mx.sym.Variable("b") * 2]),
-                    shape={"a": (1, 2)})
+            summary(
+                mx.sym.Group([mx.sym.Variable("a") * 2, mx.sym.Variable("b") * 2]),
+                shape={"a": (1, 2)},
+            )
 
 
 def test_plot_network_returns_a_digraph_and_warns_once_when_dot_is_missing(monkeypatch):

@@ -1,6 +1,7 @@
 """The gradient heatmap, driven through its traits: what a failed check carries is drawn cell
 by cell, arrays of any rank fold to 2-D slices, pooling keeps the worst element visible, and a
 failed check displays its heatmap before raising in a kernel only."""
+
 import json
 import subprocess
 import sys
@@ -58,14 +59,16 @@ def failed_check():
     """The AssertionError of check_numeric_gradient on the sign-flipped square."""
     np.random.seed(3)
     with pytest.raises(AssertionError) as info:
-        mx.test_utils.check_numeric_gradient(SQUARE, [X], numeric_eps=1e-3, rtol=1e-2,
-                                             atol=1e-4, dtype=np.float64)
+        mx.test_utils.check_numeric_gradient(
+            SQUARE, [X], numeric_eps=1e-3, rtol=1e-2, atol=1e-4, dtype=np.float64
+        )
     return info.value
 
 
 def mismatch(expected, got, rtol=1e-2, atol=1e-4, names=("numeric", "symbolic")):
-    return Mismatch.find(np.asarray(expected, float), np.asarray(got, float), rtol, atol,
-                         names=names)
+    return Mismatch.find(
+        np.asarray(expected, float), np.asarray(got, float), rtol, atol, names=names
+    )
 
 
 # --------------------------------------------------------------------------- traits
@@ -73,19 +76,26 @@ def test_a_failed_check_is_drawn_from_what_its_error_carries():
     error = failed_check()
     m = error.mismatch
     w = GradientHeatmap.from_error(error)
-    assert w.caption == ("check_numeric_gradient failed on in_grad[0] ('data', "
-                         "list_arguments()[0]) of Custom 'sq' (op_type='gh_square')")
+    assert w.caption == (
+        "check_numeric_gradient failed on in_grad[0] ('data', "
+        "list_arguments()[0]) of Custom 'sq' (op_type='gh_square')"
+    )
     worst = m.worst_index
     index = f"[{worst[0]}, {worst[1]}]"
-    assert w.summary.startswith("shape (4, 10): 40 of 40 elements outside rtol=0.01, "
-                                f"atol=0.0001; worst at {index}: numeric ")
+    assert w.summary.startswith(
+        "shape (4, 10): 40 of 40 elements outside rtol=0.01, "
+        f"atol=0.0001; worst at {index}: numeric "
+    )
     assert w.summary.endswith("(sign flipped)")
     assert w.hints == m.hints and "symbolic is -numeric everywhere: the sign is flipped." in w.hints
     assert (w.grid["rows"], w.grid["columns"], w.grid["block"]) == (4, 10, [1, 1])
     assert w.grid["index"][w.worst["cell"]] == index == w.worst["index"]
     assert w.worst["cell"] == worst[0] * 10 + worst[1]
-    assert (w.worst["relation"], w.fold, w.slices) == ("sign flipped", "rows: axis 0, columns: "
-                                                       "axis 1", 1)
+    assert (w.worst["relation"], w.fold, w.slices) == (
+        "sign flipped",
+        "rows: axis 0, columns: axis 1",
+        1,
+    )
     assert float(w.grid["a"][7]) == pytest.approx(m.expected[0, 7], rel=1e-3)
     assert float(w.grid["b"][7]) == pytest.approx(m.got[0, 7], rel=1e-3)
     assert w.labels["error_panel"] == "|numeric − symbolic| ÷ tolerance"
@@ -94,8 +104,11 @@ def test_a_failed_check_is_drawn_from_what_its_error_carries():
 
 def test_colours_follow_sign_and_tolerance():
     w = GradientHeatmap(mismatch([[1.0, -1.0, 0.0, 2.0]], [[1.0, -1.0, 0.5, -2.0]]))
-    assert w.grid["a_colour"][:3] == [gh._mix(gh.VALUE_STOPS, 0.75), gh._mix(gh.VALUE_STOPS, 0.25),
-                                      gh.VALUE_STOPS[1]]
+    assert w.grid["a_colour"][:3] == [
+        gh._mix(gh.VALUE_STOPS, 0.75),
+        gh._mix(gh.VALUE_STOPS, 0.25),
+        gh.VALUE_STOPS[1],
+    ]
     assert w.grid["error_colour"][0] == gh.PASS_STOPS[0]  # equal: no error at all
     assert w.grid["error_colour"][3] == gh.FAIL_STOPS[-1]  # the largest ratio: the darkest
     assert w.legend["ratio_max"] == pytest.approx(4 / (1e-4 + 2e-2), rel=1e-3)
@@ -103,15 +116,20 @@ def test_colours_follow_sign_and_tolerance():
 
 def test_text_and_html_are_deterministic():
     m = mismatch(np.arange(12.0).reshape(3, 4), -np.arange(12.0).reshape(3, 4))
-    m.found_by("check_numeric_gradient", "in_grad[0] ('data', list_arguments()[0]) of "
-               "Custom 'sm'", "data", ["symbolic is -numeric everywhere: the sign is flipped."])
+    m.found_by(
+        "check_numeric_gradient",
+        "in_grad[0] ('data', list_arguments()[0]) of Custom 'sm'",
+        "data",
+        ["symbolic is -numeric everywhere: the sign is flipped."],
+    )
     w = GradientHeatmap(m)
     assert w.text() == (
         "GradientHeatmap: check_numeric_gradient failed on in_grad[0] ('data', "
         "list_arguments()[0]) of Custom 'sm'\n"
         "shape (3, 4): 11 of 12 elements outside rtol=0.01, atol=0.0001; worst at [2, 3]: "
         "numeric 11, symbolic -11 (sign flipped)\n"
-        "  symbolic is -numeric everywhere: the sign is flipped.")
+        "  symbolic is -numeric everywhere: the sign is flipped."
+    )
     assert repr(w) == w.text()
     html = w.html()
     assert html == GradientHeatmap(m).html()
@@ -136,8 +154,12 @@ def test_anything_but_a_mismatch_is_refused_with_what_to_pass():
 # --------------------------------------------------------------------------- folding
 def test_zero_and_one_axis_arrays_are_one_row():
     w = GradientHeatmap(mismatch(np.float64(1.0), np.float64(2.0)))
-    assert (w.grid["rows"], w.grid["columns"], w.fold, w.worst["index"]) == (1, 1, "one value",
-                                                                            "[]")
+    assert (w.grid["rows"], w.grid["columns"], w.fold, w.worst["index"]) == (
+        1,
+        1,
+        "one value",
+        "[]",
+    )
     w = GradientHeatmap(mismatch(np.zeros(7), np.eye(7)[5]))
     assert (w.grid["rows"], w.grid["columns"], w.worst["index"]) == (1, 7, "[5]")
     assert w.worst["cell"] == 5 and w.fold == "one row: axis 0 (7 elements) across"
@@ -149,8 +171,9 @@ def test_more_axes_show_one_slice_of_the_last_two_starting_at_the_worst():
     got[1, 0, 2, 3], got[0, 2, 1, 1] = 5.0, 1.0
     w = GradientHeatmap(mismatch(want, got))
     assert (w.slices, w.slice_index, w.slice_label) == (6, 3, "[1, 0, :, :]")
-    assert w.fold == ("slice [1, 0, :, :] of 6 slices over axes 0–1 (rows: axis 2, columns: "
-                      "axis 3)")
+    assert w.fold == (
+        "slice [1, 0, :, :] of 6 slices over axes 0–1 (rows: axis 2, columns: axis 3)"
+    )
     assert w.grid["index"][w.worst["cell"]] == "[1, 0, 2, 3]"
     assert [b["fails"] for b in w.slice_bars] == [False, False, True, True, False, False]
     w.slice_index = 2
@@ -158,13 +181,21 @@ def test_more_axes_show_one_slice_of_the_last_two_starting_at_the_worst():
     assert w.grid["ratio"][1 * 5 + 1] == "99" and w.worst["slice_index"] == 3
     w.slice_index = 99
     assert w.slice_index == 5  # clamped to the last slice
-    assert w.text().splitlines()[2] == ("slice [1, 2, :, :] of 6 slices over axes 0–1 (rows: "
-                                        "axis 2, columns: axis 3)")
+    assert w.text().splitlines()[2] == (
+        "slice [1, 2, :, :] of 6 slices over axes 0–1 (rows: axis 2, columns: axis 3)"
+    )
 
 
 # --------------------------------------------------------------------------- downsampling
-@pytest.mark.parametrize("shape, worst", [((300, 500), (123, 457)), ((300, 500), (299, 499)),
-                                          ((41, 61), (40, 0)), ((1, 10_000), (0, 7777))])
+@pytest.mark.parametrize(
+    "shape, worst",
+    [
+        ((300, 500), (123, 457)),
+        ((300, 500), (299, 499)),
+        ((41, 61), (40, 0)),
+        ((1, 10_000), (0, 7777)),
+    ],
+)
 def test_pooling_keeps_the_worst_element_visible(shape, worst):
     rng = np.random.RandomState(1)
     want = rng.randn(*shape)
@@ -219,24 +250,27 @@ def test_outside_a_kernel_nothing_is_installed_or_shown(monkeypatch):
 
 def test_show_difference_compares_and_displays_only_what_differs(kernel):
     assert GradientHeatmap.show_difference(np.ones(3), np.ones(3) + 1e-6) is None
-    w = GradientHeatmap.show_difference(np.ones((2, 2)), -np.ones((2, 2)), slot="in_grad[0]",
-                                        names=("expected", "yours"))
+    w = GradientHeatmap.show_difference(
+        np.ones((2, 2)), -np.ones((2, 2)), slot="in_grad[0]", names=("expected", "yours")
+    )
     assert kernel == [w] and w.caption == "in_grad[0]"
     assert w.summary.endswith("expected 1, yours -1 (sign flipped)")
 
 
 def test_importing_the_module_outside_a_kernel_registers_nothing():
-    code = ("import minisym.test_utils.checks as c, minisym_widgets.gradient_heatmap; "
-            "print(c.mismatch_observers)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    code = (
+        "import minisym.test_utils.checks as c, minisym_widgets.gradient_heatmap; "
+        "print(c.mismatch_observers)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
 def test_importing_the_package_in_a_kernel_registers_the_heatmap():
-    code = ("import ipykernel, minisym.module.progress as p; p.in_kernel = lambda: True; "
-            "import minisym_widgets, minisym.test_utils.checks as c; "
-            "print([f.__qualname__ for f in c.mismatch_observers])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    code = (
+        "import ipykernel, minisym.module.progress as p; p.in_kernel = lambda: True; "
+        "import minisym_widgets, minisym.test_utils.checks as c; "
+        "print([f.__qualname__ for f in c.mismatch_observers])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['show_before_raise']"

@@ -1,6 +1,7 @@
 """GraphView at trait level: the layered layout, collapsing and expanding groups, a click on a
 node opening its index map, the node where inference fails drawn in vermillion, and ResNet-50
 staying small and fast. Bad input never escapes."""
+
 import re
 import time
 
@@ -42,9 +43,9 @@ def resnet50():
 
 # --- the engine helpers it reads -----------------------------------------------------------------
 def test_node_look_and_hidden_weights_follow_plot_network():
-    assert node_look({"op": "Convolution", "name": "c", "attrs": {"kernel": "(3, 3)",
-                                                                   "num_filter": "8"}}) \
-        == ("Convolution\n3x3/1, 8", 1)
+    assert node_look(
+        {"op": "Convolution", "name": "c", "attrs": {"kernel": "(3, 3)", "num_filter": "8"}}
+    ) == ("Convolution\n3x3/1, 8", 1)
     assert node_look({"op": "null", "name": "data", "attrs": {}}) == ("data", 0)
     assert node_look({"op": "BatchNorm", "name": "bn1", "attrs": {}}) == ("bn1", 3)
     assert is_hidden_weight({"op": "null", "name": "bn1_moving_var"})
@@ -221,8 +222,7 @@ def test_failing_inference_colours_the_failing_node_with_the_teaching_error():
 
 
 def test_failure_inside_a_collapsed_unit_colours_its_box(resnet50):
-    view = GraphView(resnet50, data=(1, 3, 224, 224),
-                     stage2_unit1_conv1_weight=(128, 99, 1, 1))
+    view = GraphView(resnet50, data=(1, 3, 224, 224), stage2_unit1_conv1_weight=(128, 99, 1, 1))
     assert view.failed_node == "stage2_unit1_conv1"
     assert flagged(view, FAILED) == ["stage2_unit1"]
     assert rows(view)["stage2_unit1"][2] == "fails at stage2_unit1_conv1"

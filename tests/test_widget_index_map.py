@@ -1,4 +1,5 @@
 """The index map and the grad_req playground, driven through their traits as a click would."""
+
 import numpy as np
 import pytest
 
@@ -16,8 +17,9 @@ def _row(index_map, family, index):
 
 
 def _cell(index_map, label):
-    return next(c for t in index_map.tables for r in t["rows"] for c in r["cells"]
-                if c["label"] == label)
+    return next(
+        c for t in index_map.tables for r in t["rows"] for c in r["cells"] if c["label"] == label
+    )
 
 
 def test_a_prop_shows_every_slot_with_names_shapes_and_req():
@@ -25,8 +27,12 @@ def test_a_prop_shows_every_slot_with_names_shapes_and_req():
     assert not m.error
     assert [t["family"] for t in m.tables] == ["arguments", "outputs"]
     label = _row(m, "arguments", 1)
-    assert (label["name"], label["given"], label["shape"], label["dtype"]) == \
-        ("label", "label=", "(8,)", "float32")
+    assert (label["name"], label["given"], label["shape"], label["dtype"]) == (
+        "label",
+        "label=",
+        "(8,)",
+        "float32",
+    )
     assert [c["label"] for c in label["cells"]] == ["in_data[1]", "in_grad[1]", "backward req[1]"]
     assert _cell(m, "backward req[0]")["req"] == "write"
     assert _cell(m, "forward req[0]")["req"] == "write"
@@ -39,8 +45,9 @@ def test_selecting_a_slot_links_the_same_index_and_explains_it():
     assert m.linked == ["in_data[1]", "in_grad[1]", "backward req[1]", "list_arguments()[1]"]
     detail = dict(m.detail)
     assert detail["in_data[1]"] == "is 'label'"
-    assert detail["declared"] == ("second in list_arguments(): SoftmaxProp.list_arguments, "
-                                  "line 2: return ['data', 'label']")
+    assert detail["declared"] == (
+        'second in list_arguments(): SoftmaxProp.list_arguments, line 2: return ["data", "label"]'
+    )
     assert m.caption.startswith("Custom 'softmax' (op_type='softmax')")
     assert detail["given"].startswith("given as label= in the mx.sym.Custom(...) call")
     assert detail["array"] == "label · shape (8,) · float32"
@@ -148,8 +155,9 @@ def test_bad_targets_and_nodes_are_inline_errors():
 
 
 def test_a_module_shows_the_grad_req_module_chose():
-    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=3,
-                                                     name="fc"), name="softmax")
+    net = mx.sym.SoftmaxOutput(
+        mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=3, name="fc"), name="softmax"
+    )
     module = mx.mod.Module(net)
     module.bind(data_shapes=[("data", (4, 5))], label_shapes=[("softmax_label", (4,))])
     m = IndexMap(module, node="fc")
@@ -170,6 +178,7 @@ def test_fallbacks_are_deterministic_text_and_html():
 @pytest.mark.slow
 def test_resnet50_maps_open_fast_and_send_small_messages():
     from nets import resnet
+
     executor = resnet(50, num_classes=1000).simple_bind(mx.cpu(), data=(1, 3, 224, 224))
     m = IndexMap(executor, node="stage3_unit2_conv2")
     for name in ("bn_data", "stage4_unit1_bn2", "fc1", "softmax"):
@@ -200,8 +209,9 @@ def test_the_playground_shows_write_add_and_null_side_by_side():
 
 
 def test_the_playground_reports_bad_input_and_recovers():
-    executor = mx.sym.FullyConnected(mx.sym.Variable("x"), num_hidden=2,
-                                     name="fc").simple_bind(mx.cpu(), x=(1, 2))
+    executor = mx.sym.FullyConnected(mx.sym.Variable("x"), num_hidden=2, name="fc").simple_bind(
+        mx.cpu(), x=(1, 2)
+    )
     p = GradReqPlayground(executor)
     assert p.argument == "x" and p.error == ""
     p.runs = 50

@@ -1,5 +1,6 @@
 """Lifecycle at trait level: each interaction sets a trait as a click in the page would, and the
 rows, detail and inline error follow; the timeline updates live; bad input never escapes."""
+
 import numpy as np
 import pytest
 
@@ -57,8 +58,7 @@ def widget():
 
 def session(name="loss", scale=2, batch=4):
     """What a learner does in later cells: create, bind, forward, backward."""
-    sym = mx.sym.Custom(data=mx.sym.Variable("data"), op_type="twl_softmax", scale=scale,
-                        name=name)
+    sym = mx.sym.Custom(data=mx.sym.Variable("data"), op_type="twl_softmax", scale=scale, name=name)
     ex = sym.simple_bind(mx.cpu(), data=(batch, 3))
     ex.forward(is_train=True, data=np.random.rand(batch, 3))
     ex.backward()
@@ -67,13 +67,19 @@ def session(name="loss", scale=2, batch=4):
 
 def calls(w, rows=None):
     """(seq, owner, method) of every call or group row, in order."""
-    return [(r["seq"], r["owner"], r["method"]) for r in (rows if rows is not None else w.rows)
-            if r["kind"] in ("call", "group")]
+    return [
+        (r["seq"], r["owner"], r["method"])
+        for r in (rows if rows is not None else w.rows)
+        if r["kind"] in ("call", "group")
+    ]
 
 
 def row(w, method, kind=None):
-    return next(r for r in w.rows + w.recent if r.get("method") == method
-                and (kind is None or r["kind"] == kind))
+    return next(
+        r
+        for r in w.rows + w.recent
+        if r.get("method") == method and (kind is None or r["kind"] == kind)
+    )
 
 
 def assert_small(w):
@@ -86,12 +92,17 @@ def test_the_timeline_fills_in_as_the_learner_acts(widget):
     assert widget.recording and widget.total == 0 and widget.rows == []
     sym = mx.sym.Custom(data=mx.sym.Variable("data"), op_type="twl_softmax", name="loss")
     assert [r["label"] for r in widget.rows if r["kind"] == "action"] == [
-        "mx.sym.Custom(op_type='twl_softmax', name='loss')"]
+        "mx.sym.Custom(op_type='twl_softmax', name='loss')"
+    ]
     assert [m for _, _, m in calls(widget)] == [
-        "__init__", "list_arguments", "list_outputs", "list_auxiliary_states",
-        "declare_backward_dependency"]
+        "__init__",
+        "list_arguments",
+        "list_outputs",
+        "list_auxiliary_states",
+        "declare_backward_dependency",
+    ]
     ex = sym.simple_bind(mx.cpu(), data=(4, 3))
-    bind_rows = widget.rows[[r.get("label") for r in widget.rows].index("simple_bind"):]
+    bind_rows = widget.rows[[r.get("label") for r in widget.rows].index("simple_bind") :]
     assert "create_operator" in [r.get("method") for r in bind_rows]
     assert all(r["owner"] == "prop" for r in bind_rows if r["kind"] != "action")
     ex.forward(is_train=True, data=np.random.rand(4, 3))
@@ -231,10 +242,10 @@ def test_opening_the_index_map_of_a_node(widget):
     kept = session()
     widget.index_map = "loss"
     assert widget.error == ""
-    assert len(widget.box.children) == 2 and isinstance(widget.box.children[1], IndexMap)
-    assert widget.box.children[1].node == "loss"
+    assert len(widget.panel.children) == 1 and isinstance(widget.panel.children[0], IndexMap)
+    assert widget.panel.children[0].node == "loss"
     widget.index_map = ""
-    assert widget.box.children == (widget,)
+    assert widget.panel.children == ()
     assert kept[1].outputs  # the learner's executor is untouched and alive
 
 
@@ -244,7 +255,7 @@ def test_the_index_map_needs_a_bound_or_inferred_node(widget):
     assert "so far it was only created" in widget.error
     widget.index_map = "missing"
     assert "no call of it was recorded" in widget.error
-    assert widget.box.children == (widget,)
+    assert widget.panel.children == ()
 
 
 # --- many calls, big networks, fallbacks ---------------------------------------------------------

@@ -1,6 +1,7 @@
 """MemoryPlanView at trait level: a small network whose sharing is worked out by hand, every
 kind of target, the inference plan beside the training one, mistakes shown inline, and
 ResNet-50 at batch 1 staying small and quick."""
+
 import time
 
 import pytest
@@ -15,8 +16,9 @@ def mlp():
     """fc1 -> relu1 -> fc2 -> relu2 -> fc3; with x=(2, 6) every output is (2, 8) float32, 64 B."""
     h = mx.sym.Variable("x")
     for i in (1, 2):
-        h = mx.sym.Activation(mx.sym.FullyConnected(h, num_hidden=8, name=f"fc{i}"),
-                              act_type="relu", name=f"relu{i}")
+        h = mx.sym.Activation(
+            mx.sym.FullyConnected(h, num_hidden=8, name=f"fc{i}"), act_type="relu", name=f"relu{i}"
+        )
     return mx.sym.FullyConnected(h, num_hidden=8, name="fc3")
 
 
@@ -30,14 +32,26 @@ def test_training_keeps_the_relu_outputs_and_shares_the_fc_outputs():
     assert view.error == ""
     # fc1's output dies when relu1 has read it (relu's backward reads only its own output),
     # so fc2's output reuses its buffer; relu1 and relu2 are read again by backward.
-    assert stored(view) == [["fc1_output", "fc2_output"], ["relu1_output"], ["relu2_output"],
-                            ["fc3_output"]]
+    assert stored(view) == [
+        ["fc1_output", "fc2_output"],
+        ["relu1_output"],
+        ["relu2_output"],
+        ["fc3_output"],
+    ]
     assert [r["kind"] for r in view.rows] == ["shared", "alone", "alone", "head"]
     assert view.caption == (
         "MemoryPlanView: 5 outputs of 5 operators in 4 buffers (1 shared); 320 B without "
-        "sharing, 256 B with (0.80x); backward keeps 2 outputs alive (128 B)")
-    assert view.rows[1]["bars"] == [[1, 2, 8, "relu1_output (2, 8) float32, 64 B: forward relu1 "
-                                                 "→ backward relu1", "relu1_output"]]
+        "sharing, 256 B with (0.80x); backward keeps 2 outputs alive (128 B)"
+    )
+    assert view.rows[1]["bars"] == [
+        [
+            1,
+            2,
+            8,
+            "relu1_output (2, 8) float32, 64 B: forward relu1 → backward relu1",
+            "relu1_output",
+        ]
+    ]
     assert view.num_forward == 5 and len(view.steps) == 10
     assert view.steps[5] == ["backward", "fc3", "FullyConnected", True]
     assert view.live == [64, 128, 128, 192, 192, 192, 192, 128, 128, 64]
@@ -48,14 +62,17 @@ def test_training_keeps_the_relu_outputs_and_shares_the_fc_outputs():
 def test_selecting_a_buffer_lists_its_outputs_and_why():
     view = MemoryPlanView(mlp(), x=(2, 6))
     view.selected = view.rows[0]["buffer"]
-    assert view.detail == [["buffer 0 · 64 B",
-                            "shared by 2 outputs, one after the other: saves 64 B"]]
+    assert view.detail == [
+        ["buffer 0 · 64 B", "shared by 2 outputs, one after the other: saves 64 B"]
+    ]
     assert view.detail_rows == [
         ["fc1_output", "(2, 8) float32", "64 B", "forward fc1 → forward relu1", ""],
-        ["fc2_output", "(2, 8) float32", "64 B", "forward fc2 → forward relu2", ""]]
+        ["fc2_output", "(2, 8) float32", "64 B", "forward fc2 → forward relu2", ""],
+    ]
     view.selected = view.rows[1]["buffer"]
-    assert view.detail[0][1] == ("holds one output: kept until backward, so no other output "
-                                 "can use it before")
+    assert view.detail[0][1] == (
+        "holds one output: kept until backward, so no other output can use it before"
+    )
     assert view.detail_rows[0][4] == "relu1 (out_data[0]), fc2 (in_data[0])"
     view.selected = view.rows[3]["buffer"]
     assert "an output of the symbol" in view.detail[0][1]
@@ -80,14 +97,17 @@ def test_the_inference_plan_shares_the_relu_outputs_too():
     view = MemoryPlanView(mlp(), x=(2, 6))
     view.selected = 0
     view.variant = "inference"
-    assert stored(view) == [["fc1_output", "fc2_output"], ["relu1_output", "relu2_output"],
-                            ["fc3_output"]]
+    assert stored(view) == [
+        ["fc1_output", "fc2_output"],
+        ["relu1_output", "relu2_output"],
+        ["fc3_output"],
+    ]
     assert view.selected == -1 and view.detail == []
     assert len(view.steps) == 5  # no backward columns
-    assert view.caption.endswith("192 B with (0.60x); no backward runs, so nothing is kept for "
-                                 "it")
-    assert view.text().splitlines()[1] == ("bound for inference (grad_req='null'): 192 B in 3 "
-                                           "buffers (0.60x)")
+    assert view.caption.endswith("192 B with (0.60x); no backward runs, so nothing is kept for it")
+    assert view.text().splitlines()[1] == (
+        "bound for inference (grad_req='null'): 192 B in 3 buffers (0.60x)"
+    )
     view.variant = "bound"
     assert len(view.rows) == 4
 
@@ -101,7 +121,7 @@ def test_executor_and_module_show_the_plan_they_were_bound_with():
     module = mx.mod.Module(mlp(), data_names=["x"], label_names=[], context=mx.cpu())
     module.bind(data_shapes=[("x", (2, 6))])
     from_module = MemoryPlanView(module)
-    assert from_module.plan is module._exec.memory_stats.plan
+    assert from_module.plan is module.executor.memory_stats.plan
     assert from_module.caption == MemoryPlanView(mlp(), x=(2, 6)).caption
 
 
@@ -114,12 +134,15 @@ def test_sharing_turned_off_is_said(monkeypatch):
     assert "no buffer is shared" in view.text()
 
 
-@pytest.mark.parametrize("target, kwargs, message", [
-    (mlp(), {}, "give the input shapes to plan a Symbol"),
-    ("mlp", {}, "got str"),
-    (mx.mod.Module(mlp(), data_names=["x"], label_names=[]), {}, "bind the Module first"),
-    (mlp(), {"x": (2, 6), "fc1_weight": (8, 5)}, "fc1"),
-])
+@pytest.mark.parametrize(
+    "target, kwargs, message",
+    [
+        (mlp(), {}, "give the input shapes to plan a Symbol"),
+        ("mlp", {}, "got str"),
+        (mx.mod.Module(mlp(), data_names=["x"], label_names=[]), {}, "bind the Module first"),
+        (mlp(), {"x": (2, 6), "fc1_weight": (8, 5)}, "fc1"),
+    ],
+)
 def test_a_target_that_cannot_be_planned_is_an_inline_error(target, kwargs, message):
     view = MemoryPlanView(target, **kwargs)
     assert message in view.error
@@ -151,7 +174,8 @@ def test_resnet50_at_batch_1_builds_quickly_and_stays_small(resnet50_view):
     assert view.error == ""
     assert view.caption == (
         "MemoryPlanView: 277 outputs of 175 operators in 257 buffers (20 shared); 139.8 MiB "
-        "without sharing, 118.8 MiB with (0.85x); backward keeps 257 outputs alive (113.0 MiB)")
+        "without sharing, 118.8 MiB with (0.85x); backward keeps 257 outputs alive (113.0 MiB)"
+    )
     assert len(view.rows) == 257 and len(view.steps) == 350
     assert sum(r["small"] for r in view.rows) == 102  # BatchNorm statistics, the classifier
     assert view.notes == ["102 small buffers (under 31.4 KiB each, 186.8 KiB in all)"]
@@ -168,8 +192,14 @@ def test_resnet50_fallbacks_are_deterministic_and_informative(resnet50_view):
     assert (view.text(), view.html()) == (again.text(), again.html())
     lines = view.text().splitlines()
     assert lines[1] == "bound for inference (grad_req='null'): 10.5 MiB in 9 buffers (0.08x)"
-    assert lines[3].split() == ["buffer", "23", "3.1", "MiB", "stage1_unit1_conv3_output,",
-                                "stage1_unit2_bn1_output"]
+    assert lines[3].split() == [
+        "buffer",
+        "23",
+        "3.1",
+        "MiB",
+        "stage1_unit1_conv3_output,",
+        "stage1_unit2_bn1_output",
+    ]
     bundle = view._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     assert data["text/plain"] == view.text()
@@ -183,6 +213,7 @@ def test_every_word_the_page_shows_comes_from_python():
 
     import minisym_widgets
     from minisym_widgets.memory_plan_view import LABELS
+
     script = (Path(minisym_widgets.__file__).parent / "memory_plan_view.js").read_text()
     used = set(re.findall(r"labels\.(\w+)", script))
     assert used and used <= set(LABELS), used - set(LABELS)

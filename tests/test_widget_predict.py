@@ -1,5 +1,6 @@
 """Predict, then run: a prediction of each kind checked through the widget's methods and
 traits, as the page does (typed text in, verdict, changes and facts out)."""
+
 import pytest
 
 import minisym as mx
@@ -9,8 +10,10 @@ from minisym_widgets.predict import parse
 from softmax_op import SoftmaxProp
 
 SHAPES = {"data": (8, 10), "label": (8,)}
-ORDER_NOTE = ("list_arguments() lists the variables in the order a depth-first walk from the "
-              "output meets them: each operator's inputs left to right.")
+ORDER_NOTE = (
+    "list_arguments() lists the variables in the order a depth-first walk from the "
+    "output meets them: each operator's inputs left to right."
+)
 
 
 def mlp():
@@ -34,11 +37,17 @@ def test_a_missing_implicit_weight_is_named_with_where_it_comes_from():
     fc1, _ = mlp()
     p = Predict.arguments(fc1)
     p.check("data, fc1_weight")
-    assert (p.verdict, p.headline, p.attempts, p.solved) == ("close", "2 of 3 names right.", 1,
-                                                             False)
-    assert p.changes == ["Add 'fc1_bias': it is an implicit variable of FullyConnected 'fc1', "
-                         "which was given no bias= and so created it, named after the node: the "
-                         "node's name + '_' + 'bias'."]
+    assert (p.verdict, p.headline, p.attempts, p.solved) == (
+        "close",
+        "2 of 3 names right.",
+        1,
+        False,
+    )
+    assert p.changes == [
+        "Add 'fc1_bias': it is an implicit variable of FullyConnected 'fc1', "
+        "which was given no bias= and so created it, named after the node: the "
+        "node's name + '_' + 'bias'."
+    ]
     assert p.facts == [ORDER_NOTE]
     assert p.answer_text == ""  # not shown before it is right or revealed
 
@@ -46,17 +55,21 @@ def test_a_missing_implicit_weight_is_named_with_where_it_comes_from():
 def test_the_right_names_are_right_however_they_are_quoted():
     _, net = mlp()
     answer = ["data", "fc1_weight", "fc1_bias", "fc2_weight", "fc2_bias", "softmax_label"]
-    for typed in ("data, fc1_weight, fc1_bias, fc2_weight, fc2_bias, softmax_label",
-                  str(answer), '["data" "fc1_weight" "fc1_bias" "fc2_weight" "fc2_bias" '
-                  '"softmax_label"]', "(data,fc1_weight,fc1_bias,fc2_weight,fc2_bias,"
-                  "softmax_label)"):
+    for typed in (
+        "data, fc1_weight, fc1_bias, fc2_weight, fc2_bias, softmax_label",
+        str(answer),
+        '["data" "fc1_weight" "fc1_bias" "fc2_weight" "fc2_bias" "softmax_label"]',
+        "(data,fc1_weight,fc1_bias,fc2_weight,fc2_bias,softmax_label)",
+    ):
         p = Predict.arguments(net)
         p.check(typed)
         assert p.verdict == "right", typed
         assert p.headline == f"Right: {answer!r}."
         assert p.answer_text == repr(answer)
-    assert "'softmax_label' is an implicit variable of SoftmaxOutput 'softmax', which was given "\
+    assert (
+        "'softmax_label' is an implicit variable of SoftmaxOutput 'softmax', which was given "
         "no label=" in " ".join(p.facts)
+    )
 
 
 def test_an_output_listed_as_an_argument_is_explained_and_the_order_matters():
@@ -64,8 +77,10 @@ def test_an_output_listed_as_an_argument_is_explained_and_the_order_matters():
     p = Predict.arguments(fc1)
     p.check("data, fc1_weight, fc1_bias, fc1_output")
     assert p.headline == "3 of 3 names right."
-    assert p.changes == ["Remove 'fc1_output': it is output 'output' of FullyConnected 'fc1' "
-                         "(an output is named: the node's name + '_' + 'output')."]
+    assert p.changes == [
+        "Remove 'fc1_output': it is output 'output' of FullyConnected 'fc1' "
+        "(an output is named: the node's name + '_' + 'output')."
+    ]
     p.check("data, fc1_bias, fc1_weight")
     assert (p.verdict, p.headline) == ("close", "The right 3 names, in another order.")
     assert p.changes == ["Keep 'data' where it is; move 'fc1_bias', 'fc1_weight'."]
@@ -78,13 +93,16 @@ def test_an_output_listed_as_an_argument_is_explained_and_the_order_matters():
 
 def test_an_unnamed_activation_is_asked_without_taking_its_automatic_name():
     fc1, _ = mlp()
-    p = Predict.outputs(lambda: mx.sym.Activation(fc1, act_type="relu"),
-                        why="Without name=, a node is named after its operator and a counter.")
+    p = Predict.outputs(
+        lambda: mx.sym.Activation(fc1, act_type="relu"),
+        why="Without name=, a node is named after its operator and a counter.",
+    )
     p.check("relu0_output")
     assert (p.verdict, p.headline) == ("wrong", "Not 'relu0_output'.")
     assert p.changes == ["Keep '_output'; change 'relu0'."]
-    assert p.facts == ["It is output 'output' of the Activation node: the node's name + '_' + "
-                       "'output'."]
+    assert p.facts == [
+        "It is output 'output' of the Activation node: the node's name + '_' + 'output'."
+    ]
     assert p.why.startswith("Without name=")
     p.check("'activation0_output'")
     assert p.solved and p.answer_text == "['activation0_output']"
@@ -96,21 +114,26 @@ def test_a_node_name_given_for_an_output_name_says_so():
     fc1, _ = mlp()
     p = Predict.outputs(fc1)
     p.check("fc1")
-    assert p.changes == ["'fc1' is the name of the node FullyConnected 'fc1', not of an array: "
-                         "its outputs are named 'fc1_' + the output's name."]
+    assert p.changes == [
+        "'fc1' is the name of the node FullyConnected 'fc1', not of an array: "
+        "its outputs are named 'fc1_' + the output's name."
+    ]
 
 
 def test_a_plain_callable_with_about_explains_names_from_that_graph():
     _, net = mlp()
-    p = Predict("What does net.list_auxiliary_states() return for a BatchNorm?",
-                lambda: mx.sym.BatchNorm(net, name="bn").list_auxiliary_states())
+    p = Predict(
+        "What does net.list_auxiliary_states() return for a BatchNorm?",
+        lambda: mx.sym.BatchNorm(net, name="bn").list_auxiliary_states(),
+    )
     p.check("bn_moving_mean, bn_moving_var")
     assert p.verdict == "right" and p.kind == "names"
     bn = mx.sym.BatchNorm(mx.sym.Variable("data"), name="bn")
     q = Predict("?", lambda: bn.list_auxiliary_states(), about=bn)
     q.check("bn_moving_mean")
-    assert q.changes[0].startswith("Add 'bn_moving_var': it is an auxiliary state of "
-                                   "BatchNorm 'bn'")
+    assert q.changes[0].startswith(
+        "Add 'bn_moving_var': it is an auxiliary state of BatchNorm 'bn'"
+    )
 
 
 # --- shapes -----------------------------------------------------------------------------------
@@ -128,8 +151,10 @@ def test_a_wrong_shape_says_which_dimension_and_where_the_shape_comes_from():
     p.check("(10, 784)")
     assert (p.verdict, p.headline) == ("close", "Not (10, 784).")
     assert p.changes == ["Change dimension 1 (yours: 784): 1 of 2 dimensions are right."]
-    assert p.facts == ["'fc_weight' is 'weight' of FullyConnected 'fc' (num_hidden=10): it "
-                       "reads data = flat_output (4, 1568) and makes output = fc_output (4, 10)"]
+    assert p.facts == [
+        "'fc_weight' is 'weight' of FullyConnected 'fc' (num_hidden=10): it "
+        "reads data = flat_output (4, 1568) and makes output = fc_output (4, 10)"
+    ]
     p.check("(4, 10, 1568)")
     assert p.changes == ["Give 2 dimensions: the shape has 2, yours has 3."]
     p.check("ten by 1568")
@@ -140,8 +165,10 @@ def test_a_wrong_shape_says_which_dimension_and_where_the_shape_comes_from():
 def test_an_output_shape_names_the_operator_that_makes_it():
     p = Predict.shape(image_net(), "pool_output", data=(4, 1, 28, 28))
     p.check("4, 8, 28, 28")
-    assert p.facts == ["'pool_output' is made by Pooling 'pool' (kernel=(2, 2), stride=(2, 2), "
-                       "pool_type=max) from data = conv_output (4, 8, 28, 28)"]
+    assert p.facts == [
+        "'pool_output' is made by Pooling 'pool' (kernel=(2, 2), stride=(2, 2), "
+        "pool_type=max) from data = conv_output (4, 8, 28, 28)"
+    ]
     p.check("4, 8, 14, 14")
     assert p.solved
 
@@ -152,8 +179,10 @@ def test_a_shape_inferred_backward_names_the_output_it_came_from():
     p = Predict.shape(total, "x", x=(0, 10), y=(5, 0))
     p.check("(0, 10)")
     assert p.changes == ["Change dimension 0 (yours: 0): 1 of 2 dimensions are right."]
-    assert p.facts == ["'x' is 'data' of FullyConnected 'hidden' (num_hidden=21): it makes "
-                       "output = hidden_output (5, 21)"]
+    assert p.facts == [
+        "'x' is 'data' of FullyConnected 'hidden' (num_hidden=21): it makes "
+        "output = hidden_output (5, 21)"
+    ]
 
 
 # --- indices, counts, req ---------------------------------------------------------------------
@@ -166,7 +195,8 @@ def test_which_argument_is_in_data_1_comes_from_the_props_declaration():
     p.check("label")
     assert p.solved and p.facts == [
         "in_data[1] is 'label', declared in SoftmaxProp.list_arguments, line 2: "
-        "return ['data', 'label']; the graph's array is 'label'"]
+        'return ["data", "label"]; the graph\'s array is \'label\''
+    ]
 
 
 def test_the_graphs_name_of_a_slot_is_right_too():
@@ -183,21 +213,27 @@ def test_how_many_entries_in_data_has():
     assert (p.verdict, p.headline) == ("wrong", "Fewer than 3.")
     assert p.facts == ["in_data has one entry per name of list_arguments() of SoftmaxProp"]
     p.check("two")
-    assert p.solved and p.facts == ["in_data has one entry per name of list_arguments() of "
-                                    "SoftmaxProp: ['data', 'label']"]
+    assert p.solved and p.facts == [
+        "in_data has one entry per name of list_arguments() of SoftmaxProp: ['data', 'label']"
+    ]
 
 
 def test_req_of_a_label_bound_with_grad_req_null():
     p = Predict.req(SoftmaxProp, 1, shapes=SHAPES, grad_req={"data": "write", "label": "null"})
     p.check("write")
     assert (p.verdict, p.headline) == ("wrong", "Not 'write'.")
-    assert p.facts == ["backward req[1] goes with in_grad[1], the gradient of 'label' (the "
-                       "array 'label'): look at how 'label' was bound"]
+    assert p.facts == [
+        "backward req[1] goes with in_grad[1], the gradient of 'label' (the "
+        "array 'label'): look at how 'label' was bound"
+    ]
     p.check("kNullOp")
     assert p.solved and p.answer_text == "'null'"
-    executor = mx.sym.Custom(data=mx.sym.Variable("data"), label=mx.sym.Variable("label"),
-                             op_type="softmax", name="softmax").simple_bind(
-        mx.cpu(), grad_req={"data": "write", "label": "null"}, **SHAPES)
+    executor = mx.sym.Custom(
+        data=mx.sym.Variable("data"),
+        label=mx.sym.Variable("label"),
+        op_type="softmax",
+        name="softmax",
+    ).simple_bind(mx.cpu(), grad_req={"data": "write", "label": "null"}, **SHAPES)
     req, why = executor.backward_reqs("softmax")[1]
     assert p.facts == [f"backward req[1] is '{req}': {why}"]
     q = Predict.req(executor, 0)
@@ -213,9 +249,11 @@ def test_out_grad_of_a_loss_with_need_top_grad_false():
     assert (p.verdict, p.changes) == ("wrong", ["Change entry 0 (yours: (8, 10))."])
     p.check("[empty]")
     assert p.solved
-    assert p.facts[1] == ("out_grad[0] is an empty NDArray, shape (): SoftmaxProp passes "
-                          "need_top_grad=False, so backward gets no out_grad (a loss makes its "
-                          "own gradient)")
+    assert p.facts[1] == (
+        "out_grad[0] is an empty NDArray, shape (): SoftmaxProp passes "
+        "need_top_grad=False, so backward gets no out_grad (a loss makes its "
+        "own gradient)"
+    )
 
 
 @pytest.fixture
@@ -253,19 +291,24 @@ def test_what_backward_receives_when_it_declares_one_input(own_registry):
     assert p.solved and p.facts[1:] == [
         "in_data[1] is 'gt_boxes', shape (2, 5)",
         "in_data[0] is an empty NDArray, shape (): PeekProp.declare_backward_dependency does "
-        "not list it, so backward does not receive it (a custom op gets an empty NDArray there)"]
+        "not list it, so backward does not receive it (a custom op gets an empty NDArray there)",
+    ]
     q = Predict.received(PeekProp, "out_grad", shapes=shapes)
     q.check("empty, empty")
-    assert q.solved and q.facts[1].startswith("out_grad[0], out_grad[1] are each an empty "
-                                              "NDArray, shape (): PeekProp passes need_top_grad")
+    assert q.solved and q.facts[1].startswith(
+        "out_grad[0], out_grad[1] are each an empty "
+        "NDArray, shape (): PeekProp passes need_top_grad"
+    )
 
 
 def test_an_index_past_the_end_or_no_binding_is_an_inline_error():
     p = Predict.index(SoftmaxProp, "in_data", 5)
     p.check("label")
-    assert p.error == ("IndexError: Ask for an index below 2: Custom 'softmax' "
-                       "(op_type='softmax') has 2 entries in in_data (['data', 'label']), so "
-                       "there is no in_data[5].")
+    assert p.error == (
+        "IndexError: Ask for an index below 2: Custom 'softmax' "
+        "(op_type='softmax') has 2 entries in in_data (['data', 'label']), so "
+        "there is no in_data[5]."
+    )
     assert p.attempts == 0
     q = Predict.req(SoftmaxProp, 0)
     q.check("write")
@@ -273,37 +316,40 @@ def test_an_index_past_the_end_or_no_binding_is_an_inline_error():
 
 
 # --- reading what was typed -------------------------------------------------------------------
-@pytest.mark.parametrize("kind, typed, read", [
-    ("names", "data, fc1_weight", ["data", "fc1_weight"]),
-    ("names", "['data', \"fc1_weight\"]", ["data", "fc1_weight"]),
-    ("names", "(data fc1_weight)", ["data", "fc1_weight"]),
-    ("names", "[]", []),
-    ("name", " 'label' ", "label"),
-    ("name", "['label']", "label"),
-    ("name", "data, label", None),
-    ("shape", "(2, 3)", (2, 3)),
-    ("shape", "2,3", (2, 3)),
-    ("shape", "2 x 3", (2, 3)),
-    ("shape", "(10,)", (10,)),
-    ("shape", "()", ()),
-    ("shape", "empty", ()),
-    ("shape", "two by three", None),
-    ("shapes", "[(8, 10), ()]", [(8, 10), ()]),
-    ("shapes", "(), (2, 5)", [(), (2, 5)]),
-    ("shapes", "empty, empty", [(), ()]),
-    ("shapes", "8, 10", [(8, 10)]),
-    ("shapes", "[]", []),
-    ("int", "2", 2),
-    ("int", "two", 2),
-    ("int", "[3].", 3),
-    ("int", "a few", None),
-    ("req", "'null'", "null"),
-    ("req", "kAddTo", "add"),
-    ("req", "kWriteTo", "write"),
-    ("req", "none", None),
-    ("value", "(fc1, [fc1_output])", ("fc1", ["fc1_output"])),
-    ("value", "True", True),
-])
+@pytest.mark.parametrize(
+    "kind, typed, read",
+    [
+        ("names", "data, fc1_weight", ["data", "fc1_weight"]),
+        ("names", "['data', \"fc1_weight\"]", ["data", "fc1_weight"]),
+        ("names", "(data fc1_weight)", ["data", "fc1_weight"]),
+        ("names", "[]", []),
+        ("name", " 'label' ", "label"),
+        ("name", "['label']", "label"),
+        ("name", "data, label", None),
+        ("shape", "(2, 3)", (2, 3)),
+        ("shape", "2,3", (2, 3)),
+        ("shape", "2 x 3", (2, 3)),
+        ("shape", "(10,)", (10,)),
+        ("shape", "()", ()),
+        ("shape", "empty", ()),
+        ("shape", "two by three", None),
+        ("shapes", "[(8, 10), ()]", [(8, 10), ()]),
+        ("shapes", "(), (2, 5)", [(), (2, 5)]),
+        ("shapes", "empty, empty", [(), ()]),
+        ("shapes", "8, 10", [(8, 10)]),
+        ("shapes", "[]", []),
+        ("int", "2", 2),
+        ("int", "two", 2),
+        ("int", "[3].", 3),
+        ("int", "a few", None),
+        ("req", "'null'", "null"),
+        ("req", "kAddTo", "add"),
+        ("req", "kWriteTo", "write"),
+        ("req", "none", None),
+        ("value", "(fc1, [fc1_output])", ("fc1", ["fc1_output"])),
+        ("value", "True", True),
+    ],
+)
 def test_a_prediction_is_read_forgivingly(kind, typed, read):
     assert parse(kind, typed) == read
 
@@ -331,21 +377,28 @@ def test_reveal_after_a_wrong_try_shows_the_answer_and_its_explanation():
     p.reveal()
     assert p.revealed and not p.solved and p.attempts == 1
     assert p.answer_text == "['data', 'fc1_weight', 'fc1_bias']"
-    assert p.facts == [ORDER_NOTE, "'data' is the Variable made with mx.sym.Variable('data')",
-                       "'fc1_weight', 'fc1_bias' are implicit variables of FullyConnected "
-                       "'fc1', which was given no weight= or bias= and so created them: the "
-                       "node's name + '_' + the input's name"]
+    assert p.facts == [
+        ORDER_NOTE,
+        "'data' is the Variable made with mx.sym.Variable('data')",
+        "'fc1_weight', 'fc1_bias' are implicit variables of FullyConnected "
+        "'fc1', which was given no weight= or bias= and so created them: the "
+        "node's name + '_' + the input's name",
+    ]
 
 
 def test_the_outputs_of_one_node_are_explained_together():
     split = mx.sym.SliceChannel(mx.sym.Variable("data"), num_outputs=2, name="split")
     p = Predict.outputs(split)
     p.check("split_output0")
-    assert p.changes == ["Add 'split_output1': it is output 'output1' of SliceChannel 'split' "
-                         "(an output is named: the node's name + '_' + 'output1')."]
+    assert p.changes == [
+        "Add 'split_output1': it is output 'output1' of SliceChannel 'split' "
+        "(an output is named: the node's name + '_' + 'output1')."
+    ]
     p.reveal()
-    assert p.facts == ["'split_output0', 'split_output1' are the outputs 'output0', 'output1' "
-                       "of SliceChannel 'split': the node's name + '_' + each"]
+    assert p.facts == [
+        "'split_output0', 'split_output1' are the outputs 'output0', 'output1' "
+        "of SliceChannel 'split': the node's name + '_' + each"
+    ]
 
 
 def test_a_value_is_read_with_quotes_optional():
@@ -372,8 +425,10 @@ def test_the_fallbacks_are_stable_and_never_show_the_answer():
     first.check("data")
     first.reveal()
     assert (first.text(), first.html()) == before == (second.text(), second.html())
-    assert before[0] == ("Predict: What does list_arguments() return?\n  Type your prediction "
-                         "(names, separated by commas), then press “check”.")
+    assert before[0] == (
+        "Predict: What does list_arguments() return?\n  Type your prediction "
+        "(names, separated by commas), then press “check”."
+    )
     assert "fc1_weight" not in before[0] + before[1] and repr(first) == before[0]
     bundle = first._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
@@ -385,15 +440,20 @@ def test_the_fallbacks_are_stable_and_never_show_the_answer():
 def test_the_answer_must_be_a_callable():
     with pytest.raises(TypeError, match="Give the answer as a callable"):
         Predict("What does list_arguments() return?", ["data"])
-    with pytest.raises(KeyError, match=r"Predict.index: use one of in_data, out_data, aux, "
-                                       r"in_grad, out_grad \(got 'inputs'\)"):
+    with pytest.raises(
+        KeyError,
+        match=r"Predict.index: use one of in_data, out_data, aux, "
+        r"in_grad, out_grad \(got 'inputs'\)",
+    ):
         Predict.index(SoftmaxProp, "inputs", 0)
 
 
 def test_an_answer_naming_a_cell_not_run_yet_says_to_run_it():
     p = Predict("What does net.list_arguments() return?", lambda: not_run_yet.list_arguments())  # noqa: F821
     p.check("data")
-    assert p.error == ("RuntimeError: Run the cells above this one, then check again: the "
-                       "answer to this question could not be computed.\n"
-                       "NameError: name 'not_run_yet' is not defined")
+    assert p.error == (
+        "RuntimeError: Run the cells above this one, then check again: the "
+        "answer to this question could not be computed.\n"
+        "NameError: name 'not_run_yet' is not defined"
+    )
     assert p.attempts == 0 and p.verdict == ""

@@ -1,5 +1,6 @@
 """ShapeExplorer at trait level: every interaction sets traits as a click in the page would,
 and the rows, sliders, failing node and inline error follow; bad input never escapes."""
+
 import re
 
 import numpy as np
@@ -32,9 +33,14 @@ def row(widget, name):
     """{'op', 'in', 'out', 'aux', 'status'} of the row called ``name``."""
     for r in widget.rows:
         if r[0] == name:
-            return {"op": r[1], "in": {s[0]: s[2] for s in r[2]}, "entries": {s[0]: s[1] for
-                                                                             s in r[2]},
-                    "out": dict(r[3]), "aux": dict(r[4]), "status": r[5]}
+            return {
+                "op": r[1],
+                "in": {s[0]: s[2] for s in r[2]},
+                "entries": {s[0]: s[1] for s in r[2]},
+                "out": dict(r[3]),
+                "aux": dict(r[4]),
+                "status": r[5],
+            }
     raise AssertionError(f"no row {name!r} in {[r[0] for r in widget.rows]}")
 
 
@@ -43,19 +49,34 @@ def names(widget):
 
 
 # --- the text fields ----------------------------------------------------------------------------
-@pytest.mark.parametrize("text, shape", [
-    ("1, 3, 224, 224", (1, 3, 224, 224)), ("(2,3)", (2, 3)), ("[4, 5]", (4, 5)),
-    ("(3,)", (3,)), ("7", (7,)), ("0, 7", (0, 7)), ("?, 3, ?, ?", (0, 3, 0, 0)),
-    ("", None), ("  ", None), ("()", None),
-])
+@pytest.mark.parametrize(
+    "text, shape",
+    [
+        ("1, 3, 224, 224", (1, 3, 224, 224)),
+        ("(2,3)", (2, 3)),
+        ("[4, 5]", (4, 5)),
+        ("(3,)", (3,)),
+        ("7", (7,)),
+        ("0, 7", (0, 7)),
+        ("?, 3, ?, ?", (0, 3, 0, 0)),
+        ("", None),
+        ("  ", None),
+        ("()", None),
+    ],
+)
 def test_shape_text_parses(text, shape):
     assert parse_shape(text, "data") == shape
 
 
-@pytest.mark.parametrize("text, why", [
-    ("1, 3, x", "'x' is not a whole number"), ("1,,3", "a dimension is missing"),
-    ("-1, 3", "sizes cannot be negative"), ("2.5, 3", "'2.5' is not a whole number"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("1, 3, x", "'x' is not a whole number"),
+        ("1,,3", "a dimension is missing"),
+        ("-1, 3", "sizes cannot be negative"),
+        ("2.5, 3", "'2.5' is not a whole number"),
+    ],
+)
 def test_bad_shape_text_names_the_field_and_why(text, why):
     with pytest.raises(ShapeTextError, match=re.escape(why)) as info:
         parse_shape(text, "data")
@@ -172,8 +193,10 @@ def test_an_empty_field_leaves_that_input_unknown():
     w.shapes = {"data": ""}
     assert w.error == ""
     assert row(w, "fc1")["out"]["output"] == "?"
-    assert w.summary == "4 of 4 operators still have unknown shapes (?): give more of the " \
+    assert (
+        w.summary == "4 of 4 operators still have unknown shapes (?): give more of the "
         "input shapes."
+    )
     w.shapes = {}
     assert w.summary.endswith("give an input shape.")
 
@@ -193,8 +216,10 @@ def test_conflict_marks_the_failing_node_with_infer_shapes_message_then_the_fix_
     assert row(w, "fc1")["status"] == "failed"
     assert row(w, "fc1")["out"]["output"] == "?"
     assert [row(w, n)["status"] for n in ("relu1", "fc2", "softmax")] == ["unreached"] * 3
-    assert w.summary == "Inference stopped at 'fc1' (FullyConnected); 3 operators after it " \
+    assert (
+        w.summary == "Inference stopped at 'fc1' (FullyConnected); 3 operators after it "
         "not reached."
+    )
     w.shapes = {**w.shapes, "fc1_weight": "10, 7"}
     assert w.failed_node == "" and w.error == ""
     assert row(w, "softmax")["status"] == "ok"
@@ -218,8 +243,9 @@ def test_custom_prop_that_raises_is_marked_and_the_widget_stays_usable():
             return in_shape, in_shape
 
     data = mx.sym.Variable("data")
-    sym = mx.sym.Activation(mx.sym.Custom(data, op_type="tse_rgb_only", name="rgb"),
-                            act_type="relu", name="after")
+    sym = mx.sym.Activation(
+        mx.sym.Custom(data, op_type="tse_rgb_only", name="rgb"), act_type="relu", name="after"
+    )
     w = ShapeExplorer(sym, data=(1, 4, 8, 8))
     assert w.failed_node == "rgb"
     assert "expected 3 channels, got 4" in w.error
@@ -312,8 +338,9 @@ def test_an_executor_gives_its_data_shape_and_is_left_alone():
 
 def test_anything_else_is_a_type_error_shown_inline():
     widget = ShapeExplorer("fc1")  # as every widget: a mistake is shown, never raised
-    assert widget.error.startswith("TypeError: ShapeExplorer shows a Symbol, an Executor or a "
-                                   "Module; got str")
+    assert widget.error.startswith(
+        "TypeError: ShapeExplorer shows a Symbol, an Executor or a Module; got str"
+    )
     assert widget.rows == [] and "error: TypeError" in widget.text()
 
 

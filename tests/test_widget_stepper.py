@@ -1,6 +1,7 @@
 """Stepper at trait level: every interaction sets traits as a click in the page would (cursor,
 jump, inspect) and the call shown, the phase, the pictures, the summed gradients and the inline
 error follow; bad input never escapes, and the learner's executor never changes."""
+
 import base64
 import io
 
@@ -18,7 +19,8 @@ from nets import resnet
 
 def small_resnet(grad_req="write"):
     return resnet(18, num_classes=5, small_input=True).simple_bind(
-        mx.cpu(), data=(2, 3, 16, 16), grad_req=grad_req)  # BatchNorm needs > 1 value in stage 4
+        mx.cpu(), data=(2, 3, 16, 16), grad_req=grad_req
+    )  # BatchNorm needs > 1 value in stage 4
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +42,7 @@ def mlp():
     data = mx.sym.Variable("data")
     x = mx.sym.FullyConnected(data, num_hidden=6, name="fc1")
     x = mx.sym.Activation(x, act_type="relu", name="relu1")
-    return mx.sym.SoftmaxOutput(mx.sym.FullyConnected(x, num_hidden=3, name="fc2"),
-                                name="softmax")
+    return mx.sym.SoftmaxOutput(mx.sym.FullyConnected(x, num_hidden=3, name="fc2"), name="softmax")
 
 
 def slot(widget, label):
@@ -57,7 +58,7 @@ def decoded(picture):
     """The PIL image behind a picture's data URL."""
     prefix = "data:image/png;base64,"
     assert picture["src"].startswith(prefix)
-    return Image.open(io.BytesIO(base64.b64decode(picture["src"][len(prefix):])))
+    return Image.open(io.BytesIO(base64.b64decode(picture["src"][len(prefix) :])))
 
 
 def test_starts_on_call_0_forward_with_every_call_listed():
@@ -100,8 +101,12 @@ def test_jump_puts_the_cursor_on_the_forward_call_of_a_node(stepper):
     w = stepper
     w.jump = "stage2_unit1_conv1"
     assert w.error == "" and w.jump == ""
-    assert w.calls[w.cursor] == {"step": w.cursor, "phase": "forward",
-                                 "node": "stage2_unit1_conv1", "op": "Convolution"}
+    assert w.calls[w.cursor] == {
+        "step": w.cursor,
+        "phase": "forward",
+        "node": "stage2_unit1_conv1",
+        "op": "Convolution",
+    }
 
 
 def test_an_unknown_node_is_an_inline_error_and_the_stepper_stays_usable(stepper):
@@ -136,8 +141,7 @@ def test_a_4d_slot_gets_a_feature_map_grid_image(stepper):
     assert image.size == (4 * tile + 3 * 2, 4 * tile + 3 * 2)
     assert out["stats"].startswith("min ")
     w.jump = "stage1_unit1_conv1"
-    w.cursor = next(c["step"] for c in w.calls if c["node"] == "conv0"
-                    and c["phase"] == "backward")
+    w.cursor = next(c["step"] for c in w.calls if c["node"] == "conv0" and c["phase"] == "backward")
     grad = slot(w, "in_grad[1]")  # the weight's gradient, (64, 3, 3, 3)
     assert grad["picture"]["kind"] == "image" and grad["picture"]["palette"] == "diverging"
     assert float(grad["picture"]["low"]) == -float(grad["picture"]["high"])  # centred on 0
@@ -148,8 +152,11 @@ def test_other_arrays_get_heatmaps_histograms_or_values():
     w.jump = "fc1"
     assert slot(w, "in_data[1]")["picture"]["kind"] == "image"  # (6, 5) weight: a heatmap
     assert slot(w, "in_data[1]")["picture"]["caption"].startswith("6 × 5")
-    assert slot(w, "in_data[2]")["picture"] == {"kind": "values", "values": ["0"] * 6,
-                                                 "caption": "all 6 values"}
+    assert slot(w, "in_data[2]")["picture"] == {
+        "kind": "values",
+        "values": ["0"] * 6,
+        "caption": "all 6 values",
+    }
     w.jump = "softmax"
     label = slot(w, "in_data[1]")
     assert label["picture"]["kind"] == "values" and label["shape"] == "(4,)"
@@ -171,8 +178,9 @@ def test_pictures_are_png_in_the_palette_of_their_role():
 
 def test_a_long_vector_is_a_histogram():
     data = mx.sym.Variable("data")
-    w = Stepper(mx.sym.Activation(data, act_type="tanh", name="t").simple_bind(
-        mx.cpu(), data=(300,)))
+    w = Stepper(
+        mx.sym.Activation(data, act_type="tanh", name="t").simple_bind(mx.cpu(), data=(300,))
+    )
     picture = slot(w, "out_data[0]")["picture"]
     assert picture["kind"] == "bars" and sum(picture["counts"]) == 300
 
@@ -184,14 +192,17 @@ def test_a_residual_shortcut_gradient_is_shown_as_the_sum_of_its_parts(stepper):
     w.cursor = total.step
     assert w.current["node"] == "stage1_unit1_relu1" and w.phase == "backward"
     [shown] = w.current["sums"]
-    assert shown["text"] == ("grad of stage1_unit1_relu1_output = part from stage1_unit1_sc "
-                             "+ part from stage1_unit1_conv1")
+    assert shown["text"] == (
+        "grad of stage1_unit1_relu1_output = part from stage1_unit1_sc "
+        "+ part from stage1_unit1_conv1"
+    )
     assert [p["source"] for p in shown["parts"]] == ["stage1_unit1_sc", "stage1_unit1_conv1"]
     assert all(p["picture"]["kind"] == "image" for p in shown["parts"])
     assert shown["check"].endswith("= 0")
     # the parts are the readers' in_grad; their sum is exactly the out_grad this call receives
-    parts = [trace.find(p["source"], "backward")[0].slot("in_grad[0]").array
-             for p in shown["parts"]]
+    parts = [
+        trace.find(p["source"], "backward")[0].slot("in_grad[0]").array for p in shown["parts"]
+    ]
     received = trace.calls[total.step].slot("out_grad[0]").array
     assert not np.array_equal(parts[0], received)
     np.testing.assert_array_equal(parts[0] + parts[1], received)
@@ -223,8 +234,9 @@ def test_the_learners_executor_is_unchanged():
         for arr in arrays:
             arr[:] = rng.standard_normal(arr.shape) * 0.1
     ex.arg_dict["softmax_label"][:] = 1
-    before = [a.asnumpy().copy() for a in ex.arg_arrays + ex.grad_arrays + ex.aux_arrays
-              + ex.outputs]
+    before = [
+        a.asnumpy().copy() for a in ex.arg_arrays + ex.grad_arrays + ex.aux_arrays + ex.outputs
+    ]
     w = Stepper(ex, data=np.ones((2, 3, 16, 16)))
     w.cursor = w.first_backward + 3
     w.inspect = "in_data[0]"
@@ -250,13 +262,13 @@ def test_a_module_is_stepped_on_a_copy_of_its_executor():
     mod = mx.mod.Module(mlp(), data_names=["data"], label_names=["softmax_label"])
     mod.bind(data_shapes=[("data", (4, 5))], label_shapes=[("softmax_label", (4,))])
     mod.init_params(mx.init.Xavier())
-    weight = mod._exec.arg_dict["fc1_weight"].asnumpy().copy()
+    weight = mod.executor.arg_dict["fc1_weight"].asnumpy().copy()
     w = Stepper(mod, data=np.full((4, 5), 0.5), label=np.array([0, 1, 2, 0]))
     assert w.error == "" and w.first_backward == 4
     w.jump = "softmax"
     assert slot(w, "in_data[1]")["picture"]["values"] == ["0", "1", "2", "0"]
-    np.testing.assert_array_equal(mod._exec.arg_dict["fc1_weight"].asnumpy(), weight)
-    assert mod._exec.trace is None
+    np.testing.assert_array_equal(mod.executor.arg_dict["fc1_weight"].asnumpy(), weight)
+    assert mod.executor.trace is None
 
 
 def test_an_unbound_module_or_a_symbol_is_an_inline_error():
@@ -295,8 +307,11 @@ class FailingProp(mx.operator.CustomOpProp):
 def test_a_custom_operator_that_raises_keeps_the_calls_before_it():
     data = mx.sym.Variable("data")
     hidden = mx.sym.FullyConnected(data, num_hidden=3, name="fc1")
-    net = mx.sym.Custom(mx.sym.Activation(hidden, act_type="relu", name="relu1"),
-                        op_type="stepper_failing", name="broken")
+    net = mx.sym.Custom(
+        mx.sym.Activation(hidden, act_type="relu", name="relu1"),
+        op_type="stepper_failing",
+        name="broken",
+    )
     w = Stepper(net.simple_bind(mx.cpu(), data=(2, 4)))
     assert "the custom forward went wrong" in w.error and "broken" in w.error
     assert [c["node"] for c in w.calls] == ["fc1", "relu1"]
@@ -306,8 +321,9 @@ def test_a_custom_operator_that_raises_keeps_the_calls_before_it():
 
 def test_a_network_without_loss_runs_backward_with_ones_as_head_gradient():
     data = mx.sym.Variable("data")
-    w = Stepper(mx.sym.FullyConnected(data, num_hidden=2, name="fc").simple_bind(
-        mx.cpu(), data=(3, 4)))
+    w = Stepper(
+        mx.sym.FullyConnected(data, num_hidden=2, name="fc").simple_bind(mx.cpu(), data=(3, 4))
+    )
     w.cursor = 1
     assert w.phase == "backward"
     assert slot(w, "out_grad[0]")["stats"] == "min 1 · mean 1 · max 1"
@@ -349,8 +365,8 @@ def test_the_display_puts_the_index_map_panel_under_the_stepper(stepper):
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     assert data["text/plain"].startswith("Stepper: 136 operator calls on a copy")
     assert "msw-stepper" in data["text/html"]
-    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == w._box.model_id
-    assert w._box.children == (w, w.panel)
+    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == w.composed.model_id
+    assert w.composed.children == (w, w.panel)
 
 
 @pytest.mark.slow  # a ResNet-50 forward and backward at 224 x 224, traced: ~10 s
@@ -367,8 +383,7 @@ def test_resnet50_messages_stay_small_and_every_array_fits_the_default_cap():
         assert w.current["step"] == step
     for total in w._trace.sums[:3]:
         w.cursor = total.step
-    w.cursor = next(c["step"] for c in w.calls if c["node"] == "conv0"
-                    and c["phase"] == "backward")
+    w.cursor = next(c["step"] for c in w.calls if c["node"] == "conv0" and c["phase"] == "backward")
     w.inspect = "in_grad[1]"
     assert w.error == ""
     assert w.largest_message < MAX_MESSAGE_BYTES

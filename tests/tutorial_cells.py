@@ -9,6 +9,7 @@ Each tutorial runs top to bottom in one namespace, in a temporary folder; each c
 edit made to a cell is the one minisym's gluon message asks for: ``from mxnet import gluon,
 autograd`` becomes ``from mxnet import autograd``; ``mxnet`` is imported as minisym.
 """
+
 import contextlib
 import io
 import os
@@ -27,7 +28,7 @@ TUTORIALS = [
     ("1.9.1", "docs/python_docs/python/tutorials/packages/ndarray/01-ndarray-intro.md"),
     ("1.9.1", "docs/python_docs/python/tutorials/packages/ndarray/02-ndarray-operations.md"),
     ("1.5.0", "docs/tutorials/basic/symbol.md"),  # 1.9.1's docs have no symbol / module /
-    ("1.5.0", "docs/tutorials/basic/data.md"),    # io tutorials: these are the last ones
+    ("1.5.0", "docs/tutorials/basic/data.md"),  # io tutorials: these are the last ones
     ("1.5.0", "docs/tutorials/basic/ndarray_indexing.md"),
 ]
 
@@ -36,21 +37,27 @@ _FENCE = re.compile(r"^```([^\n]*)\n(.*?)^```", re.S | re.M)
 
 def markdown(git_dir, tag, path):
     """The tutorial's text from the git copy."""
-    return subprocess.run(["git", "--git-dir", git_dir, "show", f"{tag}:{path}"], check=True,
-                          capture_output=True, text=True).stdout
+    return subprocess.run(
+        ["git", "--git-dir", git_dir, "show", f"{tag}:{path}"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
 
 
 def code_cells(text):
     """[(line number, code)] of the ```python fences."""
-    return [(text[:m.start()].count("\n") + 1, m.group(2)) for m in _FENCE.finditer(text)
-            if "python" in m.group(1)]
+    return [
+        (text[: m.start()].count("\n") + 1, m.group(2))
+        for m in _FENCE.finditer(text)
+        if "python" in m.group(1)
+    ]
 
 
 def as_minisym(code):
     """The cell with ``mxnet`` read as minisym, notebook magics dropped, and the gluon import
     edited as minisym's message says."""
-    code = "\n".join(line for line in code.splitlines()
-                     if not line.startswith(("%", "!")))
+    code = "\n".join(line for line in code.splitlines() if not line.startswith(("%", "!")))
     code = code.replace("from mxnet import gluon, ", "from mxnet import ")
     code = code.replace("import mxnet as mx", "import minisym as mx")
     code = re.sub(r"\bfrom mxnet\b", "from minisym", code)
@@ -94,5 +101,6 @@ def main(argv):
 
 if __name__ == "__main__":
     import matplotlib
+
     matplotlib.use("Agg")
     main(sys.argv)

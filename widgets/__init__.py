@@ -7,6 +7,7 @@ each index of in_data / out_data / req / in_grad / out_grad / aux), ``GradReqPla
 ``set_language('zh_CN')`` shows the widgets made afterwards in Chinese (default: the kernel's
 ``LANGUAGE`` / ``LC_ALL`` / ``LC_MESSAGES`` / ``LANG``).
 """
+
 import importlib
 import sys
 
@@ -32,8 +33,10 @@ def __getattr__(name):
         globals()[name] = set_language
         return set_language
     if name not in _WHERE:
-        raise AttributeError(f"module 'minisym_widgets' has no attribute {name!r}; the widgets "
-                             f"are {', '.join(__all__)}")
+        raise AttributeError(
+            f"module 'minisym_widgets' has no attribute {name!r}; the widgets "
+            f"are {', '.join(__all__)}"
+        )
     value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
     globals()[name] = value
     return value

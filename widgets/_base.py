@@ -1,5 +1,6 @@
 """What every minisym widget shares: state in traitlets, an offline ES module, a deterministic
 text / HTML fallback, errors shown inline, and a cap on the size of each message it sends."""
+
 import html
 import json
 import pathlib
@@ -8,9 +9,10 @@ import warnings
 from contextlib import contextmanager
 
 import anywidget
+import ipywidgets
 import traitlets
 
-__all__ = ["View", "MAX_MESSAGE_BYTES", "esm", "css", "escape", "error_text"]
+__all__ = ["View", "MAX_MESSAGE_BYTES", "esm", "css", "escape", "error_text", "open_index_map"]
 
 HERE = pathlib.Path(__file__).parent
 MAX_MESSAGE_BYTES = 1_000_000  # a widget message larger than this makes a notebook sluggish
@@ -39,6 +41,15 @@ def error_text(exc):
     """A teaching error as the learner reads it: type, message and the notes the engine added."""
     lines = traceback.format_exception_only(type(exc), exc)
     return "".join(lines).strip()
+
+
+def open_index_map(target, node, shapes=None):
+    """The IndexMap of operator ``node`` over ``target`` (the one way a widget opens one)."""
+    from .index_map import IndexMap  # deferred: index_map imports this module
+
+    if shapes:
+        return IndexMap(target, node=node, shapes=shapes)
+    return IndexMap(target, node=node)
 
 
 def message_size(payload, buffers=()):
@@ -73,8 +84,21 @@ class View(anywidget.AnyWidget):
     def __repr__(self):
         return self.text()
 
+    # --- a panel below, where an IndexMap opens ----------------------------------------------
+    def with_panel(self):
+        """Give this view a panel under it (``panel``, an ipywidgets VBox) for an IndexMap or a
+        note; the notebook then shows ``composed``: the view above its panel."""
+        self.panel = ipywidgets.VBox([])
+        self.composed = ipywidgets.VBox([self, self.panel])
+        return self.panel
+
+    def show_below(self, *widgets):
+        """Show ``widgets`` (an IndexMap, a note) in the panel; nothing: empty it."""
+        self.panel.children = tuple(widgets)
+
     def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
+        composed = getattr(self, "composed", None)
+        bundle = (composed if composed is not None else super())._repr_mimebundle_(**kwargs)
         data = bundle[0] if isinstance(bundle, tuple) else bundle
         data["text/plain"] = self.text()
         data["text/html"] = self.html()
@@ -104,5 +128,8 @@ class View(anywidget.AnyWidget):
         size = message_size(payload, buffers)
         self.largest_message = max(getattr(self, "largest_message", 0), size)
         if size > MAX_MESSAGE_BYTES:
-            warnings.warn(f"{type(self).__name__} sent a {size:,}-byte message (the cap is "
-                          f"{MAX_MESSAGE_BYTES:,}); the page may become slow", stacklevel=3)
+            warnings.warn(
+                f"{type(self).__name__} sent a {size:,}-byte message (the cap is "
+                f"{MAX_MESSAGE_BYTES:,}); the page may become slow",
+                stacklevel=3,
+            )

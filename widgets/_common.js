@@ -1,5 +1,6 @@
 // Helpers every minisym widget module starts with (concatenated in front of it by Python:
 // anywidget loads one self-contained module per widget, and nothing comes from the network).
+/* exported h, errorBox, send, redrawOn, fillLabel */
 
 // h("td", {class: "x", onclick: f}, "text", child) -> an element.
 function h(tag, attrs, ...children) {

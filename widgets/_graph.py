@@ -3,10 +3,11 @@
 Boxes, labels and colours follow ``mx.viz.plot_network`` (``node_look``, ``is_hidden_weight``);
 shapes come from the engine's inference (``entry_shapes``). Nothing here knows about pixels.
 """
+
 import re
 from dataclasses import dataclass
 
-from minisym.symbol.infer import infer_report
+from minisym.graph.infer import infer_report
 from minisym.visualization import is_hidden_weight, node_look
 
 __all__ = ["Box", "Drawing", "residual_unit", "graph_boxes", "entry_shapes", "shape_label"]
@@ -26,23 +27,25 @@ def residual_unit(name):
 @dataclass(frozen=True)
 class Box:
     """One drawn box: a node, or a collapsed group of nodes."""
-    key: object      # layout key: topological index of a node, ("group", name) of a group
-    name: str        # node or group name (what a click selects or expands)
-    label: str       # first line
-    detail: str      # second line
-    kind: int        # plot_network's colour index, or GROUP_KIND
-    members: tuple   # topological indices of the nodes it stands for
+
+    key: object  # layout key: topological index of a node, ("group", name) of a group
+    name: str  # node or group name (what a click selects or expands)
+    label: str  # first line
+    detail: str  # second line
+    kind: int  # plot_network's colour index, or GROUP_KIND
+    members: tuple  # topological indices of the nodes it stands for
 
 
 @dataclass(frozen=True)
 class Drawing:
     """Boxes in topological order and edges ``(source key, target key, [entries])``; an entry
     is ``(node, output index)`` and several merge when a group hides what is between them."""
+
     boxes: tuple
     edges: tuple
-    groups: tuple    # every group name, collapsed or not, in order of appearance
-    box_of: dict     # topological index -> key of the box that shows it (absent: hidden)
-    group_of: dict   # topological index -> its group's name (absent: in no group)
+    groups: tuple  # every group name, collapsed or not, in order of appearance
+    box_of: dict  # topological index -> key of the box that shows it (absent: hidden)
+    group_of: dict  # topological index -> its group's name (absent: in no group)
 
 
 def _as_dict(node):
@@ -57,8 +60,9 @@ def graph_boxes(symbol, expanded=(), show_weights=False, group_by=residual_unit)
     group_of = [group_by(node.name) if group_by else None for node in order]
     groups = tuple(dict.fromkeys(g for g in group_of if g is not None))
     collapsed = set(groups) - set(expanded)
-    hidden = {i for i, node in enumerate(order)
-              if not show_weights and is_hidden_weight(_as_dict(node))}
+    hidden = {
+        i for i, node in enumerate(order) if not show_weights and is_hidden_weight(_as_dict(node))
+    }
     box_of, members = {}, {}
     for i in range(len(order)):
         if i in hidden:
@@ -75,8 +79,9 @@ def _box(key, members, order):
     """The Box of a node or of a collapsed group."""
     if isinstance(key, tuple):
         ops = sum(1 for i in members if not order[i].is_variable)
-        return Box(key, key[1], key[1], f"{ops} operators · click to expand", GROUP_KIND,
-                   tuple(members))
+        return Box(
+            key, key[1], key[1], f"{ops} operators · click to expand", GROUP_KIND, tuple(members)
+        )
     node = order[key]
     label, kind = node_look(_as_dict(node))
     detail = node.op_name if label == node.name else label.replace("\n", " ")

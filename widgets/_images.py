@@ -4,6 +4,7 @@ matplotlib): feature-map grids and heatmaps as palette PNGs, histograms as bar c
 Colours are colour-blind safe: a viridis-like sequential ramp for activations, and a
 blue-white-vermillion diverging ramp, centred on zero, for gradients.
 """
+
 import base64
 import math
 import struct
@@ -16,23 +17,36 @@ from .i18n import ngettext
 
 __all__ = ["picture", "legend", "png_indexed", "ramp", "SEQUENTIAL", "DIVERGING"]
 
-MAX_TILES = 16     # channels of sample 0 a feature-map grid shows
-TILE_SIDE = 56     # a larger feature map is averaged down to this many pixels a side
-TILE_MIN = 28      # a smaller one is enlarged (nearest neighbour) to at least this
-HEAT_SIDE = 160    # a heatmap is averaged down to at most this many cells a side
+MAX_TILES = 16  # channels of sample 0 a feature-map grid shows
+TILE_SIDE = 56  # a larger feature map is averaged down to this many pixels a side
+TILE_MIN = 28  # a smaller one is enlarged (nearest neighbour) to at least this
+HEAT_SIDE = 160  # a heatmap is averaged down to at most this many cells a side
 HEAT_MIN = 48
-GAP = 2            # pixels between tiles
+GAP = 2  # pixels between tiles
 BINS = 24
-FEW_VALUES = 12    # up to this many values are listed instead of drawn
-GAP_INDEX = 255    # palette index of the gaps between tiles
+FEW_VALUES = 12  # up to this many values are listed instead of drawn
+GAP_INDEX = 255  # palette index of the gaps between tiles
 GRADIENT_PERCENTILE = 99
 
 # anchors (position, RGB) of the two ramps
-SEQUENTIAL = [(0.0, (68, 1, 84)), (0.125, (71, 44, 122)), (0.25, (59, 82, 139)),
-              (0.375, (44, 114, 142)), (0.5, (33, 145, 140)), (0.625, (39, 173, 129)),
-              (0.75, (92, 200, 99)), (0.875, (170, 220, 50)), (1.0, (253, 231, 37))]
-DIVERGING = [(0.0, (0, 84, 147)), (0.25, (86, 180, 233)), (0.5, (247, 247, 247)),
-             (0.75, (240, 168, 80)), (1.0, (213, 94, 0))]
+SEQUENTIAL = [
+    (0.0, (68, 1, 84)),
+    (0.125, (71, 44, 122)),
+    (0.25, (59, 82, 139)),
+    (0.375, (44, 114, 142)),
+    (0.5, (33, 145, 140)),
+    (0.625, (39, 173, 129)),
+    (0.75, (92, 200, 99)),
+    (0.875, (170, 220, 50)),
+    (1.0, (253, 231, 37)),
+]
+DIVERGING = [
+    (0.0, (0, 84, 147)),
+    (0.25, (86, 180, 233)),
+    (0.5, (247, 247, 247)),
+    (0.75, (240, 168, 80)),
+    (1.0, (213, 94, 0)),
+]
 
 
 def ramp(anchors):
@@ -58,13 +72,22 @@ def png_indexed(indices, palette):
     height, width = indices.shape
     rows = np.concatenate([np.zeros((height, 1), np.uint8), indices.astype(np.uint8)], axis=1)
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"PLTE", palette.tobytes())
-            + _chunk(b"IDAT", zlib.compress(rows.tobytes(), 9)) + _chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _chunk(b"IHDR", header)
+        + _chunk(b"PLTE", palette.tobytes())
+        + _chunk(b"IDAT", zlib.compress(rows.tobytes(), 9))
+        + _chunk(b"IEND", b"")
+    )
 
 
 def _chunk(kind, body):
-    return (struct.pack(">I", len(body)) + kind + body
-            + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
+    return (
+        struct.pack(">I", len(body))
+        + kind
+        + body
+        + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+    )
 
 
 def picture(array, gradient):
@@ -80,12 +103,21 @@ def picture(array, gradient):
     if values.ndim == 4 and values.shape[2] * values.shape[3] > 1 and values.size:
         return _feature_grid(values, gradient)
     if values.ndim == 4 and values.size and squeezed.ndim == 2:  # (N, C, 1, 1) or 1x1 kernels
-        return _heatmap(values.reshape(values.shape[0], values.shape[1]), gradient,
-                        _("{rows} × {columns} (the 1 × 1 maps)").format(
-                            rows=values.shape[0], columns=values.shape[1]))
+        return _heatmap(
+            values.reshape(values.shape[0], values.shape[1]),
+            gradient,
+            _("{rows} × {columns} (the 1 × 1 maps)").format(
+                rows=values.shape[0], columns=values.shape[1]
+            ),
+        )
     if values.ndim == 3 and squeezed.ndim >= 2 and values.size:
-        return _heatmap(values[0], gradient, _("sample 0 of {n}: {rows} × {columns}").format(
-            n=values.shape[0], rows=values.shape[1], columns=values.shape[2]))
+        return _heatmap(
+            values[0],
+            gradient,
+            _("sample 0 of {n}: {rows} × {columns}").format(
+                n=values.shape[0], rows=values.shape[1], columns=values.shape[2]
+            ),
+        )
     if values.ndim == 2 and squeezed.ndim == 2:
         return _heatmap(values, gradient, f"{values.shape[0]} × {values.shape[1]}")
     return _bars(values, gradient)
@@ -137,11 +169,14 @@ def _feature_grid(values, gradient):
     grid = np.full((rows * (th + GAP) - GAP, cols * (tw + GAP) - GAP), GAP_INDEX, np.uint8)
     for k, cell in enumerate(cells):
         r, c = divmod(k, cols)
-        grid[r * (th + GAP): r * (th + GAP) + th, c * (tw + GAP): c * (tw + GAP) + tw] = \
-            _indices(cell, low, high)
-    caption = (_("channels 0–{last} of {channels}, sample 0 of {n}; each map {height} × "
-                 "{width}").format(last=shown - 1, channels=channels, n=n, height=height,
-                                   width=width) + _drawn(height, width, cells[0].shape))
+        grid[r * (th + GAP) : r * (th + GAP) + th, c * (tw + GAP) : c * (tw + GAP) + tw] = _indices(
+            cell, low, high
+        )
+    caption = _(
+        "channels 0–{last} of {channels}, sample 0 of {n}; each map {height} × {width}"
+    ).format(last=shown - 1, channels=channels, n=n, height=height, width=width) + _drawn(
+        height, width, cells[0].shape
+    )
     return _image(grid, gradient, low, high, caption)
 
 
@@ -164,27 +199,43 @@ def _image(indices, gradient, low, high, caption):
     palette = "diverging" if gradient else "sequential"
     if gradient:
         caption += _("; colours up to the {percentile}th percentile of |value|").format(
-            percentile=GRADIENT_PERCENTILE)
+            percentile=GRADIENT_PERCENTILE
+        )
     data = base64.b64encode(png_indexed(indices, _PALETTES[palette])).decode("ascii")
-    return {"kind": "image", "src": "data:image/png;base64," + data, "palette": palette,
-            "width": int(indices.shape[1]), "height": int(indices.shape[0]),
-            "low": _number(low), "high": _number(high), "caption": caption}
+    return {
+        "kind": "image",
+        "src": "data:image/png;base64," + data,
+        "palette": palette,
+        "width": int(indices.shape[1]),
+        "height": int(indices.shape[0]),
+        "low": _number(low),
+        "high": _number(high),
+        "caption": caption,
+    }
 
 
 def _bars(values, gradient):
     flat = values.reshape(-1)
     if flat.size <= FEW_VALUES:
-        return {"kind": "values", "values": [_number(v) for v in flat.tolist()],
-                "caption": ngettext("all {n} value", "all {n} values", flat.size).format(
-                    n=flat.size)}
+        return {
+            "kind": "values",
+            "values": [_number(v) for v in flat.tolist()],
+            "caption": ngettext("all {n} value", "all {n} values", flat.size).format(n=flat.size),
+        }
     finite = flat[np.isfinite(flat)].astype(np.float64)
     if not finite.size:
         return {"kind": "values", "values": [], "caption": _("no finite values")}
     counts, edges = np.histogram(finite, bins=BINS)
-    return {"kind": "bars", "counts": counts.tolist(), "low": _number(edges[0]),
-            "high": _number(edges[-1]), "palette": "diverging" if gradient else "sequential",
-            "caption": _("histogram of {n} values in {bins} bins").format(
-                n=f"{flat.size:,}", bins=BINS)}
+    return {
+        "kind": "bars",
+        "counts": counts.tolist(),
+        "low": _number(edges[0]),
+        "high": _number(edges[-1]),
+        "palette": "diverging" if gradient else "sequential",
+        "caption": _("histogram of {n} values in {bins} bins").format(
+            n=f"{flat.size:,}", bins=BINS
+        ),
+    }
 
 
 def _number(value):

@@ -11,13 +11,14 @@ Sugiyama-lite, deterministic (no randomness, ties broken by the order the boxes 
    it; weights ``beside`` it only follow it), the layer's order and spacing kept exactly
    (isotonic regression by pool-adjacent-violators).
 """
+
 from dataclasses import dataclass
 
 __all__ = ["Layout", "layered_layout"]
 
-LAYER_GAP = 40     # vertical space between two layers (room for an edge label)
-BOX_GAP = 24       # horizontal space between two boxes of one layer
-DUMMY_WIDTH = 8    # the width a routed edge takes in a layer it crosses
+LAYER_GAP = 40  # vertical space between two layers (room for an edge label)
+BOX_GAP = 24  # horizontal space between two boxes of one layer
+DUMMY_WIDTH = 8  # the width a routed edge takes in a layer it crosses
 MARGIN = 16
 _SWEEPS = 6
 _LIGHT = 1e-3  # how much a weight drawn beside its consumer counts when a row is spaced
@@ -26,9 +27,10 @@ _LIGHT = 1e-3  # how much a weight drawn beside its consumer counts when a row i
 @dataclass(frozen=True)
 class Layout:
     """Centres of the boxes, the polyline of each edge, and the drawing's size (pixels)."""
-    centres: dict   # key -> (x, y)
-    routes: dict    # (source key, target key) -> [(x, y), ...] from source to target
-    layers: dict    # key -> layer index (0 at the top)
+
+    centres: dict  # key -> (x, y)
+    routes: dict  # (source key, target key) -> [(x, y), ...] from source to target
+    layers: dict  # key -> layer index (0 at the top)
     width: int
     height: int
 
@@ -184,9 +186,10 @@ def _x_coordinates(rows, ups, downs, width_of, beside):
     for sweep in range(_SWEEPS):
         down = sweep % 2 == 0
         links = fed_by if down else downs
-        for row in (rows if down else rows[::-1]):
-            wanted = [_mean([xs[n] for n in links[k]], xs[k]) + (0 if down else shift[k])
-                      for k in row]
+        for row in rows if down else rows[::-1]:
+            wanted = [
+                _mean([xs[n] for n in links[k]], xs[k]) + (0 if down else shift[k]) for k in row
+            ]
             weights = [_LIGHT if k in beside else 1.0 for k in row]
             for key, x in zip(row, _spaced(wanted, [width_of(k) for k in row], weights)):
                 xs[key] = x

@@ -13,6 +13,7 @@ come from each exercise graded apart (``minisym_widgets.grading``), which the co
 nbgrader_config.py switches on, so no hidden test is needed and a notebook cannot switch its
 checks off. Every other cell (prose, examples, widgets) stays as it is and is not graded.
 """
+
 import argparse
 import ast
 import re
@@ -27,7 +28,7 @@ POINTS = 1
 SCHEMA = 3
 STUB = "raise NotImplementedError()"
 CHECK_CALL = re.compile(r"^check\.(\w+)\((.*)\)\s*$", re.M)
-NBGRADER_CONFIG = '''\
+NBGRADER_CONFIG = """\
 import os
 
 from minisym_widgets.grading import configure
@@ -49,20 +50,23 @@ for name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS"):
 # The exchange: release_assignment creates a missing one itself, writable by everyone. Make it
 # first (docs/classroom.md, "The exchange") and name it here; without one, hand out release/.
 # c.Exchange.root = "/srv/nbgrader/exchange"
-'''
-EDITION_CONFIG = '''\
+"""
+EDITION_CONFIG = """\
 # The {folder} edition: autograde's kernels, and so the checks' words in the feedback, speak
 # its language (minisym_widgets.i18n reads LANGUAGE first).
 os.environ["LANGUAGE"] = "{language}"
-'''
+"""
 
 
 def solution_functions(path):
     """{function name: its source} of a solutions file."""
     source = Path(path).read_text()
     tree = ast.parse(source)
-    return {node.name: ast.get_source_segment(source, node) for node in tree.body
-            if isinstance(node, ast.FunctionDef)}
+    return {
+        node.name: ast.get_source_segment(source, node)
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+    }
 
 
 def _exercise(cell):
@@ -79,20 +83,26 @@ def _with_solution(cell_source, name, solution):
     tree = ast.parse(cell_source)
     stub = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
     lines = cell_source.splitlines()
-    before = lines[:stub.lineno - 1 - len(stub.decorator_list)]
+    before = lines[: stub.lineno - 1 - len(stub.decorator_list)]
     solved = ast.parse(solution).body[0]
     sol_lines = solution.splitlines()
-    header = sol_lines[:solved.body[0].lineno - 1]
-    body = textwrap.dedent("\n".join(sol_lines[solved.body[0].lineno - 1:]))
-    marked = "\n".join(["    ### BEGIN SOLUTION", textwrap.indent(body, "    "),
-                        "    ### END SOLUTION"])
+    header = sol_lines[: solved.body[0].lineno - 1]
+    body = textwrap.dedent("\n".join(sol_lines[solved.body[0].lineno - 1 :]))
+    marked = "\n".join(
+        ["    ### BEGIN SOLUTION", textwrap.indent(body, "    "), "    ### END SOLUTION"]
+    )
     return "\n".join(before + header).rstrip() + "\n" + marked
 
 
 def _grading(cell, grade_id, solution, points=0):
-    cell.metadata["nbgrader"] = {"grade": points > 0, "solution": solution, "locked": not solution,
-                                 "grade_id": grade_id, "schema_version": SCHEMA,
-                                 **({"points": points} if points else {})}
+    cell.metadata["nbgrader"] = {
+        "grade": points > 0,
+        "solution": solution,
+        "locked": not solution,
+        "grade_id": grade_id,
+        "schema_version": SCHEMA,
+        **({"points": points} if points else {}),
+    }
     return cell
 
 
@@ -116,8 +126,10 @@ def assignment(lesson_path, solutions_path):
             continue
         found, (name, call) = True, exercise
         if name not in solved:
-            raise KeyError(f"{Path(lesson_path).name} has the exercise {name}() but "
-                           f"{solutions_path} has no function {name}: write its solution there")
+            raise KeyError(
+                f"{Path(lesson_path).name} has the exercise {name}() but "
+                f"{solutions_path} has no function {name}: write its solution there"
+            )
         answer = nbformat.v4.new_code_cell(_with_solution(cell.source, name, solved[name]))
         cells += [_grading(answer, f"{lesson}_{name}", True), _test_cell(lesson, name, call)]
     if not found:
@@ -136,9 +148,11 @@ def solutions_folder(lessons_dir):
     for folder in (lessons_dir / "solutions", lessons_dir.parent / "solutions"):
         if folder.is_dir():
             return folder
-    raise FileNotFoundError(f"put the solutions (lessonN.py) in {lessons_dir / 'solutions'}, "
-                            f"or in {lessons_dir.parent / 'solutions'} for an edition of the "
-                            "lessons in another language: neither folder exists")
+    raise FileNotFoundError(
+        f"put the solutions (lessonN.py) in {lessons_dir / 'solutions'}, "
+        f"or in {lessons_dir.parent / 'solutions'} for an edition of the "
+        "lessons in another language: neither folder exists"
+    )
 
 
 def edition_language(lessons_dir):
@@ -152,8 +166,7 @@ def nbgrader_config(lessons_dir):
     language = edition_language(lessons_dir)
     if language is None:
         return NBGRADER_CONFIG
-    return NBGRADER_CONFIG + EDITION_CONFIG.format(folder=Path(lessons_dir).name,
-                                                   language=language)
+    return NBGRADER_CONFIG + EDITION_CONFIG.format(folder=Path(lessons_dir).name, language=language)
 
 
 def build(lessons_dir, course_dir):
@@ -178,8 +191,11 @@ def build(lessons_dir, course_dir):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("lessons", help="the lessons folder (with solutions/ inside), or an "
-                        "edition's (lessons/zh-CN/, sharing lessons/solutions/)")
+    parser.add_argument(
+        "lessons",
+        help="the lessons folder (with solutions/ inside), or an "
+        "edition's (lessons/zh-CN/, sharing lessons/solutions/)",
+    )
     parser.add_argument("course", help="the nbgrader course folder to write")
     args = parser.parse_args(argv)
     for name in build(args.lessons, args.course):

@@ -1,6 +1,7 @@
 """The operators the course's pictures show: lesson 4's softmax loss (no auxiliary state, no
 out_grad) and a normalisation with a learned scale and a running mean (all six arrays), as the
 lessons write them. Registered under names of their own, so a lesson's registry is untouched."""
+
 import minisym as mx
 
 
@@ -38,12 +39,18 @@ def examples():
     mx.operator.register("course_picture_softmax")(_Softmax)
     mx.operator.register("course_picture_normalize")(_Normalize)
     data, label = mx.sym.Variable("data"), mx.sym.Variable("label")
-    softmax = mx.sym.Custom(data=data, label=label, op_type="course_picture_softmax",
-                            name="softmax")
+    softmax = mx.sym.Custom(
+        data=data, label=label, op_type="course_picture_softmax", name="softmax"
+    )
     normalize = mx.sym.Custom(data=data, op_type="course_picture_normalize", name="norm")
     return {
-        "slots_softmax_loss": (softmax, "Lesson 4's softmax loss: every index and the name "
-                                        "behind it"),
-        "slots_six_arrays": (normalize, "A custom operator with a learned scale and a running "
-                                        "mean: the three lists and the six arrays"),
+        "slots_softmax_loss": (
+            softmax,
+            "Lesson 4's softmax loss: every index and the name behind it",
+        ),
+        "slots_six_arrays": (
+            normalize,
+            "A custom operator with a learned scale and a running "
+            "mean: the three lists and the six arrays",
+        ),
     }

@@ -1,6 +1,7 @@
 """The grad_req playground: run backward k times under 'write', 'add' and 'null' and put one
 argument's gradient after each run side by side. 'write' shows the same gradient every time,
 'add' accumulates it (run k = k × run 1), 'null' never writes it (there is no gradient array)."""
+
 import numpy as np
 import traitlets
 
@@ -39,10 +40,13 @@ class GradReqPlayground(View):
         with self.reporting():
             self._target = resolve_target(target, shapes, prop_kwargs)
             if self._target.executor is None:
-                raise ValueError(_("the playground runs backward, so it needs a bound "
-                                   "executor: give shapes=... or pass an executor / Module")
-                                 + (f"\n{self._target.bind_error}" if self._target.bind_error
-                                    else ""))
+                raise ValueError(
+                    _(
+                        "the playground runs backward, so it needs a bound "
+                        "executor: give shapes=... or pass an executor / Module"
+                    )
+                    + (f"\n{self._target.bind_error}" if self._target.bind_error else "")
+                )
         if self._target is None or self._target.executor is None:
             return
         self.arguments = list(self._target.symbol.list_arguments())
@@ -63,11 +67,17 @@ class GradReqPlayground(View):
 
     def _play(self):
         if self.argument not in self.arguments:
-            raise KeyError(_("{argument} is not an argument; the arguments are {arguments}")
-                           .format(argument=repr(self.argument), arguments=self.arguments))
+            raise KeyError(
+                _("{argument} is not an argument; the arguments are {arguments}").format(
+                    argument=repr(self.argument), arguments=self.arguments
+                )
+            )
         if not 1 <= self.runs <= MAX_RUNS:
-            raise ValueError(_("runs must be between 1 and {most}, got {runs}").format(
-                most=MAX_RUNS, runs=self.runs))
+            raise ValueError(
+                _("runs must be between 1 and {most}, got {runs}").format(
+                    most=MAX_RUNS, runs=self.runs
+                )
+            )
         self.columns = [self._column(mode) for mode in MODES]
         self.summary = _summary(self.argument, self.columns)
 
@@ -93,13 +103,18 @@ class GradReqPlayground(View):
         return reqs
 
     def text(self):
-        lines = [_("GradReqPlayground: gradient of {argument} after each backward").format(
-            argument=repr(self.argument))]
+        lines = [
+            _("GradReqPlayground: gradient of {argument} after each backward").format(
+                argument=repr(self.argument)
+            )
+        ]
         if self.error:
             lines.append(_("error: {message}").format(message=self.error.splitlines()[0]))
         for column in self.columns:
-            shown = "; ".join(_("run {n}: {values}").format(n=c["run"], values=c["values"])
-                              for c in column["cells"])
+            shown = "; ".join(
+                _("run {n}: {values}").format(n=c["run"], values=c["values"])
+                for c in column["cells"]
+            )
             lines.append(f"  grad_req={column['req']:<5} {shown}")
         if self.summary:
             lines.append(self.summary)
@@ -109,29 +124,47 @@ class GradReqPlayground(View):
         head = "".join(f"<th>grad_req='{escape(c['req'])}'</th>" for c in self.columns)
         rows = []
         for i in range(self.runs if self.columns else 0):
-            cells = "".join(f"<td><code>{escape(c['cells'][i]['values'])}</code><br>"
-                            f"{escape(c['cells'][i]['note'])}</td>" for c in self.columns)
+            cells = "".join(
+                f"<td><code>{escape(c['cells'][i]['values'])}</code><br>"
+                f"{escape(c['cells'][i]['note'])}</td>"
+                for c in self.columns
+            )
             rows.append(f"<tr><th>{escape(_('run {n}').format(n=i + 1))}</th>{cells}</tr>")
         error = f"<pre>{escape(self.error)}</pre>" if self.error else ""
         title = _("gradient of {argument}").format(argument=self.argument)
-        return (f"<div class='msw msw-gradreq'><p><b>{escape(title)}</b>"
-                f"</p>{error}<table><tr><th></th>{head}</tr>{''.join(rows)}</table>"
-                f"<p>{escape(self.summary)}</p></div>")
+        return (
+            f"<div class='msw msw-gradreq'><p><b>{escape(title)}</b>"
+            f"</p>{error}<table><tr><th></th>{head}</tr>{''.join(rows)}</table>"
+            f"<p>{escape(self.summary)}</p></div>"
+        )
 
 
 def _cell(run, values, first):
     """One run's gradient: its first values, its sum, and how it compares to run 1."""
     if values is None:
-        return {"run": run, "values": _("no gradient array"), "total": "",
-                "note": _("grad_req='null': backward never writes it")}
+        return {
+            "run": run,
+            "values": _("no gradient array"),
+            "total": "",
+            "note": _("grad_req='null': backward never writes it"),
+        }
     total = float(np.abs(values).sum())
     note = ""
     if run > 1 and first is not None:
         scale = _scale(values, first)
-        note = (_("same as run 1") if scale == 1 else
-                _("= {k} × run 1").format(k=f"{scale:g}") if scale else _("differs from run 1"))
-    return {"run": run, "values": _first_values(values), "total": f"Σ|g| = {total:.4g}",
-            "note": note}
+        note = (
+            _("same as run 1")
+            if scale == 1
+            else _("= {k} × run 1").format(k=f"{scale:g}")
+            if scale
+            else _("differs from run 1")
+        )
+    return {
+        "run": run,
+        "values": _first_values(values),
+        "total": f"Σ|g| = {total:.4g}",
+        "note": note,
+    }
 
 
 def _scale(values, first):
@@ -154,7 +187,8 @@ def _summary(argument, columns):
     by_req = {c["req"]: c["cells"] for c in columns}
     runs = len(by_req["write"])
     add_last = by_req["add"][-1]["note"]
-    return _("'write' gives the same gradient of {argument} after every backward; 'add' "
-             "accumulates it (after {runs} runs: {last}), so reset it yourself between "
-             "batches; 'null' gives it no gradient array at all.").format(
-                 argument=repr(argument), runs=runs, last=add_last or _("as run 1"))
+    return _(
+        "'write' gives the same gradient of {argument} after every backward; 'add' "
+        "accumulates it (after {runs} runs: {last}), so reset it yourself between "
+        "batches; 'null' gives it no gradient array at all."
+    ).format(argument=repr(argument), runs=runs, last=add_last or _("as run 1"))

@@ -9,6 +9,7 @@ the worst cell stays visible. Imported in a notebook kernel, it registers itself
 ``minisym.test_utils.checks.mismatch_observers``: a failed check shows its heatmap before it
 raises (a traceback renders no picture). Outside a kernel nothing changes.
 """
+
 import math
 
 import numpy as np
@@ -40,12 +41,15 @@ LABELS = {
     "within": N_("≤ 1 passes"),
     "not_finite": N_("not finite"),
     "worst": N_("worst"),
-    "worst_line": N_("worst at {index}: {expected} {a}, {got} {b}{relation}, error {ratio} × "
-                     "tolerance"),
+    "worst_line": N_(
+        "worst at {index}: {expected} {a}, {got} {b}{relation}, error {ratio} × tolerance"
+    ),
     "worst_elsewhere": N_(" (in slice {slice})"),
     "hover": N_("at {index}: {expected} {a}, {got} {b}, error {ratio} × tolerance"),
-    "hover_block": N_("rows {r0}–{r1}, columns {c0}–{c1}: its worst at {index}: {expected} {a}, "
-                      "{got} {b}, error {ratio} × tolerance"),
+    "hover_block": N_(
+        "rows {r0}–{r1}, columns {c0}–{c1}: its worst at {index}: {expected} {a}, "
+        "{got} {b}, error {ratio} × tolerance"
+    ),
     "pooled": N_("each cell shows the worst of a block of {rows} × {columns} elements"),
     "slice": N_("slice"),
     "slices_title": N_("worst error of each slice (click one to show it)"),
@@ -113,8 +117,9 @@ class GradientHeatmap(View):
         return cls(mismatch) if isinstance(mismatch, Mismatch) else None
 
     @classmethod
-    def show_difference(cls, expected, got, rtol=1e-4, atol=1e-5, names=("expected", "got"),
-                        slot="", check=""):
+    def show_difference(
+        cls, expected, got, rtol=1e-4, atol=1e-5, names=("expected", "got"), slot="", check=""
+    ):
         """Compare two arrays (as ``np.isclose(got, expected, rtol, atol)`` does, the
         tolerance scaled by ``|got|``); if they differ, display their heatmap in a notebook
         kernel and return it, else return None."""
@@ -130,6 +135,7 @@ class GradientHeatmap(View):
         """Display the heatmap now if this runs in a notebook kernel (nothing elsewhere)."""
         if _in_kernel():
             from IPython.display import display
+
             display(self)
 
     # --- reacting to the page ---------------------------------------------------------------
@@ -157,10 +163,10 @@ class GradientHeatmap(View):
         self.slice_label = _index_text(lead + (slice(None),) * 2) if lead else ""
         worst_here = self._slice_of(m.worst_index) == position
         worst_cell = _grid_position(m.worst_index, m.shape) if worst_here else None
-        self.grid = _pooled_grid(ratio, expected, got, lead, m.shape, worst_cell,
-                                 self.legend, MAX_ROWS, MAX_COLUMNS)
-        self.worst = _worst(m, self._ratio, self.grid["worst_cell"],
-                            self._slice_of(m.worst_index))
+        self.grid = _pooled_grid(
+            ratio, expected, got, lead, m.shape, worst_cell, self.legend, MAX_ROWS, MAX_COLUMNS
+        )
+        self.worst = _worst(m, self._ratio, self.grid["worst_cell"], self._slice_of(m.worst_index))
 
     # --- fallbacks ----------------------------------------------------------------------------
     def text(self):
@@ -174,22 +180,37 @@ class GradientHeatmap(View):
     def html(self):
         m = self._mismatch
         lead = _leading_index(self._slice_of(m.worst_index), m.shape)
-        coarse = _pooled_grid(_as_grid(self._ratio[lead]), _as_grid(m.expected[lead]),
-                              _as_grid(m.got[lead]), lead, m.shape,
-                              _grid_position(m.worst_index, m.shape), self.legend,
-                              STATIC_ROWS, STATIC_COLUMNS)
+        coarse = _pooled_grid(
+            _as_grid(self._ratio[lead]),
+            _as_grid(m.expected[lead]),
+            _as_grid(m.got[lead]),
+            lead,
+            m.shape,
+            _grid_position(m.worst_index, m.shape),
+            self.legend,
+            STATIC_ROWS,
+            STATIC_COLUMNS,
+        )
         width, rows = coarse["columns"], []
         for r in range(coarse["rows"]):
-            rows.append("<tr>" + "".join(
-                f"<td style='background:{coarse['error_colour'][k]}'"
-                + (" class='msw-gh-worst'" if k == coarse["worst_cell"] else "") + "></td>"
-                for k in range(r * width, (r + 1) * width)) + "</tr>")
+            rows.append(
+                "<tr>"
+                + "".join(
+                    f"<td style='background:{coarse['error_colour'][k]}'"
+                    + (" class='msw-gh-worst'" if k == coarse["worst_cell"] else "")
+                    + "></td>"
+                    for k in range(r * width, (r + 1) * width)
+                )
+                + "</tr>"
+            )
         hints = "".join(f"<li>{escape(h)}</li>" for h in self.hints)
         fold = f"<p>{escape(_fold_text(m.shape, lead, self.slices))}</p>" if lead else ""
-        return (f"<div class='msw msw-gradient-heatmap'><p><b>{escape(LABELS['title'])}: "
-                f"{escape(self.caption)}</b></p><p>{escape(self.summary)}</p>{fold}"
-                f"<table class='msw-gh-static'>{''.join(rows)}</table>"
-                f"<ul>{hints}</ul></div>")
+        return (
+            f"<div class='msw msw-gradient-heatmap'><p><b>{escape(LABELS['title'])}: "
+            f"{escape(self.caption)}</b></p><p>{escape(self.summary)}</p>{fold}"
+            f"<table class='msw-gh-static'>{''.join(rows)}</table>"
+            f"<ul>{hints}</ul></div>"
+        )
 
 
 # --- registering with the checks ----------------------------------------------------------------
@@ -222,17 +243,22 @@ def _as_mismatch(source):
     mismatch = getattr(source, "mismatch", None)
     if isinstance(mismatch, Mismatch):
         return mismatch
-    raise TypeError(_("GradientHeatmap needs the mismatch of a failed check: pass "
-                      "error.mismatch (or the AssertionError of "
-                      "mx.test_utils.check_numeric_gradient, ...), or use "
-                      "GradientHeatmap.show_difference(expected, got); got {type}").format(
-                          type=type(source).__name__))
+    raise TypeError(
+        _(
+            "GradientHeatmap needs the mismatch of a failed check: pass "
+            "error.mismatch (or the AssertionError of "
+            "mx.test_utils.check_numeric_gradient, ...), or use "
+            "GradientHeatmap.show_difference(expected, got); got {type}"
+        ).format(type=type(source).__name__)
+    )
 
 
 def _labels(names):
     expected, got = names
-    return {k: (v if k == "title" else _(v)).replace("{expected}", expected).replace("{got}", got)
-            for k, v in LABELS.items()}
+    return {
+        k: (v if k == "title" else _(v)).replace("{expected}", expected).replace("{got}", got)
+        for k, v in LABELS.items()
+    }
 
 
 def _caption(m):
@@ -246,11 +272,21 @@ def _summary(m):
     numeric 0.1234, symbolic -0.1234 (sign flipped)"``."""
     a, b = m.expected[m.worst_index], m.got[m.worst_index]
     relation = m.relation(m.worst_index)
-    return _("shape {shape}: {count} of {size} elements outside rtol={rtol}, atol={atol}; "
-             "worst at {index}: {expected} {a}, {got} {b}").format(
-                 shape=tuple(m.shape), count=m.count, size=m.size, rtol=m.rtol, atol=m.atol,
-                 index=_index_text(m.worst_index), expected=m.names[0], a=fmt(a, b),
-                 got=m.names[1], b=fmt(b, a)) + (f" ({relation})" if relation else "")
+    return _(
+        "shape {shape}: {count} of {size} elements outside rtol={rtol}, atol={atol}; "
+        "worst at {index}: {expected} {a}, {got} {b}"
+    ).format(
+        shape=tuple(m.shape),
+        count=m.count,
+        size=m.size,
+        rtol=m.rtol,
+        atol=m.atol,
+        index=_index_text(m.worst_index),
+        expected=m.names[0],
+        a=fmt(a, b),
+        got=m.names[1],
+        b=fmt(b, a),
+    ) + (f" ({relation})" if relation else "")
 
 
 def _index_text(index):
@@ -282,13 +318,17 @@ def _fold_text(shape, lead, slices):
         return _("one value")
     if len(shape) == 1:
         return _("one row: axis 0 ({n} elements) across").format(n=shape[0])
-    where = _("rows: axis {rows}, columns: axis {columns}").format(rows=len(shape) - 2,
-                                                                   columns=len(shape) - 1)
+    where = _("rows: axis {rows}, columns: axis {columns}").format(
+        rows=len(shape) - 2, columns=len(shape) - 1
+    )
     if len(shape) == 2:
         return where
     return _("slice {index} of {slices} slices over axes 0–{last} ({where})").format(
-        index=_index_text(lead + (slice(None),) * 2), slices=slices, last=len(shape) - 3,
-        where=where)
+        index=_index_text(lead + (slice(None),) * 2),
+        slices=slices,
+        last=len(shape) - 3,
+        where=where,
+    )
 
 
 def _pooled_grid(ratio, expected, got, lead, shape, worst_cell, legend, max_rows, max_columns):
@@ -300,8 +340,13 @@ def _pooled_grid(ratio, expected, got, lead, shape, worst_cell, legend, max_rows
     padded[:rows, :columns] = ratio
     blocks = padded.reshape(out_rows, step[0], out_columns, step[1]).swapaxes(1, 2)
     best = blocks.reshape(out_rows, out_columns, -1).argmax(axis=2)  # the first maximum
-    grid = {"rows": out_rows, "columns": out_columns, "block": list(step), "worst_cell": -1,
-            **{key: [] for key in CELL_KEYS}}
+    grid = {
+        "rows": out_rows,
+        "columns": out_columns,
+        "block": list(step),
+        "worst_cell": -1,
+        **{key: [] for key in CELL_KEYS},
+    }
     if worst_cell is not None:
         grid["worst_cell"] = (worst_cell[0] // step[0]) * out_columns + worst_cell[1] // step[1]
     for r in range(out_rows):
@@ -315,7 +360,7 @@ def _pooled_grid(ratio, expected, got, lead, shape, worst_cell, legend, max_rows
 
 
 def _full_index(lead, at, shape):
-    return lead + tuple(at[2 - min(len(shape), 2):])
+    return lead + tuple(at[2 - min(len(shape), 2) :])
 
 
 CELL_KEYS = ("index", "a", "b", "ratio", "a_colour", "b_colour", "error_colour")
@@ -323,9 +368,15 @@ CELL_KEYS = ("index", "a", "b", "ratio", "a_colour", "b_colour", "error_colour")
 
 def _cell(ratio, expected, got, index, legend):
     """One cell's entries, in the order of CELL_KEYS (the grid keeps one list per key)."""
-    return (_index_text(index), _shown(expected), _shown(got), _shown(ratio, 3),
-            _value_colour(expected, legend["value_max"]), _value_colour(got, legend["value_max"]),
-            _error_colour(ratio, legend["ratio_max"]))
+    return (
+        _index_text(index),
+        _shown(expected),
+        _shown(got),
+        _shown(ratio, 3),
+        _value_colour(expected, legend["value_max"]),
+        _value_colour(got, legend["value_max"]),
+        _error_colour(ratio, legend["ratio_max"]),
+    )
 
 
 def _shown(x, digits=4):
@@ -340,7 +391,7 @@ def _mix(stops, t):
     """The colour a fraction ``t`` (0..1) along the stops, as #rrggbb."""
     t = min(max(float(t), 0.0), 1.0) * (len(stops) - 1)
     i = min(int(t), len(stops) - 2)
-    lo, hi = (tuple(int(s[k:k + 2], 16) for k in (1, 3, 5)) for s in stops[i:i + 2])
+    lo, hi = (tuple(int(s[k : k + 2], 16) for k in (1, 3, 5)) for s in stops[i : i + 2])
     return "#" + "".join(f"{round(a + (b - a) * (t - i)):02X}" for a, b in zip(lo, hi))
 
 
@@ -369,14 +420,22 @@ def _legend(m, ratio):
     ratio_max = max(float(finite_ratio.max()) if finite_ratio.size else 0.0, 10.0)
     ratio_max = float(f"{ratio_max:.3g}")
     mid = 10.0 ** round(math.log10(ratio_max) / 2)  # a round number halfway up the log scale
-    return {"value_max": value_max, "ratio_max": ratio_max,
-            "values": [[_mix(VALUE_STOPS, t), _shown(value_max * (2 * t - 1), 3)]
-                       for t in (0, 0.25, 0.5, 0.75, 1)],
-            "errors": [[_mix(PASS_STOPS, 0), "0"], [_mix(PASS_STOPS, 1), "1"],
-                       [_error_colour(mid, ratio_max), _shown(mid)],
-                       [_error_colour(ratio_max, ratio_max), _shown(ratio_max, 3)]],
-            "not_finite": NOT_FINITE,
-            "any_not_finite": bool(not np.all(np.isfinite(ratio)))}
+    return {
+        "value_max": value_max,
+        "ratio_max": ratio_max,
+        "values": [
+            [_mix(VALUE_STOPS, t), _shown(value_max * (2 * t - 1), 3)]
+            for t in (0, 0.25, 0.5, 0.75, 1)
+        ],
+        "errors": [
+            [_mix(PASS_STOPS, 0), "0"],
+            [_mix(PASS_STOPS, 1), "1"],
+            [_error_colour(mid, ratio_max), _shown(mid)],
+            [_error_colour(ratio_max, ratio_max), _shown(ratio_max, 3)],
+        ],
+        "not_finite": NOT_FINITE,
+        "any_not_finite": bool(not np.all(np.isfinite(ratio))),
+    }
 
 
 def _slice_bars(ratio):
@@ -386,12 +445,17 @@ def _slice_bars(ratio):
     ratio_max = max(float(np.max(per_slice[np.isfinite(per_slice)], initial=0.0)), 10.0)
     bars = []
     for start in range(0, per_slice.size, step):
-        group = per_slice[start:start + step]
+        group = per_slice[start : start + step]
         slice_at = start + int(np.argmax(group))
-        bars.append({"slice": slice_at, "colour": _error_colour(group.max(), ratio_max),
-                     "label": _index_text(_leading_index(slice_at, ratio.shape)
-                                          + (slice(None),) * 2),
-                     "ratio": _shown(group.max(), 3), "fails": bool(group.max() > 1)})
+        bars.append(
+            {
+                "slice": slice_at,
+                "colour": _error_colour(group.max(), ratio_max),
+                "label": _index_text(_leading_index(slice_at, ratio.shape) + (slice(None),) * 2),
+                "ratio": _shown(group.max(), 3),
+                "fails": bool(group.max() > 1),
+            }
+        )
     return bars
 
 
@@ -401,10 +465,16 @@ def _worst(m, ratio, cell, position):
     index = m.worst_index
     a, b = m.expected[index], m.got[index]
     lead = _leading_index(position, m.shape)
-    return {"index": _index_text(index), "a": fmt(a, b), "b": fmt(b, a),
-            "relation": m.relation(index), "ratio": _shown(ratio[index], 3), "cell": cell,
-            "slice_index": position,
-            "slice": _index_text(lead + (slice(None),) * 2) if lead else ""}
+    return {
+        "index": _index_text(index),
+        "a": fmt(a, b),
+        "b": fmt(b, a),
+        "relation": m.relation(index),
+        "ratio": _shown(ratio[index], 3),
+        "cell": cell,
+        "slice_index": position,
+        "slice": _index_text(lead + (slice(None),) * 2) if lead else "",
+    }
 
 
 install()

@@ -3,7 +3,26 @@
 // or a frame's title it changes `expanded`. Zoom only scales the drawing.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-const GROUP = 1, FAILED = 2, VARIABLE = 4;
+
+/**
+ * What Python sends (graph_view.py's traits); positions and sizes are in pixels.
+ * @typedef {[string, string, string, number, number, number, number, number, number]} NodeRow
+ *   [name, label, detail, kind, x, y, w, h, flags]: kind 0 a variable, 1 an operator, -1 a
+ *   collapsed group; flags the bits of `Flags`
+ * @typedef {[number[], string]} EdgeRow [[x0, y0, x1, y1, ...], shape label]
+ * @typedef {[string, number, number, number, number]} FrameRow [group, x, y, w, h]
+ * @typedef {{group: number, failed: number, variable: number}} Flags the bit of each flag
+ * @typedef {Object<string, string>} Labels the page's words, already translated
+ * @typedef {{
+ *   get(name: "nodes"): NodeRow[], get(name: "edges"): EdgeRow[], get(name: "frames"): FrameRow[],
+ *   get(name: "size"): [number, number], get(name: "flags"): Flags, get(name: "labels"): Labels,
+ *   get(name: "zoom"): number, get(name: "selected"): string, get(name: "caption"): string,
+ *   get(name: "error"): string, get(name: "show_weights"): boolean,
+ *   get(name: "groups"): string[], get(name: "expanded"): string[],
+ *   set(name: string, value: unknown): void, save_changes(): void,
+ *   on(event: string, callback: Function): void
+ * }} GraphModel
+ */
 
 function svg(tag, attrs, ...children) {
   const el = document.createElementNS(SVG_NS, tag);
@@ -17,14 +36,20 @@ function svg(tag, attrs, ...children) {
   return el;
 }
 
-function nodeBox(row, selected, labels) {
+/**
+ * @param {NodeRow} row
+ * @param {string} selected
+ * @param {Labels} labels
+ * @param {Flags} bits
+ */
+function nodeBox(row, selected, labels, bits) {
   const [name, label, detail, kind, x, y, w, h, flags] = row;
   const classes = ["msw-graph-view-node", `msw-graph-view-kind-${kind < 0 ? "group" : kind}`];
-  if (flags & GROUP) classes.push("msw-graph-view-group");
-  if (flags & FAILED) classes.push("msw-graph-view-failed");
-  if (flags & VARIABLE) classes.push("msw-graph-view-variable");
+  if (flags & bits.group) classes.push("msw-graph-view-group");
+  if (flags & bits.failed) classes.push("msw-graph-view-failed");
+  if (flags & bits.variable) classes.push("msw-graph-view-variable");
   if (name === selected) classes.push("msw-graph-view-selected");
-  const tip = flags & GROUP ? fillLabel(labels.expand, {name}) : fillLabel(labels.open, {name, detail});
+  const tip = flags & bits.group ? fillLabel(labels.expand, {name}) : fillLabel(labels.open, {name, detail});
   return svg("g", {class: classes.join(" "), "data-name": name,
                    transform: `translate(${x - w / 2},${y - h / 2})`},
     svg("title", {}, tip),
@@ -33,6 +58,10 @@ function nodeBox(row, selected, labels) {
     svg("text", {class: "msw-graph-view-detail", x: w / 2, y: 34}, detail));
 }
 
+/**
+ * @param {EdgeRow[0]} points
+ * @param {EdgeRow[1]} label
+ */
 function edgeLine(points, label) {
   let d = `M${points[0]},${points[1]}`;
   for (let i = 2; i < points.length; i += 2) d += ` L${points[i]},${points[i + 1]}`;
@@ -49,6 +78,10 @@ function edgeLine(points, label) {
                          y: (y0 + y1) / 2 + 4}, label) : null);
 }
 
+/**
+ * @param {FrameRow} row
+ * @param {Labels} labels
+ */
 function frameBox(row, labels) {
   const [group, x, y, w, h] = row;
   return svg("g", {class: "msw-graph-view-frame", "data-group": group},
@@ -57,18 +90,24 @@ function frameBox(row, labels) {
         svg("title", {}, fillLabel(labels.collapse_tip, {group})), fillLabel(labels.collapse, {group})));
 }
 
+/** @param {GraphModel} model */
 function drawing(model) {
   const [width, height] = model.get("size");
   const zoom = model.get("zoom");
   const selected = model.get("selected");
   const labels = model.get("labels");
+  const bits = model.get("flags");
   return svg("svg", {class: "msw-graph-view-svg", width: width * zoom, height: height * zoom,
                      viewBox: `0 0 ${width} ${height}`},
     svg("g", {}, ...model.get("frames").map((row) => frameBox(row, labels))),
     svg("g", {}, ...model.get("edges").map(([points, label]) => edgeLine(points, label))),
-    svg("g", {}, ...model.get("nodes").map((row) => nodeBox(row, selected, labels))));
+    svg("g", {}, ...model.get("nodes").map((row) => nodeBox(row, selected, labels, bits))));
 }
 
+/**
+ * @param {GraphModel} model
+ * @param {MouseEvent} event
+ */
 function onClick(model, event) {
   const frame = event.target.closest(".msw-graph-view-frame-label");
   if (frame) {
@@ -134,6 +173,7 @@ function remark(model, scroll) {
 }
 
 export default {
+  /** @param {{model: GraphModel, el: HTMLElement}} widget */
   render({ model, el }) {
     const scroll = h("div", {class: "msw-graph-view-scroll", onclick: (e) => onClick(model, e)});
     const caption = h("div", {class: "msw-graph-view-caption"});

@@ -5,22 +5,22 @@ index map below the graph; the node where shape inference fails is drawn in verm
 The layout is computed here (``_layout.layered_layout``) and sent as compact lists; the ES module
 only draws them and reports clicks by setting ``selected`` or ``expanded``.
 """
+
 import difflib
 from contextlib import contextmanager
 
 import ipywidgets
 import traitlets
 
-from minisym.executor import Executor
-from minisym.module.module import Module
 from minisym.symbol.symbol import Symbol
 from minisym.trace import slot_names
 from minisym.visualization import is_hidden_weight
 
-from ._base import View, css, error_text, escape, esm
+from ._base import View, css, error_text, escape, esm, open_index_map
 from ._graph import GROUP_KIND, entry_shapes, graph_boxes, residual_unit, shape_label
 from ._graph_svg import static_svg
 from ._layout import layered_layout
+from ._target import source_of
 from .i18n import N_
 from .i18n import gettext as _
 
@@ -44,7 +44,10 @@ LABELS = {
     "weights": N_("show weights, biases, BN statistics"),
 }
 
-GROUP, FAILED, VARIABLE = 1, 2, 4  # bits of a node row's flags
+# The bits of a node row's flags; the page reads them from the ``flags`` trait, so each number
+# is written here only.
+FLAGS = {"group": 1, "failed": 2, "variable": 4}
+GROUP, FAILED, VARIABLE = FLAGS["group"], FLAGS["failed"], FLAGS["variable"]
 MIN_ZOOM, MAX_ZOOM = 0.05, 4.0
 
 
@@ -63,21 +66,23 @@ class GraphView(View):
     _css = css("graph_view.css")
 
     caption = traitlets.Unicode("").tag(sync=True)
-    nodes = traitlets.List().tag(sync=True)    # [[name, label, detail, kind, x, y, w, h, flags]]
-    edges = traitlets.List().tag(sync=True)    # [[[x0, y0, x1, y1, ...], shape label]]
-    frames = traitlets.List().tag(sync=True)   # [[group, x, y, w, h]]: expanded groups
+    nodes = traitlets.List().tag(sync=True)  # [[name, label, detail, kind, x, y, w, h, flags]]
+    edges = traitlets.List().tag(sync=True)  # [[[x0, y0, x1, y1, ...], shape label]]
+    frames = traitlets.List().tag(sync=True)  # [[group, x, y, w, h]]: expanded groups
     size = traitlets.List([0, 0]).tag(sync=True)
     groups = traitlets.List(traitlets.Unicode()).tag(sync=True)
     expanded = traitlets.List(traitlets.Unicode()).tag(sync=True)
     show_weights = traitlets.Bool(False).tag(sync=True)
     selected = traitlets.Unicode("").tag(sync=True)
     zoom = traitlets.Float(1.0).tag(sync=True)
-    shapes = traitlets.Dict().tag(sync=True)   # {argument: [dims]}
+    shapes = traitlets.Dict().tag(sync=True)  # {argument: [dims]}
     failed_node = traitlets.Unicode("").tag(sync=True)
     labels = traitlets.Dict().tag(sync=True)
+    flags = traitlets.Dict(FLAGS).tag(sync=True)  # {name: bit} of a node row's flags
 
-    def __init__(self, target, *, expanded=(), show_weights=False, group_by=residual_unit,
-                 **shapes):
+    def __init__(
+        self, target, *, expanded=(), show_weights=False, group_by=residual_unit, **shapes
+    ):
         super().__init__()
         self.labels = {key: _(value) for key, value in LABELS.items()}
         self._ready = False
@@ -85,8 +90,8 @@ class GraphView(View):
         self._table, self._standing_error = {}, ""
         self._layouts, self._index_map, self._out_labels = {}, None, {}
         self.index_map = None  # the IndexMap shown in ``detail``, if any
-        self.detail = ipywidgets.VBox([])
-        self.view = ipywidgets.VBox([self, self.detail])
+        self.detail = self.with_panel()  # the index map opens here
+        self.view = self.composed
         given = {}
         with self.reporting():
             self._symbol, given = _resolve(target)
@@ -127,10 +132,13 @@ class GraphView(View):
         if unknown:
             self.expanded = [g for g in change["new"] if g in groups]
             with self._step():
-                raise KeyError(_("GraphView: no group named {name}{close}; the groups are "
-                                 "{groups}").format(name=repr(unknown[0]),
-                                                    close=_close(unknown[0], groups),
-                                                    groups=", ".join(self.groups) or _("none")))
+                raise KeyError(
+                    _("GraphView: no group named {name}{close}; the groups are {groups}").format(
+                        name=repr(unknown[0]),
+                        close=_close(unknown[0], groups),
+                        groups=", ".join(self.groups) or _("none"),
+                    )
+                )
             return
         self._draw()
 
@@ -184,8 +192,11 @@ class GraphView(View):
         if key not in self._layouts:
             drawing = graph_boxes(self._symbol, self.expanded, self.show_weights, self._group_by)
             sizes = [(box.key, *_box_size(box)) for box in drawing.boxes]
-            weights = [box.key for box in drawing.boxes if box.kind == 0 and
-                       is_hidden_weight({"op": "null", "name": box.name})]
+            weights = [
+                box.key
+                for box in drawing.boxes
+                if box.kind == 0 and is_hidden_weight({"op": "null", "name": box.name})
+            ]
             layout = layered_layout(sizes, [(s, t) for s, t, _ in drawing.edges], weights)
             self._layouts[key] = (drawing, layout)
         return self._layouts[key]
@@ -196,9 +207,11 @@ class GraphView(View):
         for box in drawing.boxes:
             x, y = layout.centres[box.key]
             w, h = _box_size(box)
-            flags = (GROUP if box.kind == GROUP_KIND else 0) | \
-                (FAILED if box.key == failed_box else 0) | \
-                (VARIABLE if box.kind == 0 else 0)
+            flags = (
+                (GROUP if box.kind == GROUP_KIND else 0)
+                | (FAILED if box.key == failed_box else 0)
+                | (VARIABLE if box.kind == 0 else 0)
+            )
             detail = box.detail
             if flags & FAILED and flags & GROUP:
                 detail = _("fails at {node}").format(node=self.failed_node)
@@ -235,15 +248,18 @@ class GraphView(View):
         folded = sum(1 for b in drawing.boxes if b.kind == GROUP_KIND)
         what = _("{ops} operators in {boxes} boxes").format(ops=ops, boxes=len(drawing.boxes))
         if folded:
-            what += _(" ({folded} dashed boxes are collapsed groups: click one to expand "
-                      "it)").format(folded=folded)
-        return _("{what}. Data flows top to bottom; each edge carries its shape without the "
-                 "batch axis. Click a node to open its index map.").format(what=what)
+            what += _(
+                " ({folded} dashed boxes are collapsed groups: click one to expand it)"
+            ).format(folded=folded)
+        return _(
+            "{what}. Data flows top to bottom; each edge carries its shape without the "
+            "batch axis. Click a node to open its index map."
+        ).format(what=what)
 
     # --- selection ------------------------------------------------------------------------------
     def _select(self, name):
         self.index_map = None
-        self.detail.children = ()
+        self.show_below()
         if not name:
             with self._step():
                 pass
@@ -251,7 +267,7 @@ class GraphView(View):
         with self._step():
             node = self._find(name)
             self._reveal(name)
-            self.detail.children = (self._detail_of(node),)
+            self.show_below(self._detail_of(node))
 
     def _find(self, name):
         """The node called ``name``; a teaching KeyError for a group or an unknown name."""
@@ -261,15 +277,23 @@ class GraphView(View):
                 return node
         if name in self.groups:
             members = [n.name for n in order if self._group_by(n.name) == name]
-            raise KeyError(_("GraphView: {name} is a group of {n} nodes, not one node: expand "
-                             "it (click it, or add it to .expanded) and select one of "
-                             "{members}").format(
-                                 name=repr(name), n=len(members),
-                                 members=", ".join(members[:6])
-                                 + (", …" if len(members) > 6 else "")))
-        raise KeyError(_("GraphView: no node named {name}{close}; a node name is what "
-                         "list_outputs() shows without '_output'").format(
-                             name=repr(name), close=_close(name, [n.name for n in order])))
+            raise KeyError(
+                _(
+                    "GraphView: {name} is a group of {n} nodes, not one node: expand "
+                    "it (click it, or add it to .expanded) and select one of "
+                    "{members}"
+                ).format(
+                    name=repr(name),
+                    n=len(members),
+                    members=", ".join(members[:6]) + (", …" if len(members) > 6 else ""),
+                )
+            )
+        raise KeyError(
+            _(
+                "GraphView: no node named {name}{close}; a node name is what "
+                "list_outputs() shows without '_output'"
+            ).format(name=repr(name), close=_close(name, [n.name for n in order]))
+        )
 
     def _reveal(self, name):
         """Expand the group that hides ``name``, so the selected node is drawn."""
@@ -287,38 +311,44 @@ class GraphView(View):
     def _open_index_map(self, name):
         """The IndexMap of node ``name`` over the same target; one instance is reused (its
         executor is bound once) until the shapes change."""
-        from .index_map import IndexMap
         if self._index_map is None:
             shapes = {k: tuple(v) for k, v in self.shapes.items()}
-            target = self._target
-            self._index_map = IndexMap(target, node=name, shapes=shapes or None) \
-                if isinstance(target, Symbol) else IndexMap(target, node=name)
+            self._index_map = open_index_map(
+                self._target, name, shapes if isinstance(self._target, Symbol) else None
+            )
         else:
             self._index_map.node = name
         return self._index_map
 
     # --- display ----------------------------------------------------------------------------------
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = self.view._repr_mimebundle_(**kwargs)
-        data = bundle[0] if isinstance(bundle, tuple) else bundle
-        data["text/plain"] = self.text()
-        data["text/html"] = self.html()
-        return bundle
-
     def text(self):
         head = self._symbol.name if self._symbol is not None else None
         folded = sum(1 for row in self.nodes if row[8] & GROUP)
-        lines = [(_("GraphView of {head}: {boxes} boxes, {folded} of {groups} groups collapsed, "
-                    "weights shown") if self.show_weights else
-                  _("GraphView of {head}: {boxes} boxes, {folded} of {groups} groups collapsed, "
-                    "weights hidden")).format(head=repr(head), boxes=len(self.nodes),
-                                              folded=folded, groups=len(self.groups))]
+        lines = [
+            (
+                _(
+                    "GraphView of {head}: {boxes} boxes, {folded} of {groups} groups collapsed, "
+                    "weights shown"
+                )
+                if self.show_weights
+                else _(
+                    "GraphView of {head}: {boxes} boxes, {folded} of {groups} groups collapsed, "
+                    "weights hidden"
+                )
+            ).format(head=repr(head), boxes=len(self.nodes), folded=folded, groups=len(self.groups))
+        ]
         if self.shapes:
-            lines.append(_("shapes: {shapes}").format(
-                shapes=", ".join(f"{k}={tuple(v)}" for k, v in self.shapes.items())))
+            lines.append(
+                _("shapes: {shapes}").format(
+                    shapes=", ".join(f"{k}={tuple(v)}" for k, v in self.shapes.items())
+                )
+            )
         if self.failed_node:
-            lines.append(_("shape inference fails at {node} (drawn in vermillion)").format(
-                node=repr(self.failed_node)))
+            lines.append(
+                _("shape inference fails at {node} (drawn in vermillion)").format(
+                    node=repr(self.failed_node)
+                )
+            )
         if self.error:
             lines.append(self.error)
         for row in self.nodes:
@@ -332,24 +362,17 @@ class GraphView(View):
 
     def html(self):
         error = f'<pre class="msw-error">{escape(self.error)}</pre>' if self.error else ""
-        return (f'<div class="msw msw-graph-view"><p>{escape(self.caption)}</p>{error}'
-                f'<div style="max-height:520px;overflow:auto">'
-                f"{static_svg(self.nodes, self.edges, self.frames, self.size)}</div></div>")
+        drawn = static_svg(self.nodes, self.edges, self.frames, self.size, self.flags)
+        return (
+            f'<div class="msw msw-graph-view"><p>{escape(self.caption)}</p>{error}'
+            f'<div style="max-height:520px;overflow:auto">{drawn}</div></div>'
+        )
 
 
 def _resolve(target):
     """(symbol, shapes its arrays give) of a Symbol, an Executor or a (bound) Module."""
-    if isinstance(target, Module):
-        if not target.binded:
-            return target.symbol, {}
-        target = target._exec
-    if isinstance(target, Executor):
-        symbol = target._symbol
-        return symbol, {n: a.shape for n, a in zip(symbol.list_arguments(), target.arg_arrays)}
-    if isinstance(target, Symbol):
-        return target, {}
-    raise TypeError(_("GraphView draws a Symbol, an Executor or a Module; got {type}").format(
-        type=type(target).__name__))
+    source = source_of(target, _("GraphView draws a Symbol, an Executor or a Module; got {type}"))
+    return source.symbol, source.argument_shapes()
 
 
 def _given_shapes(shapes):
@@ -357,10 +380,14 @@ def _given_shapes(shapes):
     given = {}
     for name, dims in shapes.items():
         if not isinstance(dims, (list, tuple)) or not all(
-                isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in dims):
-            raise TypeError(_("GraphView: the shape of {quoted} must be a tuple of whole numbers "
-                              "(0 = unknown), e.g. {name}=(1, 3, 224, 224); got {dims}").format(
-                                  quoted=repr(name), name=name, dims=repr(dims)))
+            isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in dims
+        ):
+            raise TypeError(
+                _(
+                    "GraphView: the shape of {quoted} must be a tuple of whole numbers "
+                    "(0 = unknown), e.g. {name}=(1, 3, 224, 224); got {dims}"
+                ).format(quoted=repr(name), name=name, dims=repr(dims))
+            )
         given[name] = tuple(dims)
     return given
 
@@ -406,13 +433,20 @@ def _variable_note(node, symbol):
         for role in ("in_data", "aux"):
             for i, (slot, entry) in enumerate(names[role]):
                 if entry == node.name:
-                    uses.append("<li>" + _("{slot} ({name}) of {node} ({op})").format(
-                        slot=f"<code>{role}[{i}]</code>", name=f"<code>{escape(slot)}</code>",
-                        node=f"<code>{escape(op_node.name)}</code>",
-                        op=escape(op_node.op_name)) + "</li>")
+                    uses.append(
+                        "<li>"
+                        + _("{slot} ({name}) of {node} ({op})").format(
+                            slot=f"<code>{role}[{i}]</code>",
+                            name=f"<code>{escape(slot)}</code>",
+                            node=f"<code>{escape(op_node.name)}</code>",
+                            op=escape(op_node.op_name),
+                        )
+                        + "</li>"
+                    )
     listed = "".join(uses) or f"<li>{escape(_('no operator reads it'))}</li>"
-    note = escape(_("{name} is a variable, so it has no index map of its own. It is read "
-                    "as:"))
-    return ('<div class="msw msw-graph-view-note"><p>'
-            + note.format(name=f"<code>{escape(node.name)}</code>")
-            + f"</p><ul>{listed}</ul></div>")
+    note = escape(_("{name} is a variable, so it has no index map of its own. It is read as:"))
+    return (
+        '<div class="msw msw-graph-view-note"><p>'
+        + note.format(name=f"<code>{escape(node.name)}</code>")
+        + f"</p><ul>{listed}</ul></div>"
+    )

@@ -13,18 +13,36 @@ as written. The engine's own error messages stay English (they mirror MXNet's, a
 search for them). Placeholders are ``str.format`` fields, formatted after translation, so a
 translation may put them in another order.
 """
+
 import os
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["set_language", "language", "gettext", "ngettext", "N_", "Texts", "DOMAINS",
-           "LANGUAGES", "catalogue_path"]
+__all__ = [
+    "set_language",
+    "language",
+    "gettext",
+    "ngettext",
+    "N_",
+    "Texts",
+    "DOMAINS",
+    "LANGUAGES",
+    "catalogue_path",
+]
 
 LOCALE = Path(__file__).parent / "locale"
 DOMAINS = ("minisym_widgets", "minisym_exercises")
 LANGUAGES = ("en", "zh_CN")  # English is the source; the others have catalogues
-_ALIASES = {"zh": "zh_CN", "zh_cn": "zh_CN", "zh-cn": "zh_CN", "zh_hans": "zh_CN",
-            "zh-hans": "zh_CN", "en": "en", "c": "en", "posix": "en"}
+_ALIASES = {
+    "zh": "zh_CN",
+    "zh_cn": "zh_CN",
+    "zh-cn": "zh_CN",
+    "zh_hans": "zh_CN",
+    "zh-hans": "zh_CN",
+    "en": "en",
+    "c": "en",
+    "posix": "en",
+}
 _chosen = None
 
 
@@ -37,8 +55,10 @@ def set_language(name):
         return
     found = _normalise(name)
     if found is None:
-        raise ValueError(f"set_language: {name!r} is not a language of the course; give one of "
-                         f"{', '.join(map(repr, LANGUAGES))} (or None for the environment's)")
+        raise ValueError(
+            f"set_language: {name!r} is not a language of the course; give one of "
+            f"{', '.join(map(repr, LANGUAGES))} (or None for the environment's)"
+        )
     _chosen = found
 
 
@@ -88,8 +108,11 @@ def _catalogue(language_name, domain):
 
     with open(path, "rb") as handle:
         catalog = read_po(handle, locale=language_name)
-    return {message.id: message.string for message in catalog
-            if message.id and message.string and not message.fuzzy}
+    return {
+        message.id: message.string
+        for message in catalog
+        if message.id and message.string and not message.fuzzy
+    }
 
 
 def N_(message):

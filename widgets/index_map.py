@@ -5,6 +5,7 @@ Everything shown is read from the engine: the names and where they were declared
 (``minisym.contract``), shapes and dtypes (inference), ``req`` and why (the executor), values
 (the trace of a run on a copy). Selecting a slot highlights the same index in every list.
 """
+
 import numpy as np
 import traitlets
 
@@ -17,11 +18,18 @@ from .i18n import gettext as _
 
 __all__ = ["IndexMap"]
 
-ORDINALS = (N_("first"), N_("second"), N_("third"), N_("fourth"), N_("fifth"), N_("sixth"),
-            N_("seventh"), N_("eighth"))
+ORDINALS = (
+    N_("first"),
+    N_("second"),
+    N_("third"),
+    N_("fourth"),
+    N_("fifth"),
+    N_("sixth"),
+    N_("seventh"),
+    N_("eighth"),
+)
 COLUMN_TITLES = {
-    "arguments": N_("arguments: in_data[i] · in_grad[i] · backward req[i]  ⟷  "
-                    "list_arguments()[i]"),
+    "arguments": N_("arguments: in_data[i] · in_grad[i] · backward req[i]  ⟷  list_arguments()[i]"),
     "outputs": N_("outputs: out_data[j] · out_grad[j] · forward req[j]  ⟷  list_outputs()[j]"),
     "aux": N_("auxiliary states: aux[k]  ⟷  list_auxiliary_states()[k]"),
 }
@@ -34,9 +42,11 @@ LABELS = {
     "run": N_("run on a copy"),
 }
 
-AUX_GRADIENT = N_("none: an auxiliary state is not an argument, so it has no in_grad and no req. "
-                "forward and backward read it and update it in place (aux[k][:] = ...), and "
-                "the executor keeps its values between calls (executor.aux_dict['{entry}']).")
+AUX_GRADIENT = N_(
+    "none: an auxiliary state is not an argument, so it has no in_grad and no req. "
+    "forward and backward read it and update it in place (aux[k][:] = ...), and "
+    "the executor keeps its values between calls (executor.aux_dict['{entry}'])."
+)
 
 
 class IndexMap(View):
@@ -64,8 +74,10 @@ class IndexMap(View):
 
     def __init__(self, target, node=None, shapes=None, **prop_kwargs):
         super().__init__()
-        self.labels = {key: [_(v) for v in value] if isinstance(value, tuple) else _(value)
-                       for key, value in LABELS.items()}
+        self.labels = {
+            key: [_(v) for v in value] if isinstance(value, tuple) else _(value)
+            for key, value in LABELS.items()
+        }
         self._target = Target(None, None, None, {}, {})
         self._contract = []
         self._previews = {}
@@ -129,8 +141,11 @@ class IndexMap(View):
         node = self._target.node(self.node)
         reqs = self._target.reqs(node)
         self.caption = _caption(node)
-        self.tables = [self._table(family, reqs) for family in FAMILIES
-                       if any(d.family == family for d in self._contract)]
+        self.tables = [
+            self._table(family, reqs)
+            for family in FAMILIES
+            if any(d.family == family for d in self._contract)
+        ]
         self.notes = self._notes(node, reqs)
         if any(d.label == self.selected for d in self._contract):
             self._explain(self.selected)
@@ -143,27 +158,47 @@ class IndexMap(View):
             first = next(d for d in docs if d.index == index)
             shape, dtype = self._target.entry_info(first.entry)
             cells = [self._cell(d, reqs) for d in docs if d.index == index]
-            rows.append({"index": index, "name": first.name, "entry": first.entry,
-                         "given": _given_text(first.given, first.entry), "shape": shape,
-                         "dtype": dtype, "cells": cells})
-        return {"family": family, "title": _(COLUMN_TITLES[family]), "roles": list(roles),
-                "rows": rows}
+            rows.append(
+                {
+                    "index": index,
+                    "name": first.name,
+                    "entry": first.entry,
+                    "given": _given_text(first.given, first.entry),
+                    "shape": shape,
+                    "dtype": dtype,
+                    "cells": cells,
+                }
+            )
+        return {
+            "family": family,
+            "title": _(COLUMN_TITLES[family]),
+            "roles": list(roles),
+            "rows": rows,
+        }
 
     def _cell(self, doc, reqs):
         req = reqs.get(doc.label)
-        return {"label": doc.label, "role": doc.role, "passed": doc.in_backward,
-                "req": req[0] if req else "", "preview": self._previews.get(doc.label, "")}
+        return {
+            "label": doc.label,
+            "role": doc.role,
+            "passed": doc.in_backward,
+            "req": req[0] if req else "",
+            "preview": self._previews.get(doc.label, ""),
+        }
 
     def _notes(self, node, reqs):
         notes = []
         if not reqs:
-            notes.append(_("req is decided at bind: give shapes (or a bound executor) to see "
-                           "it."))
+            notes.append(_("req is decided at bind: give shapes (or a bound executor) to see it."))
         if not self.ran:
             notes.append(_("Press “run on a copy” to see values; your own arrays never change."))
         elif not any(label.startswith("in_grad") for label in self._previews):
-            notes.append(_("'{node}' ran no backward: nothing it depends on asks for a "
-                           "gradient (every grad_req upstream is 'null').").format(node=node.name))
+            notes.append(
+                _(
+                    "'{node}' ran no backward: nothing it depends on asks for a "
+                    "gradient (every grad_req upstream is 'null')."
+                ).format(node=node.name)
+            )
         return notes
 
     def _explain(self, label):
@@ -172,11 +207,12 @@ class IndexMap(View):
         if doc is None:
             self.detail, self.linked = [], []
             if label:
-                raise KeyError(f"'{self.node}' has no slot {label}; it has "
-                               + ", ".join(d.label for d in self._contract))
+                raise KeyError(
+                    f"'{self.node}' has no slot {label}; it has "
+                    + ", ".join(d.label for d in self._contract)
+                )
             return
-        same = [d.label for d in self._contract if d.family == doc.family
-                and d.index == doc.index]
+        same = [d.label for d in self._contract if d.family == doc.family and d.index == doc.index]
         method = FAMILIES[doc.family][0]
         self.linked = same + [f"{method}()[{doc.index}]"]
         self.detail = self._detail_lines(doc, method, same)
@@ -184,27 +220,53 @@ class IndexMap(View):
     def _detail_lines(self, doc, method, same):
         node = self._target.node(self.node)
         shape, dtype = self._target.entry_info(doc.entry)
-        ordinal = (_(ORDINALS[doc.index]) if doc.index < len(ORDINALS)
-                   else _("number {n}").format(n=doc.index + 1))
-        lines = [[doc.label, _("is '{name}'").format(name=doc.name)],
-                 [_("declared"), _("{ordinal} in {method}(): {declared}").format(
-                     ordinal=ordinal, method=method, declared=doc.declared)]]
+        ordinal = (
+            _(ORDINALS[doc.index])
+            if doc.index < len(ORDINALS)
+            else _("number {n}").format(n=doc.index + 1)
+        )
+        lines = [
+            [doc.label, _("is '{name}'").format(name=doc.name)],
+            [
+                _("declared"),
+                _("{ordinal} in {method}(): {declared}").format(
+                    ordinal=ordinal, method=method, declared=doc.declared
+                ),
+            ],
+        ]
         if doc.family != "outputs":
-            lines.append([_("given"), _given_sentence(doc.given, doc.entry, node,
-                                                      doc.family == "aux")])
-        lines.append([_("array"), _("{entry} · shape {shape} · {dtype}").format(
-            entry=doc.entry, shape=shape, dtype=dtype)])
+            lines.append(
+                [_("given"), _given_sentence(doc.given, doc.entry, node, doc.family == "aux")]
+            )
+        lines.append(
+            [
+                _("array"),
+                _("{entry} · shape {shape} · {dtype}").format(
+                    entry=doc.entry, shape=shape, dtype=dtype
+                ),
+            ]
+        )
         req = self._target.reqs(node).get(_req_label(doc))
         if req:
             lines.append(["req", f"{req[0]}: {req[1]}"])
-        lines.append([_("backward"), _("receives it") if doc.in_backward else
-                      _("not passed: {why}").format(why=doc.why_not)])
+        lines.append(
+            [
+                _("backward"),
+                _("receives it")
+                if doc.in_backward
+                else _("not passed: {why}").format(why=doc.why_not),
+            ]
+        )
         if doc.family == "aux":
             lines.append([_("gradient"), _(AUX_GRADIENT).format(entry=doc.entry)])
         if self._previews.get(doc.label):
             lines.append([_("values"), self._previews[doc.label]])
-        lines.append([_("same index"), ", ".join([s for s in same if s != doc.label]
-                                                 + [f"{method}()[{doc.index}]"])])
+        lines.append(
+            [
+                _("same index"),
+                ", ".join([s for s in same if s != doc.label] + [f"{method}()[{doc.index}]"]),
+            ]
+        )
         return lines
 
     # --- fallbacks ----------------------------------------------------------------------------
@@ -217,10 +279,15 @@ class IndexMap(View):
             for row in table["rows"]:
                 reqs = " ".join(f"{c['label']}={c['req']}" for c in row["cells"] if c["req"])
                 hidden = [c["label"] for c in row["cells"] if not c["passed"]]
-                lines.append(f"  [{row['index']}] {row['name']:<10} {row['given']:<18} "
-                             f"{row['entry']:<16} {row['shape']:<14} {row['dtype']:<8} {reqs}"
-                             + (_("  (backward gets no {slots})").format(slots=", ".join(hidden))
-                                if hidden else ""))
+                lines.append(
+                    f"  [{row['index']}] {row['name']:<10} {row['given']:<18} "
+                    f"{row['entry']:<16} {row['shape']:<14} {row['dtype']:<8} {reqs}"
+                    + (
+                        _("  (backward gets no {slots})").format(slots=", ".join(hidden))
+                        if hidden
+                        else ""
+                    )
+                )
         return "\n".join(lines)
 
     def html(self):
@@ -228,14 +295,19 @@ class IndexMap(View):
         if self.error:
             parts.append(f"<pre>{escape(self.error)}</pre>")
         for table in self.tables:
-            head = "".join(f"<th>{escape(h)}</th>" for h in
-                           [_(h) for h in HEADINGS] + table["roles"])
+            head = "".join(
+                f"<th>{escape(h)}</th>" for h in [_(h) for h in HEADINGS] + table["roles"]
+            )
             body = "".join(
-                "<tr>" + "".join(f"<td>{escape(v)}</td>" for v in
-                                 (r["index"], r["name"], r["given"], r["entry"], r["shape"],
-                                  r["dtype"]))
-                + "".join(f"<td>{escape(_cell_text(c))}</td>" for c in r["cells"]) + "</tr>"
-                for r in table["rows"])
+                "<tr>"
+                + "".join(
+                    f"<td>{escape(v)}</td>"
+                    for v in (r["index"], r["name"], r["given"], r["entry"], r["shape"], r["dtype"])
+                )
+                + "".join(f"<td>{escape(_cell_text(c))}</td>" for c in r["cells"])
+                + "</tr>"
+                for r in table["rows"]
+            )
             parts.append(f"<p>{escape(table['title'])}</p><table><tr>{head}</tr>{body}</table>")
         parts.append("</div>")
         return "".join(parts)
@@ -258,9 +330,11 @@ def _caption(node):
     op = node.op
     arguments, outputs = len(op.list_arguments()), len(op.list_outputs())
     states = len(op.list_auxiliary_states())
-    counts = [ngettext("{n} argument", "{n} arguments", arguments).format(n=arguments),
-              ngettext("{n} output", "{n} outputs", outputs).format(n=outputs),
-              ngettext("{n} auxiliary state", "{n} auxiliary states", states).format(n=states)]
+    counts = [
+        ngettext("{n} argument", "{n} arguments", arguments).format(n=arguments),
+        ngettext("{n} output", "{n} outputs", outputs).format(n=outputs),
+        ngettext("{n} auxiliary state", "{n} auxiliary states", states).format(n=states),
+    ]
     return _("{where}: {counts}").format(where=op.where, counts=_(", ").join(counts))
 
 
@@ -284,22 +358,33 @@ def _given_sentence(given, entry, node, is_state=False):
     kind, value = given
     if kind == "keyword":
         return _("given as {keyword}= in the {call} call that made '{node}'").format(
-            keyword=value, call=call, node=node.name)
+            keyword=value, call=call, node=node.name
+        )
     if kind == "position":
         return _("given by position ({position}) in the {call} call that made '{node}'").format(
-            position=value, call=call, node=node.name)
-    created = (N_("not given in the {call} call, so it was created as the variable '{entry}' "
-                  "(the node's name + '_' + the state's name)") if is_state else
-               N_("not given in the {call} call, so it was created as the variable '{entry}' "
-                  "(the node's name + '_' + the argument's name)"))
+            position=value, call=call, node=node.name
+        )
+    created = (
+        N_(
+            "not given in the {call} call, so it was created as the variable '{entry}' "
+            "(the node's name + '_' + the state's name)"
+        )
+        if is_state
+        else N_(
+            "not given in the {call} call, so it was created as the variable '{entry}' "
+            "(the node's name + '_' + the argument's name)"
+        )
+    )
     return _(created).format(call=call, entry=entry)
 
 
 def _previews_of(calls, node_name):
     """{slot label: short text of its first values} from the node's last forward / backward."""
     previews = {}
-    for phase, roles in (("forward", ("in_data", "out_data", "aux")),
-                         ("backward", ("in_grad", "out_grad"))):
+    for phase, roles in (
+        ("forward", ("in_data", "out_data", "aux")),
+        ("backward", ("in_grad", "out_grad")),
+    ):
         mine = [c for c in calls if c.node == node_name and c.phase == phase]
         if not mine:
             continue
@@ -311,8 +396,9 @@ def _previews_of(calls, node_name):
 
 def _values_text(values, shape):
     """'[0.1, -0.25, 0.3, …]' for a preview of an array of ``shape``."""
-    shown = ", ".join(f"{v:.4g}" if np.issubdtype(np.asarray(v).dtype, np.floating) else str(v)
-                      for v in np.asarray(values).tolist())
+    shown = ", ".join(
+        f"{v:.4g}" if np.issubdtype(np.asarray(v).dtype, np.floating) else str(v)
+        for v in np.asarray(values).tolist()
+    )
     more = ", …" if int(np.prod(shape)) > len(values) else ""
     return f"[{shown}{more}]"
-

@@ -7,6 +7,7 @@ edition of the course, so their prose is translated where it is shown, not in th
 writes the template from the lessons; ``widgets/locale/zh_CN/LC_MESSAGES/minisym_lessons.po``
 holds the Chinese.
 """
+
 import ast
 import json
 import sys
@@ -44,16 +45,23 @@ def _predict_texts(node):
     values = [kw.value for kw in node.keywords if kw.arg in KEYWORDS]
     if isinstance(func, ast.Name) and node.args:  # Predict(question, answer, ...)
         values.append(node.args[0])
-    return [(v.value, v.lineno) for v in values
-            if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+    return [
+        (v.value, v.lineno)
+        for v in values
+        if isinstance(v, ast.Constant) and isinstance(v.value, str)
+    ]
 
 
 def pot(folder):
     """The gettext template of the lessons' texts."""
     lines = ['msgid ""', 'msgstr ""', '"Content-Type: text/plain; charset=UTF-8\\n"', ""]
     for name, line, text in lesson_texts(folder):
-        lines += [f"#: lessons/{name}:{line}", f"msgid {json.dumps(text, ensure_ascii=False)}",
-                  'msgstr ""', ""]
+        lines += [
+            f"#: lessons/{name}:{line}",
+            f"msgid {json.dumps(text, ensure_ascii=False)}",
+            'msgstr ""',
+            "",
+        ]
     return "\n".join(lines)
 
 

@@ -2,6 +2,25 @@
 // with a bar per output stored in it, over the operator order (forward, then backward).
 // Python sends the plan and every word; this only draws, and reports clicks.
 
+/**
+ * What Python sends (memory_plan_view.py's traits).
+ * @typedef {["forward" | "backward", string, string, boolean]} Step [phase, node, op, runs]
+ * @typedef {[number, number, number, string, string]} Bar
+ *   [first step, last forward step, last step, tooltip, output name]
+ * @typedef {{buffer: number, bytes: string, kind: "shared" | "alone" | "head" | "own",
+ *            small: boolean, bars: Bar[]}} Row one buffer
+ * @typedef {{
+ *   get(name: "steps"): Step[], get(name: "rows"): Row[], get(name: "live"): number[],
+ *   get(name: "num_forward" | "planned" | "selected"): number,
+ *   get(name: "totals"): [string, string, string][], get(name: "detail"): [string, string][],
+ *   get(name: "detail_rows"): string[][], get(name: "labels"): Object<string, string>,
+ *   get(name: "caption" | "error" | "variant" | "entry"): string,
+ *   get(name: "variants" | "notes"): string[], get(name: "show_small"): boolean,
+ *   set(name: string, value: unknown): void, save_changes(): void,
+ *   on(event: string, callback: Function): void
+ * }} MemoryPlanModel
+ */
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 const GUTTER = 64;        // px left of the plot, for the buffer sizes
 const SIDE = 330;         // px kept for the side panel

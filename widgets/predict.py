@@ -6,8 +6,8 @@ cell shows the question only. Typed helpers take their answers and explanations 
 engine: names and where they come from (the graph), shapes (inference), what an index stands
 for (``minisym.contract``), ``req`` and why (the executor).
 """
+
 import ast
-import copy
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -16,7 +16,7 @@ import traitlets
 
 import minisym as mx
 from minisym.contract import FAMILIES, declarer, family_of, node_contract
-from minisym.symbol.infer import infer_report
+from minisym.graph.infer import infer_report
 from minisym.symbol.symbol import Symbol
 
 from ._base import View, css, error_text, escape, esm
@@ -27,116 +27,173 @@ from .i18n import gettext as _
 __all__ = ["Predict"]
 
 # --- every user-facing string -----------------------------------------------------------------
-LABELS = Texts({
-    "tag": N_("Predict"),
-    "check": N_("check"),
-    "reveal": N_("show me"),
-    "answer": N_("the answer"),
-    "tries": N_("tries"),
-    "static": N_("Type your prediction{form}, then press “check”."),
-    "static_html": N_("Run this cell in Jupyter, type your prediction{form}, then press “check”."),
-})
-PLACEHOLDERS = Texts({
-    "names": N_("names, separated by commas"),
-    "name": N_("a name"),
-    "shape": N_("a shape, e.g. (2, 3)"),
-    "shapes": N_("shapes, e.g. [(2, 3), ()]"),
-    "int": N_("a number"),
-    "req": N_("write, add or null"),
-    "value": N_("your prediction"),
-})
-MESSAGES = Texts({
-    "answer_failed": N_("Run the cells above this one, then check again: the answer to this "
-                        "question could not be computed.\n{error}"),
-    "empty": N_("Type your prediction first, then press “check”."),
-    "unreadable": N_("Write {what}; “{text}” is not one."),
-    "right": N_("Right: {answer}."),
-    "right_also": N_("Right: {answer} ({note})."),
-    "order": N_("The right {count} names, in another order."),
-    "reorder_all": N_("Move every name: none is in its place."),
-    "order_note": N_("list_arguments() lists the variables in the order a depth-first walk from "
-                     "the output meets them: each operator's inputs left to right."),
-    "names_count": N_("{right} of {total} names right."),
-    "add": N_("Add '{name}'{about}."),
-    "remove": N_("Remove '{name}'{about}."),
-    "keep_part": N_("Keep '{kept}'; change '{changed}'."),
-    "add_more": N_("Add {count} more names{rules}."),
-    "one_is": N_("one is {rule}"),
-    "twice": N_("Write '{name}' once: each name appears once."),
-    "not_here": N_(": the graph has no such name (its names are those given to Variable and "
-                   "name=, or made by MXNet; never the Python variables holding symbols)"),
-    "it_is": N_(": it is {about}"),
-    "name_wrong": N_("Not '{given}'."),
-    "other_slot": N_("'{given}' is {label}; count again from 0."),
-    "rank": N_("Give {rank} dimensions: the shape has {rank}, yours has {given}."),
-    "dims": N_("Change {which}: {count} of {rank} dimensions are right."),
-    "dim": N_("dimension {index} (yours: {value})"),
-    "shape_wrong": N_("Not {given}."),
-    "count_more": N_("More than {given}."),
-    "count_fewer": N_("Fewer than {given}."),
-    "req_wrong": N_("Not '{given}'."),
-    "entries": N_("Give {total} entries: there is one per {per}; yours has {given}."),
-    "entry_wrong": N_("Change entry {index} (yours: {value})."),
-    "value_wrong": N_("Not {given}."),
-})
-FACTS = Texts({
-    "implicit": N_("an implicit variable of {where}, which was given no {slot}= and so created "
-                   "it, named after the node: the node's name + '_' + '{slot}'"),
-    "own_variable": N_("the Variable made with mx.sym.Variable('{name}')"),
-    "output": N_("output '{slot}' of {where} (an output is named: the node's name + '_' + "
-               "'{slot}')"),
-    "node": N_("the name of the node {where}, not of an array: its outputs are named "
-             "'{name}_' + the output's name"),
-    "single": N_("It is {rule}."),
-    "rule_implicit": N_("an implicit variable the operator made: the node's name + '_' + '{slot}'"),
-    "rule_output": N_("output '{slot}' of the {op} node: the node's name + '_' + '{slot}'"),
-    "rule_own": N_("a Variable: its name is the one given to mx.sym.Variable(...)"),
-    "rule_aux": N_("an auxiliary state of the {op} node: the node's name + '_' + '{slot}'"),
-    "rule_node": N_("the name of the {op} node"),
-    "slot_name": N_("the input's name inside {where}; the variable made for it is named the "
-                    "node's name + '_' + '{slot}'"),
-    "implicit_many": N_("{names} are implicit variables of {where}, which was given no {slots} "
-                        "and so created them: the node's name + '_' + the input's name"),
-    "output_many": N_("{names} are the outputs {slots} of {where}: the node's name + '_' + each"),
-    "aux": N_("an auxiliary state of {where}: list_auxiliary_states(), not list_arguments()"),
-    "slot": N_("{label} is {method}()[{index}] of {owner}: count from 0"),
-    "slot_declared": N_("{label} is '{name}', declared in {declared}; the graph's array is "
-                        "'{entry}'"),
-    "count": N_("{role} has one entry per name of {method}() of {owner}: {names}"),
-    "count_hint": N_("{role} has one entry per name of {method}() of {owner}"),
-    "req_slot": N_("{label} goes with in_grad[{index}], the gradient of '{name}' (the array "
-                   "'{entry}'): look at how '{entry}' was bound"),
-    "req_why": N_("{label} is '{req}': {why}"),
-    "shape_reader": N_("'{entry}' is '{slot}' of {where}: it {reads}makes {outputs}"),
-    "reads": N_("reads {inputs} and "),
-    "shape_maker": N_("'{entry}' is made by {where} from {inputs}"),
-    "received_count": N_("backward's {role} has one entry per name of {method}(): {names}"),
-    "received_passed": N_("{label} is '{entry}', shape {shape}"),
-    "entry_also": N_("the graph calls that array '{entry}'"),
-})
+LABELS = Texts(
+    {
+        "tag": N_("Predict"),
+        "check": N_("check"),
+        "reveal": N_("show me"),
+        "answer": N_("the answer"),
+        "tries": N_("tries"),
+        "static": N_("Type your prediction{form}, then press “check”."),
+        "static_html": N_(
+            "Run this cell in Jupyter, type your prediction{form}, then press “check”."
+        ),
+    }
+)
+PLACEHOLDERS = Texts(
+    {
+        "names": N_("names, separated by commas"),
+        "name": N_("a name"),
+        "shape": N_("a shape, e.g. (2, 3)"),
+        "shapes": N_("shapes, e.g. [(2, 3), ()]"),
+        "int": N_("a number"),
+        "req": N_("write, add or null"),
+        "value": N_("your prediction"),
+    }
+)
+MESSAGES = Texts(
+    {
+        "answer_failed": N_(
+            "Run the cells above this one, then check again: the answer to this "
+            "question could not be computed.\n{error}"
+        ),
+        "empty": N_("Type your prediction first, then press “check”."),
+        "unreadable": N_("Write {what}; “{text}” is not one."),
+        "right": N_("Right: {answer}."),
+        "right_also": N_("Right: {answer} ({note})."),
+        "order": N_("The right {count} names, in another order."),
+        "reorder_all": N_("Move every name: none is in its place."),
+        "order_note": N_(
+            "list_arguments() lists the variables in the order a depth-first walk from "
+            "the output meets them: each operator's inputs left to right."
+        ),
+        "names_count": N_("{right} of {total} names right."),
+        "add": N_("Add '{name}'{about}."),
+        "remove": N_("Remove '{name}'{about}."),
+        "keep_part": N_("Keep '{kept}'; change '{changed}'."),
+        "add_more": N_("Add {count} more names{rules}."),
+        "one_is": N_("one is {rule}"),
+        "twice": N_("Write '{name}' once: each name appears once."),
+        "not_here": N_(
+            ": the graph has no such name (its names are those given to Variable and "
+            "name=, or made by MXNet; never the Python variables holding symbols)"
+        ),
+        "it_is": N_(": it is {about}"),
+        "name_wrong": N_("Not '{given}'."),
+        "other_slot": N_("'{given}' is {label}; count again from 0."),
+        "rank": N_("Give {rank} dimensions: the shape has {rank}, yours has {given}."),
+        "dims": N_("Change {which}: {count} of {rank} dimensions are right."),
+        "dim": N_("dimension {index} (yours: {value})"),
+        "shape_wrong": N_("Not {given}."),
+        "count_more": N_("More than {given}."),
+        "count_fewer": N_("Fewer than {given}."),
+        "req_wrong": N_("Not '{given}'."),
+        "entries": N_("Give {total} entries: there is one per {per}; yours has {given}."),
+        "entry_wrong": N_("Change entry {index} (yours: {value})."),
+        "value_wrong": N_("Not {given}."),
+    }
+)
+FACTS = Texts(
+    {
+        "implicit": N_(
+            "an implicit variable of {where}, which was given no {slot}= and so created "
+            "it, named after the node: the node's name + '_' + '{slot}'"
+        ),
+        "own_variable": N_("the Variable made with mx.sym.Variable('{name}')"),
+        "output": N_(
+            "output '{slot}' of {where} (an output is named: the node's name + '_' + '{slot}')"
+        ),
+        "node": N_(
+            "the name of the node {where}, not of an array: its outputs are named "
+            "'{name}_' + the output's name"
+        ),
+        "single": N_("It is {rule}."),
+        "rule_implicit": N_(
+            "an implicit variable the operator made: the node's name + '_' + '{slot}'"
+        ),
+        "rule_output": N_("output '{slot}' of the {op} node: the node's name + '_' + '{slot}'"),
+        "rule_own": N_("a Variable: its name is the one given to mx.sym.Variable(...)"),
+        "rule_aux": N_("an auxiliary state of the {op} node: the node's name + '_' + '{slot}'"),
+        "rule_node": N_("the name of the {op} node"),
+        "slot_name": N_(
+            "the input's name inside {where}; the variable made for it is named the "
+            "node's name + '_' + '{slot}'"
+        ),
+        "implicit_many": N_(
+            "{names} are implicit variables of {where}, which was given no {slots} "
+            "and so created them: the node's name + '_' + the input's name"
+        ),
+        "output_many": N_(
+            "{names} are the outputs {slots} of {where}: the node's name + '_' + each"
+        ),
+        "aux": N_("an auxiliary state of {where}: list_auxiliary_states(), not list_arguments()"),
+        "slot": N_("{label} is {method}()[{index}] of {owner}: count from 0"),
+        "slot_declared": N_(
+            "{label} is '{name}', declared in {declared}; the graph's array is '{entry}'"
+        ),
+        "count": N_("{role} has one entry per name of {method}() of {owner}: {names}"),
+        "count_hint": N_("{role} has one entry per name of {method}() of {owner}"),
+        "req_slot": N_(
+            "{label} goes with in_grad[{index}], the gradient of '{name}' (the array "
+            "'{entry}'): look at how '{entry}' was bound"
+        ),
+        "req_why": N_("{label} is '{req}': {why}"),
+        "shape_reader": N_("'{entry}' is '{slot}' of {where}: it {reads}makes {outputs}"),
+        "reads": N_("reads {inputs} and "),
+        "shape_maker": N_("'{entry}' is made by {where} from {inputs}"),
+        "received_count": N_("backward's {role} has one entry per name of {method}(): {names}"),
+        "received_passed": N_("{label} is '{entry}', shape {shape}"),
+        "entry_also": N_("the graph calls that array '{entry}'"),
+    }
+)
 ROLES = ("in_data", "out_data", "aux", "in_grad", "out_grad")
-ERRORS = Texts({
-    "not_callable": N_("Give the answer as a callable, such as lambda: net.list_arguments(): "
-                       "Predict computes it only when the learner checks (got {got})."),
-    "about": N_("Give about= the Symbol whose names are asked (got {got})."),
-    "role": N_("Predict.{helper}: use one of {roles} (got {got!r})."),
-    "no_index": N_("Ask for an index below {count}: {where} has {count} entries in {role} "
-                   "({names}), so there is no {role}[{index}]."),
-    "unbound": N_("Give Predict.req a bound executor, or shapes= (and grad_req=) to bind one: "
-                "req is decided at bind."),
-    "no_req": N_("Ask for one of the req slots of {where} ({have}): there is no {label}."),
-    "no_shape": N_("Give shapes from which inference knows '{entry}', or ask for one of the "
-                   "entries {names}."),
-})
-WHATS = Texts({"names": N_("names separated by commas"), "name": N_("a name"),
-               "shape": N_("a shape like (2, 3)"),
-               "shapes": N_("shapes like (2, 3), () for an empty one"),
-               "int": N_("a whole number"), "req": N_("one of write, add, null"),
-               "value": N_("a Python value")})
-REQS = {"write": "write", "kwriteto": "write", "add": "add", "kaddto": "add", "null": "null",
-        "knullop": "null", "inplace": "inplace", "kwriteinplace": "inplace"}
-NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine "
-                                           "ten".split())}
+ERRORS = Texts(
+    {
+        "not_callable": N_(
+            "Give the answer as a callable, such as lambda: net.list_arguments(): "
+            "Predict computes it only when the learner checks (got {got})."
+        ),
+        "about": N_("Give about= the Symbol whose names are asked (got {got})."),
+        "role": N_("Predict.{helper}: use one of {roles} (got {got!r})."),
+        "no_index": N_(
+            "Ask for an index below {count}: {where} has {count} entries in {role} "
+            "({names}), so there is no {role}[{index}]."
+        ),
+        "unbound": N_(
+            "Give Predict.req a bound executor, or shapes= (and grad_req=) to bind one: "
+            "req is decided at bind."
+        ),
+        "no_req": N_("Ask for one of the req slots of {where} ({have}): there is no {label}."),
+        "no_shape": N_(
+            "Give shapes from which inference knows '{entry}', or ask for one of the "
+            "entries {names}."
+        ),
+    }
+)
+WHATS = Texts(
+    {
+        "names": N_("names separated by commas"),
+        "name": N_("a name"),
+        "shape": N_("a shape like (2, 3)"),
+        "shapes": N_("shapes like (2, 3), () for an empty one"),
+        "int": N_("a whole number"),
+        "req": N_("one of write, add, null"),
+        "value": N_("a Python value"),
+    }
+)
+REQS = {
+    "write": "write",
+    "kwriteto": "write",
+    "add": "add",
+    "kaddto": "add",
+    "null": "null",
+    "knullop": "null",
+    "inplace": "inplace",
+    "kwriteinplace": "inplace",
+}
+NUMBER_WORDS = {
+    w: i for i, w in enumerate("zero one two three four five six seven eight nine ten".split())
+}
 EMPTY_WORDS = ("empty", "nothing")
 
 
@@ -146,13 +203,13 @@ class Known:
     missing or extra, hints shown after a wrong try, explanations shown once it is known."""
 
     value: object
-    about: dict = field(default_factory=dict)       # item -> sentence
-    rules: dict = field(default_factory=dict)       # item -> its naming rule, without it
+    about: dict = field(default_factory=dict)  # item -> sentence
+    rules: dict = field(default_factory=dict)  # item -> its naming rule, without it
     hints: list = field(default_factory=list)
     explained: list = field(default_factory=list)
     also_right: dict = field(default_factory=dict)  # another accepted answer -> note
-    slot_of: dict = field(default_factory=dict)     # a wrong name -> the slot it is
-    per: str = ""                                   # 'output of ...' for list lengths
+    slot_of: dict = field(default_factory=dict)  # a wrong name -> the slot it is
+    per: str = ""  # 'output of ...' for list lengths
 
 
 class Predict(View):
@@ -174,7 +231,7 @@ class Predict(View):
     labels = traitlets.Dict().tag(sync=True)
     prediction = traitlets.Unicode("").tag(sync=True)
     attempts = traitlets.Int(0).tag(sync=True)
-    verdict = traitlets.Unicode("").tag(sync=True)   # '', 'right', 'close', 'wrong', 'unread'
+    verdict = traitlets.Unicode("").tag(sync=True)  # '', 'right', 'close', 'wrong', 'unread'
     headline = traitlets.Unicode("").tag(sync=True)
     changes = traitlets.List(traitlets.Unicode()).tag(sync=True)
     facts = traitlets.List(traitlets.Unicode()).tag(sync=True)
@@ -208,8 +265,14 @@ class Predict(View):
             known = self._answer_known()
             parsed = parse(self.kind, self.prediction)
             if parsed is None:
-                self._show("unread", MESSAGES["unreadable"].format(
-                    what=WHATS[self.kind], text=self.prediction.strip()), [], [])
+                self._show(
+                    "unread",
+                    MESSAGES["unreadable"].format(
+                        what=WHATS[self.kind], text=self.prediction.strip()
+                    ),
+                    [],
+                    [],
+                )
                 return
             verdict, headline, changes = compare(self.kind, parsed, known)
             self.attempts += 1
@@ -246,8 +309,9 @@ class Predict(View):
                 try:
                     value = self._answer()
                 except NameError as exc:  # a cell above has not run yet
-                    raise RuntimeError(MESSAGES["answer_failed"].format(
-                        error=error_text(exc))) from exc
+                    raise RuntimeError(
+                        MESSAGES["answer_failed"].format(error=error_text(exc))
+                    ) from exc
             known = value if isinstance(value, Known) else Known(value)
             if self._about is not None:
                 known = _with_graph_facts(known, self._about)
@@ -261,75 +325,111 @@ class Predict(View):
     def arguments(cls, symbol, question=None, why=""):
         """What does ``symbol.list_arguments()`` return? Names explained from the graph.
         ``symbol`` may be a callable that makes it (run when the learner checks)."""
-        return cls(question or _("What does list_arguments() return?"),
-                   lambda: _names_known(symbol, "list_arguments", [MESSAGES["order_note"]]),
-                   kind="names", why=why)
+        return cls(
+            question or _("What does list_arguments() return?"),
+            lambda: _names_known(symbol, "list_arguments", [MESSAGES["order_note"]]),
+            kind="names",
+            why=why,
+        )
 
     @classmethod
     def outputs(cls, symbol, question=None, why=""):
         """What does ``symbol.list_outputs()`` return? (``symbol`` may be a callable.)"""
-        return cls(question or _("What does list_outputs() return?"),
-                   lambda: _names_known(symbol, "list_outputs"), kind="names", why=why)
+        return cls(
+            question or _("What does list_outputs() return?"),
+            lambda: _names_known(symbol, "list_outputs"),
+            kind="names",
+            why=why,
+        )
 
     @classmethod
     def auxiliary_states(cls, symbol, question=None, why=""):
         """What does ``symbol.list_auxiliary_states()`` return? (``symbol`` may be a callable.)"""
-        return cls(question or _("What does list_auxiliary_states() return?"),
-                   lambda: _names_known(symbol, "list_auxiliary_states"), kind="names",
-                   why=why)
+        return cls(
+            question or _("What does list_auxiliary_states() return?"),
+            lambda: _names_known(symbol, "list_auxiliary_states"),
+            kind="names",
+            why=why,
+        )
 
     @classmethod
     def shape(cls, symbol, entry, question=None, why="", **shapes):
         """What shape does inference give ``entry`` (an argument, output or internal entry)
         from ``shapes``? ``Predict.shape(net, 'fc_weight', data=(4, 1, 28, 28))``."""
         given = ", ".join(f"{k}={tuple(v)}" for k, v in shapes.items())
-        return cls(question or _("What shape does infer_shape({given}) give '{entry}'?").format(
-                       given=given, entry=entry),
-                   lambda: _shape_known(symbol, entry, shapes), kind="shape", why=why)
+        return cls(
+            question
+            or _("What shape does infer_shape({given}) give '{entry}'?").format(
+                given=given, entry=entry
+            ),
+            lambda: _shape_known(symbol, entry, shapes),
+            kind="shape",
+            why=why,
+        )
 
     @classmethod
-    def index(cls, target, role, index, node=None, shapes=None, question=None, why="",
-              **prop_kwargs):
+    def index(
+        cls, target, role, index, node=None, shapes=None, question=None, why="", **prop_kwargs
+    ):
         """Which name stands behind ``role[index]`` (in_data, out_data, aux, in_grad,
         out_grad) of ``node`` (default: the last)? ``target``: a Symbol, Executor, Module, or
         a Prop class (with its keyword arguments)."""
         _check_role(role, ROLES, "index")
-        return cls(question or _("Which name is {role}[{index}]?").format(role=role, index=index),
-                   lambda: _index_known(resolve_target(target, shapes, prop_kwargs), role, index,
-                                        node), kind="name", why=why)
+        return cls(
+            question or _("Which name is {role}[{index}]?").format(role=role, index=index),
+            lambda: _index_known(resolve_target(target, shapes, prop_kwargs), role, index, node),
+            kind="name",
+            why=why,
+        )
 
     @classmethod
-    def count(cls, target, role, node=None, shapes=None, question=None, why="",
-              **prop_kwargs):
+    def count(cls, target, role, node=None, shapes=None, question=None, why="", **prop_kwargs):
         """How many entries does ``role`` (in_data, out_data, aux, ...) have for ``node``?"""
         _check_role(role, ROLES + ("backward req", "forward req"), "count")
-        return cls(question or _("How many entries does {role} have?").format(role=role),
-                   lambda: _count_known(resolve_target(target, shapes, prop_kwargs), role, node),
-                   kind="int", why=why)
+        return cls(
+            question or _("How many entries does {role} have?").format(role=role),
+            lambda: _count_known(resolve_target(target, shapes, prop_kwargs), role, node),
+            kind="int",
+            why=why,
+        )
 
     @classmethod
-    def req(cls, target, index, phase="backward", node=None, shapes=None, grad_req=None,
-            question=None, why="", **prop_kwargs):
+    def req(
+        cls,
+        target,
+        index,
+        phase="backward",
+        node=None,
+        shapes=None,
+        grad_req=None,
+        question=None,
+        why="",
+        **prop_kwargs,
+    ):
         """What is ``req[index]`` in ``phase`` ('backward': for in_grad[index]; 'forward': for
         out_data[index])? ``target`` a bound Executor or Module, or a Symbol / Prop class with
         ``shapes`` (and ``grad_req``, a dict) to bind one."""
         _check_role(phase, ("backward", "forward"), "req")
-        return cls(question or _("In {phase}, what is req[{index}]?").format(phase=phase,
-                                                                              index=index),
-                   lambda: _req_known(resolve_target(target, shapes, prop_kwargs), index, phase,
-                                      node, grad_req),
-                   kind="req", why=why)
+        return cls(
+            question or _("In {phase}, what is req[{index}]?").format(phase=phase, index=index),
+            lambda: _req_known(
+                resolve_target(target, shapes, prop_kwargs), index, phase, node, grad_req
+            ),
+            kind="req",
+            why=why,
+        )
 
     @classmethod
-    def received(cls, target, role, node=None, shapes=None, question=None, why="",
-                 **prop_kwargs):
+    def received(cls, target, role, node=None, shapes=None, question=None, why="", **prop_kwargs):
         """What does backward receive in ``role`` (out_grad, in_data, out_data)? One shape per
         entry: the array's, or () for an empty NDArray (what backward did not declare)."""
         _check_role(role, ("out_grad", "in_data", "out_data"), "received")
-        return cls(question or _("What shapes does backward receive in {role}?").format(
-                       role=role),
-                   lambda: _received_known(resolve_target(target, shapes, prop_kwargs), role,
-                                           node), kind="shapes", why=why)
+        return cls(
+            question or _("What shapes does backward receive in {role}?").format(role=role),
+            lambda: _received_known(resolve_target(target, shapes, prop_kwargs), role, node),
+            kind="shapes",
+            why=why,
+        )
 
     # --- fallbacks: the question and how to answer, never the answer ----------------------------
     def text(self):
@@ -338,8 +438,10 @@ class Predict(View):
     def html(self):
         question = f"<b>{escape(LABELS['tag'])}:</b> {escape(self.question)}"
         how = escape(LABELS["static_html"].format(form=self._form))
-        return (f"<div class='msw msw-predict'><p class='msw-predict-question'>{question}</p>"
-                f"<p class='msw-note'>{how}</p></div>")
+        return (
+            f"<div class='msw msw-predict'><p class='msw-predict-question'>{question}</p>"
+            f"<p class='msw-note'>{how}</p></div>"
+        )
 
 
 # --- reading a prediction ---------------------------------------------------------------------
@@ -355,8 +457,11 @@ def kind_of(value):
         return "shape"
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
         return "names"
-    if isinstance(value, (list, tuple)) and value and all(
-            isinstance(v, tuple) and all(isinstance(d, int) for d in v) for v in value):
+    if (
+        isinstance(value, (list, tuple))
+        and value
+        and all(isinstance(v, tuple) and all(isinstance(d, int) for d in v) for v in value)
+    ):
         return "shapes"
     return "value"
 
@@ -365,8 +470,15 @@ def parse(kind, text):
     """The prediction ``text`` read as ``kind``, or None when it cannot be."""
     text = text.strip()
     if kind == "names":
-        return [n for n in (p.strip().strip("'\"` ") for p in re.split(r"[,\s]+",
-                text.strip("[]() ")) if p.strip("'\"` ")) if n]
+        return [
+            n
+            for n in (
+                p.strip().strip("'\"` ")
+                for p in re.split(r"[,\s]+", text.strip("[]() "))
+                if p.strip("'\"` ")
+            )
+            if n
+        ]
     if kind == "name":
         names = parse("names", text)
         return names[0] if len(names) == 1 else None
@@ -391,10 +503,12 @@ def parse(kind, text):
 
 
 def _quoted_words(text):
-    """"(fc1, [fc1_output])" -> "('fc1', ['fc1_output'])": quotes are optional."""
-    return re.sub(r"(?<!['\"\w])([A-Za-z_]\w*)(?!['\"\w])",
-                  lambda m: m.group(1) if m.group(1) in ("True", "False", "None")
-                  else f"'{m.group(1)}'", text)
+    """ "(fc1, [fc1_output])" -> "('fc1', ['fc1_output'])": quotes are optional."""
+    return re.sub(
+        r"(?<!['\"\w])([A-Za-z_]\w*)(?!['\"\w])",
+        lambda m: m.group(1) if m.group(1) in ("True", "False", "None") else f"'{m.group(1)}'",
+        text,
+    )
 
 
 def _shape_of(text):
@@ -442,10 +556,13 @@ def compare(kind, given, known):
         return "right", MESSAGES["right"].format(answer=show(kind, known.value)), []
     note = known.also_right.get(given) if isinstance(given, str) else None
     if note:
-        return "right", MESSAGES["right_also"].format(answer=show(kind, known.value),
-                                                      note=note), []
-    return {"names": _compare_names, "shape": _compare_shape, "shapes": _compare_shapes,
-            "int": _compare_count}.get(kind, _compare_one)(given, answer, known, kind)
+        return "right", MESSAGES["right_also"].format(answer=show(kind, known.value), note=note), []
+    return {
+        "names": _compare_names,
+        "shape": _compare_shape,
+        "shapes": _compare_shapes,
+        "int": _compare_count,
+    }.get(kind, _compare_one)(given, answer, known, kind)
 
 
 def _same(given, answer):
@@ -459,21 +576,27 @@ def _same(given, answer):
 def _compare_names(given, answer, known, kind):
     if len(answer) == 1 and len(given) == 1:
         return _compare_one(given[0], answer[0], known, "name")
-    changes = [MESSAGES["twice"].format(name=n) for n in sorted(set(given))
-               if given.count(n) > 1]
+    changes = [MESSAGES["twice"].format(name=n) for n in sorted(set(given)) if given.count(n) > 1]
     missing = [n for n in answer if n not in given]
     extra = [n for n in dict.fromkeys(given) if n not in answer]
     if not missing and not extra and not changes:
         return "close", MESSAGES["order"].format(count=len(answer)), [_reorder(given, answer)]
     if len(missing) <= max(1, len(answer) // 2):  # most are right: name what is left out
-        changes += [MESSAGES["add"].format(name=n, about=_it_is(known.about.get(n)))
-                    for n in missing]
+        changes += [
+            MESSAGES["add"].format(name=n, about=_it_is(known.about.get(n))) for n in missing
+        ]
     else:  # naming them all would give the answer away: say how they are made
         rules = list(dict.fromkeys(known.rules[n] for n in missing if n in known.rules))
-        changes.append(MESSAGES["add_more"].format(count=len(missing), rules="".join(
-            f"; {MESSAGES['one_is'].format(rule=r)}" for r in rules)))
-    changes += [MESSAGES["remove"].format(name=n, about=_it_is(known.about.get(n))
-                                          or MESSAGES["not_here"]) for n in extra]
+        changes.append(
+            MESSAGES["add_more"].format(
+                count=len(missing),
+                rules="".join(f"; {MESSAGES['one_is'].format(rule=r)}" for r in rules),
+            )
+        )
+    changes += [
+        MESSAGES["remove"].format(name=n, about=_it_is(known.about.get(n)) or MESSAGES["not_here"])
+        for n in extra
+    ]
     right = len(answer) - len(missing)
     verdict = "close" if right and len(changes) <= 1 else "wrong"
     return verdict, MESSAGES["names_count"].format(right=right, total=len(answer)), changes
@@ -485,9 +608,11 @@ def _reorder(given, answer):
     moved = ", ".join(f"'{g}'" for g, a in zip(given, answer) if g != a)
     if not kept:
         return MESSAGES["reorder_all"]
-    return ngettext("Keep {kept} where it is; move {moved}.",
-                    "Keep {kept} where they are; move {moved}.", len(kept)).format(
-                        kept=", ".join(kept), moved=moved)
+    return ngettext(
+        "Keep {kept} where it is; move {moved}.",
+        "Keep {kept} where they are; move {moved}.",
+        len(kept),
+    ).format(kept=", ".join(kept), moved=moved)
 
 
 def _it_is(sentence):
@@ -499,11 +624,11 @@ def _parts_kept(given, answer):
     for sep_at in (answer.rfind("_"), answer.find("_")):
         if sep_at <= 0:
             continue
-        head, tail = answer[:sep_at + 1], answer[sep_at:]
+        head, tail = answer[: sep_at + 1], answer[sep_at:]
         if given.endswith(tail) and given != tail:
-            return MESSAGES["keep_part"].format(kept=tail, changed=given[:-len(tail)])
+            return MESSAGES["keep_part"].format(kept=tail, changed=given[: -len(tail)])
         if given.startswith(head) and given != head:
-            return MESSAGES["keep_part"].format(kept=head, changed=given[len(head):])
+            return MESSAGES["keep_part"].format(kept=head, changed=given[len(head) :])
     return None
 
 
@@ -514,17 +639,30 @@ def _compare_shape(given, answer, known, kind):
     wrong = [i for i, (g, a) in enumerate(zip(given, answer)) if g != a]
     which = ", ".join(MESSAGES["dim"].format(index=i, value=given[i]) for i in wrong)
     right = len(answer) - len(wrong)
-    return ("close" if right else "wrong"), headline, [MESSAGES["dims"].format(
-        which=which, count=right, rank=len(answer))]
+    return (
+        ("close" if right else "wrong"),
+        headline,
+        [MESSAGES["dims"].format(which=which, count=right, rank=len(answer))],
+    )
 
 
 def _compare_shapes(given, answer, known, kind):
     headline = MESSAGES["value_wrong"].format(given=given)
     if len(given) != len(answer):
-        return "wrong", headline, [MESSAGES["entries"].format(
-            total=len(answer), per=known.per or _("entry"), given=len(given))]
-    wrong = [MESSAGES["entry_wrong"].format(index=i, value=g)
-             for i, (g, a) in enumerate(zip(given, answer)) if g != a]
+        return (
+            "wrong",
+            headline,
+            [
+                MESSAGES["entries"].format(
+                    total=len(answer), per=known.per or _("entry"), given=len(given)
+                )
+            ],
+        )
+    wrong = [
+        MESSAGES["entry_wrong"].format(index=i, value=g)
+        for i, (g, a) in enumerate(zip(given, answer))
+        if g != a
+    ]
     return ("close" if len(wrong) < len(answer) else "wrong"), headline, wrong
 
 
@@ -542,10 +680,16 @@ def _compare_one(given, answer, known, kind):
         changes.append(f"'{given}' is {known.about[given]}.")
     elif kind == "name" and isinstance(given, str) and _parts_kept(given, answer):
         changes.append(_parts_kept(given, answer))
-    elif (isinstance(given, (list, tuple)) and isinstance(answer, (list, tuple))
-          and len(given) == len(answer)):
-        changes = [MESSAGES["entry_wrong"].format(index=i, value=g)
-                   for i, (g, a) in enumerate(zip(given, answer)) if g != a]
+    elif (
+        isinstance(given, (list, tuple))
+        and isinstance(answer, (list, tuple))
+        and len(given) == len(answer)
+    ):
+        changes = [
+            MESSAGES["entry_wrong"].format(index=i, value=g)
+            for i, (g, a) in enumerate(zip(given, answer))
+            if g != a
+        ]
     return "wrong", template.format(given=given), changes
 
 
@@ -554,9 +698,7 @@ def _compare_one(given, answer, known, kind):
 def _names_untouched():
     """Run with a copy of the automatic-name counters, so a symbol made by an answer takes no
     name ('activation0') from the lesson's later cells."""
-    scratch = copy.copy(mx.name.current())
-    scratch._counter = dict(scratch._counter)
-    with scratch:
+    with mx.name.current().copy():
         yield
 
 
@@ -584,9 +726,16 @@ def _with_graph_facts(known, symbol):
     about.update(known.about)
     rules = {name: rule for name, _, rule, _ in facts if rule}
     groups = {name: group for name, _, rule, group in facts if rule}
-    return Known(known.value, about, rules, known.hints,
-                 known.explained + _explained(_listed(known.value), about, groups),
-                 known.also_right, known.slot_of, known.per)
+    return Known(
+        known.value,
+        about,
+        rules,
+        known.hints,
+        known.explained + _explained(_listed(known.value), about, groups),
+        known.also_right,
+        known.slot_of,
+        known.per,
+    )
 
 
 def _explained(names, about, groups):
@@ -603,11 +752,16 @@ def _explained(names, about, groups):
             if key not in done:
                 done.add(key)
                 group = members[key]
-                slots = (_(" or ").join(f"{groups[n][2]}=" for n in group)
-                         if key[0] == "implicit"
-                         else ", ".join(f"'{groups[n][2]}'" for n in group))
-                lines.append(FACTS[f"{key[0]}_many"].format(
-                    names=", ".join(f"'{n}'" for n in group), where=key[1], slots=slots))
+                slots = (
+                    _(" or ").join(f"{groups[n][2]}=" for n in group)
+                    if key[0] == "implicit"
+                    else ", ".join(f"'{groups[n][2]}'" for n in group)
+                )
+                lines.append(
+                    FACTS[f"{key[0]}_many"].format(
+                        names=", ".join(f"'{n}'" for n in group), where=key[1], slots=slots
+                    )
+                )
         elif name in about:
             lines.append(_("'{name}' is {about}").format(name=name, about=about[name]))
     return lines
@@ -622,8 +776,13 @@ def _single_hint(known):
 
 
 def _listed(value):
-    return [value] if isinstance(value, str) else list(value) if isinstance(
-        value, (list, tuple)) and all(isinstance(v, str) for v in value) else []
+    return (
+        [value]
+        if isinstance(value, str)
+        else list(value)
+        if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
+        else []
+    )
 
 
 def _graph_facts(symbol):
@@ -641,19 +800,39 @@ def _graph_facts(symbol):
             if implicit:
                 yield slot, FACTS["slot_name"].format(where=where, slot=slot), "", None
             if src.is_variable and src.name not in arguments:
-                yield (src.name, FACTS["aux"].format(where=where),
-                       FACTS["rule_aux"].format(op=op, slot=slot), None)
+                yield (
+                    src.name,
+                    FACTS["aux"].format(where=where),
+                    FACTS["rule_aux"].format(op=op, slot=slot),
+                    None,
+                )
             elif implicit:
-                yield (src.name, FACTS["implicit"].format(where=where, slot=slot),
-                       FACTS["rule_implicit"].format(slot=slot), ("implicit", where, slot))
+                yield (
+                    src.name,
+                    FACTS["implicit"].format(where=where, slot=slot),
+                    FACTS["rule_implicit"].format(slot=slot),
+                    ("implicit", where, slot),
+                )
             elif src.is_variable:
-                yield (src.name, FACTS["own_variable"].format(name=src.name),
-                       FACTS["rule_own"], None)
-        yield (node.name, FACTS["node"].format(where=where, name=node.name),
-               FACTS["rule_node"].format(op=op), None)
+                yield (
+                    src.name,
+                    FACTS["own_variable"].format(name=src.name),
+                    FACTS["rule_own"],
+                    None,
+                )
+        yield (
+            node.name,
+            FACTS["node"].format(where=where, name=node.name),
+            FACTS["rule_node"].format(op=op),
+            None,
+        )
         for j, slot in enumerate(node.op.list_outputs()):
-            yield (node.entry_name(j), FACTS["output"].format(slot=slot, where=where),
-                   FACTS["rule_output"].format(slot=slot, op=op), ("output", where, slot))
+            yield (
+                node.entry_name(j),
+                FACTS["output"].format(slot=slot, where=where),
+                FACTS["rule_output"].format(slot=slot, op=op),
+                ("output", where, slot),
+            )
 
 
 def _check_role(role, roles, helper):
@@ -674,20 +853,36 @@ def _index_known(target, role, index, node):
     _, found = _node_of(target, node)
     docs = _contract_of(found, role)
     if not 0 <= index < len(docs):
-        raise IndexError(ERRORS["no_index"].format(where=found.op.where, count=len(docs),
-                                                   role=role, names=[d.name for d in docs],
-                                                   index=index))
+        raise IndexError(
+            ERRORS["no_index"].format(
+                where=found.op.where,
+                count=len(docs),
+                role=role,
+                names=[d.name for d in docs],
+                index=index,
+            )
+        )
     doc, family = docs[index], family_of(role)
     owner = type(declarer(found.op)).__name__
     others = {d.name: d.label for d in docs if d.name != doc.name}
-    also = {} if doc.entry == doc.name else {doc.entry: FACTS["entry_also"].format(
-        entry=doc.entry)}
-    fact = FACTS["slot"].format(label=doc.label, method=FAMILIES[family][0], index=index,
-                                owner=owner)
-    return Known(doc.name, hints=[fact], explained=[FACTS["slot_declared"].format(
-        label=doc.label, name=doc.name, declared=" ".join(str(doc.declared).split()),
-        entry=doc.entry)],
-        also_right=also, slot_of=others)
+    also = {} if doc.entry == doc.name else {doc.entry: FACTS["entry_also"].format(entry=doc.entry)}
+    fact = FACTS["slot"].format(
+        label=doc.label, method=FAMILIES[family][0], index=index, owner=owner
+    )
+    return Known(
+        doc.name,
+        hints=[fact],
+        explained=[
+            FACTS["slot_declared"].format(
+                label=doc.label,
+                name=doc.name,
+                declared=" ".join(str(doc.declared).split()),
+                entry=doc.entry,
+            )
+        ],
+        also_right=also,
+        slot_of=others,
+    )
 
 
 def _count_known(target, role, node):
@@ -696,10 +891,11 @@ def _count_known(target, role, node):
     method = FAMILIES[family_of(role)][0]
     owner = type(declarer(found.op)).__name__
     names = [d.name for d in docs]
-    return Known(len(docs), hints=[FACTS["count_hint"].format(role=role, method=method,
-                                                              owner=owner)],
-                 explained=[FACTS["count"].format(role=role, method=method, owner=owner,
-                                                  names=names)])
+    return Known(
+        len(docs),
+        hints=[FACTS["count_hint"].format(role=role, method=method, owner=owner)],
+        explained=[FACTS["count"].format(role=role, method=method, owner=owner, names=names)],
+    )
 
 
 def _req_known(target, index, phase, node, grad_req):
@@ -711,16 +907,23 @@ def _req_known(target, index, phase, node, grad_req):
         raise ValueError(ERRORS["unbound"])
     label = f"{phase} req[{index}]"
     if label not in reqs:
-        raise IndexError(ERRORS["no_req"].format(where=found.op.where, label=label, have=", ".join(
-            k for k in reqs if k.startswith(phase))))
+        raise IndexError(
+            ERRORS["no_req"].format(
+                where=found.op.where,
+                label=label,
+                have=", ".join(k for k in reqs if k.startswith(phase)),
+            )
+        )
     req, why = reqs[label]
     hints = []
     if phase == "backward":
         doc = _contract_of(found, "in_grad")[index]
-        hints.append(FACTS["req_slot"].format(label=label, index=index, name=doc.name,
-                                              entry=doc.entry))
-    return Known(req, hints=hints, explained=[FACTS["req_why"].format(label=label, req=req,
-                                                                      why=why)])
+        hints.append(
+            FACTS["req_slot"].format(label=label, index=index, name=doc.name, entry=doc.entry)
+        )
+    return Known(
+        req, hints=hints, explained=[FACTS["req_why"].format(label=label, req=req, why=why)]
+    )
 
 
 def _received_known(target, role, node):
@@ -732,17 +935,26 @@ def _received_known(target, role, node):
         shape = _parsed_shape(resolved.entry_info(doc.entry)[0]) if doc.in_backward else ()
         shapes_of.append(shape)
         if doc.in_backward:
-            lines.append(FACTS["received_passed"].format(label=doc.label, entry=doc.entry,
-                                                         shape=shape))
+            lines.append(
+                FACTS["received_passed"].format(label=doc.label, entry=doc.entry, shape=shape)
+            )
         else:  # one sentence for the entries left out for the same reason
             empty.setdefault(doc.why_not, []).append(doc.label)
-    lines += [ngettext("{labels} is an empty NDArray, shape (): {why}",
-                       "{labels} are each an empty NDArray, shape (): {why}", len(labels))
-              .format(labels=", ".join(labels), why=why) for why, labels in empty.items()]
-    count = FACTS["received_count"].format(role=role, method=method,
-                                           names=[d.name for d in docs])
-    return Known(shapes_of, hints=[count], explained=[count] + lines,
-                 per=_("name of {method}()").format(method=method))
+    lines += [
+        ngettext(
+            "{labels} is an empty NDArray, shape (): {why}",
+            "{labels} are each an empty NDArray, shape (): {why}",
+            len(labels),
+        ).format(labels=", ".join(labels), why=why)
+        for why, labels in empty.items()
+    ]
+    count = FACTS["received_count"].format(role=role, method=method, names=[d.name for d in docs])
+    return Known(
+        shapes_of,
+        hints=[count],
+        explained=[count] + lines,
+        per=_("name of {method}()").format(method=method),
+    )
 
 
 def _parsed_shape(text):
@@ -758,8 +970,11 @@ def _shape_known(symbol, entry, shapes):
     for node in report.nodes:
         found = next((s for s in node.slots() if s[1] == entry), None)
         if found is not None and found[2] is not None:
-            return Known(tuple(found[2]), hints=_shape_facts(symbol, report, entry),
-                         explained=_shape_facts(symbol, report, entry))
+            return Known(
+                tuple(found[2]),
+                hints=_shape_facts(symbol, report, entry),
+                explained=_shape_facts(symbol, report, entry),
+            )
     names = sorted({s[1] for n in report.nodes for s in n.slots()})
     raise KeyError(ERRORS["no_shape"].format(entry=entry, names=names[:16]))
 
@@ -775,21 +990,34 @@ def _shape_facts(symbol, report, entry):
         attrs = ", ".join(f"{k}={v}" for k, v in node.attrs.items() if not k.startswith("__"))
         where = f"{node.op.where} ({attrs})" if attrs else node.op.where
         if any(s[1] == entry for s in shapes.outputs):
-            return [FACTS["shape_maker"].format(entry=entry, where=where,
-                                                inputs=_shapes_text(shapes.inputs))]
+            return [
+                FACTS["shape_maker"].format(
+                    entry=entry, where=where, inputs=_shapes_text(shapes.inputs)
+                )
+            ]
         reader = next((s for s in shapes.inputs + shapes.aux if s[1] == entry), None)
         if reader is not None:
             given = node.given or (None,) * len(node.inputs)
-            others = [s for s, how in zip(shapes.inputs, given) if s[1] != entry
-                      and s[2] is not None and how and how[0] != "implicit"]
+            others = [
+                s
+                for s, how in zip(shapes.inputs, given)
+                if s[1] != entry and s[2] is not None and how and how[0] != "implicit"
+            ]
             reads = FACTS["reads"].format(inputs=_shapes_text(others)) if others else ""
-            return [FACTS["shape_reader"].format(entry=entry, slot=reader[0], where=where,
-                                                 reads=reads,
-                                                 outputs=_shapes_text(shapes.outputs))]
+            return [
+                FACTS["shape_reader"].format(
+                    entry=entry,
+                    slot=reader[0],
+                    where=where,
+                    reads=reads,
+                    outputs=_shapes_text(shapes.outputs),
+                )
+            ]
     return []
 
 
 def _shapes_text(triples):
     """'data = flat_output (4, 1568), ...' from (slot, entry, shape) triples."""
-    return ", ".join(f"{slot} = {entry} {shape if shape is not None else '?'}"
-                     for slot, entry, shape in triples)
+    return ", ".join(
+        f"{slot} = {entry} {shape if shape is not None else '?'}" for slot, entry, shape in triples
+    )

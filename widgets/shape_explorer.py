@@ -1,23 +1,22 @@
 """The shape explorer: edit the input shapes and watch every node's inferred input, output and
 aux shapes follow, up to the node where inference fails, with the engine's teaching error.
 
-Everything shown comes from ``minisym.symbol.infer.infer_report``; the widget only parses the
+Everything shown comes from ``minisym.graph.infer.infer_report``; the widget only parses the
 text fields, keeps the batch and image-size sliders in step with them, and picks the rows the
 table shows (filtered by name, variables folded away), so a ResNet-50 stays a small message.
 """
+
 import difflib
 from contextlib import contextmanager
 
 import numpy as np
 import traitlets
 
-from minisym.executor import Executor
-from minisym.module.module import Module
+from minisym.graph.infer import infer_report
 from minisym.ops.rules import fmt, known
-from minisym.symbol.infer import infer_report
-from minisym.symbol.symbol import Symbol
 
 from ._base import View, css, escape, esm
+from ._target import is_label, source_of
 from .i18n import N_, ngettext
 from .i18n import gettext as _
 
@@ -25,22 +24,41 @@ __all__ = ["ShapeExplorer", "ShapeTextError", "parse_shape", "shape_text"]
 
 DEFAULT_DATA = (1, 3, 224, 224)
 TEXT_ROWS = 16  # operator rows the text / static HTML fallback lists
-CAPTION = N_("Every node's shapes as inference finds them: edit an input shape and every row "
-             "follows.")
-LEGEND = N_("? = not known yet (MXNet writes 0 for an unknown dimension and () for an unknown "
-            "shape). An empty field leaves that input unknown.")
+CAPTION = N_(
+    "Every node's shapes as inference finds them: edit an input shape and every row follows."
+)
+LEGEND = N_(
+    "? = not known yet (MXNet writes 0 for an unknown dimension and () for an unknown "
+    "shape). An empty field leaves that input unknown."
+)
 # A row's status as the table writes it (the key is also its CSS class).
-STATUS = {"ok": "", "given": N_("given"), "partial": N_("partly unknown"),
-          "failed": N_("fails here"), "unreached": N_("not reached")}
-TEXT_STATUS = {"ok": N_("ok"), "given": N_("given"), "partial": N_("partial"),
-               "failed": N_("failed"), "unreached": N_("unreached")}
+STATUS = {
+    "ok": "",
+    "given": N_("given"),
+    "partial": N_("partly unknown"),
+    "failed": N_("fails here"),
+    "unreached": N_("not reached"),
+}
+TEXT_STATUS = {
+    "ok": N_("ok"),
+    "given": N_("given"),
+    "partial": N_("partial"),
+    "failed": N_("failed"),
+    "unreached": N_("unreached"),
+}
 HEADINGS = (N_("node"), N_("op"), N_("inputs"), N_("outputs"), N_("aux"), N_("status"))
 # The page's own words (sent through the ``labels`` trait).
 LABELS = {
     "caption": CAPTION,
     "status": STATUS,
-    "headings": (N_("node"), N_("op"), N_("inputs (in_data)"), N_("outputs (out_data)"),
-                 N_("aux"), ""),
+    "headings": (
+        N_("node"),
+        N_("op"),
+        N_("inputs (in_data)"),
+        N_("outputs (out_data)"),
+        N_("aux"),
+        "",
+    ),
     "unknown": N_("unknown"),
     "forget": N_("forget the shape of {name}"),
     "add_placeholder": N_("argument name, e.g. fc1_weight"),
@@ -51,8 +69,9 @@ LABELS = {
     "variable": N_("variable"),
     "filter": N_("filter by node name"),
     "show_variables": N_("show variables"),
-    "legend_unknown": N_("not known yet (MXNet writes 0 for an unknown dimension, () for an "
-                         "unknown shape)"),
+    "legend_unknown": N_(
+        "not known yet (MXNet writes 0 for an unknown dimension, () for an unknown shape)"
+    ),
 }
 _DEFAULT = object()
 
@@ -62,10 +81,13 @@ class ShapeTextError(ValueError):
 
     def __init__(self, field, text, why):
         self.field = field
-        super().__init__(_("Shape field '{field}': {text} is not a shape ({why}). Write whole "
-                           "numbers separated by commas, e.g. 1, 3, 224, 224; 0 or ? leaves a "
-                           "dimension unknown, and an empty field the whole shape.").format(
-                               field=field, text=repr(text), why=why))
+        super().__init__(
+            _(
+                "Shape field '{field}': {text} is not a shape ({why}). Write whole "
+                "numbers separated by commas, e.g. 1, 3, 224, 224; 0 or ? leaves a "
+                "dimension unknown, and an empty field the whole shape."
+            ).format(field=field, text=repr(text), why=why)
+        )
 
 
 def parse_shape(text, field):
@@ -85,10 +107,16 @@ def parse_shape(text, field):
         elif part.isascii() and part.isdigit():
             dims.append(int(part))
         else:
-            why = (_("a dimension is missing") if not part else
-                   _("{part} is not a whole number").format(part=repr(part)))
-            raise ShapeTextError(field, text, why + (_(" (sizes cannot be negative)")
-                                                     if part.startswith("-") else ""))
+            why = (
+                _("a dimension is missing")
+                if not part
+                else _("{part} is not a whole number").format(part=repr(part))
+            )
+            raise ShapeTextError(
+                field,
+                text,
+                why + (_(" (sizes cannot be negative)") if part.startswith("-") else ""),
+            )
     return tuple(dims)
 
 
@@ -103,8 +131,10 @@ def field_text(shape):
     if not isinstance(shape, (tuple, list)):
         return str(shape)  # not a shape: its field says so
     # a size that is not an int (2.5, '3') is shown as it is, so that its field says why
-    return ", ".join(str(int(d)) if isinstance(d, (int, np.integer)) and not isinstance(d, bool)
-                     else str(d) for d in shape)
+    return ", ".join(
+        str(int(d)) if isinstance(d, (int, np.integer)) and not isinstance(d, bool) else str(d)
+        for d in shape
+    )
 
 
 def shape_text(shape):
@@ -113,25 +143,17 @@ def shape_text(shape):
 
 
 def _explored(target):
-    """(symbol, its input shapes) of a Symbol, a bound Executor or a Module."""
-    if isinstance(target, Symbol):
-        return target, {}
-    if isinstance(target, Module):
-        if not target.binded:
-            return target.symbol, {}
-        descs = list(target.data_shapes) + list(target.label_shapes or [])
-        return target.symbol, {d.name: tuple(d.shape) for d in descs}
-    if isinstance(target, Executor):
-        symbol = target._symbol
-        shapes = {n: a.shape for n, a in zip(symbol.list_arguments(), target.arg_arrays)}
-        return symbol, {n: s for n, s in shapes.items() if n == "data" or _is_label(n)}
-    raise TypeError(_("ShapeExplorer shows a Symbol, an Executor or a Module; got {type}")
-                    .format(type=type(target).__name__))
-
-
-def _is_label(name):
-    """MXNet's naming of labels: `softmax_label`, or `label` itself."""
-    return name == "label" or name.endswith("_label")
+    """(symbol, its input shapes, its label names) of a Symbol, an Executor or a Module."""
+    source = source_of(
+        target, _("ShapeExplorer shows a Symbol, an Executor or a Module; got {type}")
+    )
+    labels = source.label_names()
+    if source.module is not None:
+        module = source.module
+        descs = list(module.data_shapes) + list(module.label_shapes or []) if module.binded else []
+        return module.symbol, {d.name: tuple(d.shape) for d in descs}, labels
+    shapes = source.argument_shapes()
+    return source.symbol, {n: s for n, s in shapes.items() if n == "data" or n in labels}, labels
 
 
 class ShapeExplorer(View):
@@ -171,8 +193,9 @@ class ShapeExplorer(View):
         super().__init__()
         self.labels = _translated(LABELS)
         self.symbol, fields, self._arguments, self._report = None, {}, [], None
+        self._labels = []
         with self.reporting():  # not a Symbol: the widget shows why, and stays empty
-            self.symbol, fields = _explored(symbol)
+            self.symbol, fields, self._labels = _explored(symbol)
         if self.symbol is None:
             return
         self._arguments = self.symbol.list_arguments()
@@ -245,7 +268,9 @@ class ShapeExplorer(View):
         """Parse every field, infer, and refresh the sliders and the table."""
         with self.hold_sync():
             self.bad_field = ""
-            self.batch_fields = [n for i, n in enumerate(self.shapes) if i == 0 or _is_label(n)]
+            self.batch_fields = [
+                n for i, n in enumerate(self.shapes) if i == 0 or n in self._labels or is_label(n)
+            ]
             self.candidates = [n for n in self._arguments if n not in self.shapes]
             with self.reporting():
                 given = self._given()
@@ -280,13 +305,18 @@ class ShapeExplorer(View):
         if name in self._arguments:
             return
         close = difflib.get_close_matches(name, self._arguments, n=3)
-        hint = (_("did you mean {names}? ").format(names=", ".join(repr(c) for c in close))
-                if close else "")
+        hint = (
+            _("did you mean {names}? ").format(names=", ".join(repr(c) for c in close))
+            if close
+            else ""
+        )
         aux = name in self.symbol.list_auxiliary_states()
-        raise ValueError(_("{name} is not an argument of this symbol; ").format(name=repr(name))
-                         + hint
-                         + (_("auxiliary states are inferred, never given. ") if aux else "")
-                         + _("Shapes are given for the names of list_arguments()."))
+        raise ValueError(
+            _("{name} is not an argument of this symbol; ").format(name=repr(name))
+            + hint
+            + (_("auxiliary states are inferred, never given. ") if aux else "")
+            + _("Shapes are given for the names of list_arguments().")
+        )
 
     def _inferred(self, name):
         """What inference currently says about argument ``name`` (None if nothing)."""
@@ -322,15 +352,20 @@ class ShapeExplorer(View):
         """The rows the table shows: filtered by name or op, variables folded unless asked."""
         report, given = self._report, self._given_names()
         wanted = self.filter.strip().lower()
-        rows = [_row(node, report.failed_node, given) for node in report.nodes
-                if (self.show_variables or node.op != "null")
-                and (not wanted or wanted in node.name.lower() or wanted in node.op.lower())]
+        rows = [
+            _row(node, report.failed_node, given)
+            for node in report.nodes
+            if (self.show_variables or node.op != "null")
+            and (not wanted or wanted in node.name.lower() or wanted in node.op.lower())
+        ]
         operators = sum(1 for node in report.nodes if node.op != "null")
         self.rows = rows
-        self.counts = (_("{shown} of {total} nodes shown ({operators} operators{folded})")
-                       .format(shown=len(rows), total=len(report.nodes), operators=operators,
-                               folded="" if self.show_variables else
-                               _(", variables folded away")))
+        self.counts = _("{shown} of {total} nodes shown ({operators} operators{folded})").format(
+            shown=len(rows),
+            total=len(report.nodes),
+            operators=operators,
+            folded="" if self.show_variables else _(", variables folded away"),
+        )
 
     def _given_names(self):
         names = set()
@@ -346,8 +381,10 @@ class ShapeExplorer(View):
     def index_map(self, node=None):
         """The IndexMap of operator ``node`` (default: the focused row), with these shapes."""
         from .index_map import IndexMap
-        return IndexMap(self.symbol, node=node or self.focus or None,
-                        shapes=self._last_given or None)
+
+        return IndexMap(
+            self.symbol, node=node or self.focus or None, shapes=self._last_given or None
+        )
 
     def with_index_map(self):
         """This explorer above the index map of the operator row you click (an ipywidgets VBox)."""
@@ -370,27 +407,34 @@ class ShapeExplorer(View):
     # --- fallbacks -------------------------------------------------------------------------------
     def text(self):
         lines = [_("ShapeExplorer: {caption}").format(caption=_(CAPTION))]
-        lines += [f"  {name} = {shape_text(self._parsed_or_none(name)) if text else '?'}"
-                  for name, text in self.shapes.items()]
+        lines += [
+            f"  {name} = {shape_text(self._parsed_or_none(name)) if text else '?'}"
+            for name, text in self.shapes.items()
+        ]
         lines.append(self.summary + " " + self.counts)
         if self.error:
-            lines += [_("error: {message}").format(message=line)
-                      for line in self.error.splitlines()]
+            lines += [
+                _("error: {message}").format(message=line) for line in self.error.splitlines()
+            ]
         for row in _window(self.rows, self.failed_node):
             lines.append("  ..." if row is None else "  " + _row_text(row))
         lines.append(_(LEGEND))
         return "\n".join(lines)
 
     def html(self):
-        fields = ", ".join(f"<code>{escape(n)} = {escape(t or '?')}</code>"
-                           for n, t in self.shapes.items())
-        parts = [f"<div class='msw msw-shape-explorer'><p>{escape(_(CAPTION))}</p>",
-                 f"<p>{fields}</p>",
-                 f"<p>{escape(self.summary)} {escape(self.counts)}</p>"]
+        fields = ", ".join(
+            f"<code>{escape(n)} = {escape(t or '?')}</code>" for n, t in self.shapes.items()
+        )
+        parts = [
+            f"<div class='msw msw-shape-explorer'><p>{escape(_(CAPTION))}</p>",
+            f"<p>{fields}</p>",
+            f"<p>{escape(self.summary)} {escape(self.counts)}</p>",
+        ]
         if self.error:
             parts.append(f"<pre class='msw-error'>{escape(self.error)}</pre>")
-        parts.append("<table><tr>" + "".join(f"<th>{escape(_(h))}</th>" for h in HEADINGS)
-                     + "</tr>")
+        parts.append(
+            "<table><tr>" + "".join(f"<th>{escape(_(h))}</th>" for h in HEADINGS) + "</tr>"
+        )
         for row in _window(self.rows, self.failed_node):
             parts.append("<tr><td colspan='6'>…</td></tr>" if row is None else _row_html(row))
         parts.append(f"</table><p class='msw-note'>{escape(_(LEGEND))}</p></div>")
@@ -415,11 +459,14 @@ def _translated(table):
 # --- rows -----------------------------------------------------------------------------------------
 def _row(node, failed_node, given):
     """One table row of a NodeShapes: compact lists, shapes already as text."""
-    return [node.name, node.op,
-            [[slot, entry, shape_text(shape)] for slot, entry, shape in node.inputs],
-            [[slot, shape_text(shape)] for slot, _, shape in node.outputs],
-            [[slot, shape_text(shape)] for slot, _, shape in node.aux],
-            _status(node, failed_node, given)]
+    return [
+        node.name,
+        node.op,
+        [[slot, entry, shape_text(shape)] for slot, entry, shape in node.inputs],
+        [[slot, shape_text(shape)] for slot, _, shape in node.outputs],
+        [[slot, shape_text(shape)] for slot, _, shape in node.aux],
+        _status(node, failed_node, given),
+    ]
 
 
 def _status(node, failed_node, given):
@@ -439,20 +486,28 @@ def _summary(report, shapes, parsed):
     if report.failed_node:
         failed = report.node(report.failed_node)
         after = sum(1 for n in operators if not n.reached)
-        return stale + (ngettext("Inference stopped at '{node}' ({op}); {n} operator after it "
-                                 "not reached.", "Inference stopped at '{node}' ({op}); {n} "
-                                 "operators after it not reached.", after) if after else
-                        _("Inference stopped at '{node}' ({op}).")).format(
-                            node=failed.name, op=failed.op, n=after)
+        return stale + (
+            ngettext(
+                "Inference stopped at '{node}' ({op}); {n} operator after it not reached.",
+                "Inference stopped at '{node}' ({op}); {n} operators after it not reached.",
+                after,
+            )
+            if after
+            else _("Inference stopped at '{node}' ({op}).")
+        ).format(node=failed.name, op=failed.op, n=after)
     if report.error:
         return stale + _("Inference did not finish.")
     unknown = sum(1 for n in operators if not all(known(s) for *_, s in n.slots()))
     if not unknown:
         return stale + _("Every shape of all {n} operators is known.").format(n=len(operators))
-    return stale + (_("{unknown} of {n} operators still have unknown shapes (?): give an input "
-                      "shape.") if not shapes else
-                    _("{unknown} of {n} operators still have unknown shapes (?): give more of "
-                      "the input shapes.")).format(unknown=unknown, n=len(operators))
+    return stale + (
+        _("{unknown} of {n} operators still have unknown shapes (?): give an input shape.")
+        if not shapes
+        else _(
+            "{unknown} of {n} operators still have unknown shapes (?): give more of "
+            "the input shapes."
+        )
+    ).format(unknown=unknown, n=len(operators))
 
 
 def _window(rows, failed_node):
@@ -464,9 +519,8 @@ def _window(rows, failed_node):
     if failed_node in names:
         at = names.index(failed_node)
         start = max(0, min(at - TEXT_ROWS + 4, len(rows) - TEXT_ROWS))
-        shown = rows[start:start + TEXT_ROWS]
-        return ([None] if start else []) + shown + ([None] if start + TEXT_ROWS < len(rows)
-                                                     else [])
+        shown = rows[start : start + TEXT_ROWS]
+        return ([None] if start else []) + shown + ([None] if start + TEXT_ROWS < len(rows) else [])
     half = TEXT_ROWS // 2
     return rows[:half] + [None] + rows[-half:]
 
@@ -485,7 +539,16 @@ def _row_text(row):
 
 def _row_html(row):
     name, op, ins, outs, aux, status = row
-    cells = [name, op, _slots_text(ins), _slots_text(outs), _slots_text(aux),
-             _(TEXT_STATUS.get(status, status))]
-    return (f"<tr class='msw-shape-explorer-{status}'>"
-            + "".join(f"<td><code>{escape(c)}</code></td>" for c in cells) + "</tr>")
+    cells = [
+        name,
+        op,
+        _slots_text(ins),
+        _slots_text(outs),
+        _slots_text(aux),
+        _(TEXT_STATUS.get(status, status)),
+    ]
+    return (
+        f"<tr class='msw-shape-explorer-{status}'>"
+        + "".join(f"<td><code>{escape(c)}</code></td>" for c in cells)
+        + "</tr>"
+    )

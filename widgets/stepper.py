@@ -9,20 +9,22 @@ consumers (a residual shortcut) is shown as the sum of its parts. Everything sho
 engine's own trace (``Executor.enable_trace(keep_bytes=...)``); pictures are made only for the
 call under the cursor, so each message stays small.
 """
+
 import difflib
 import zlib
 
-import ipywidgets
 import numpy as np
 import traitlets
 
 import minisym as mx
 from minisym.executor import Executor
+from minisym.graph.backward_plan import sum_parts
 from minisym.module.module import Module
 from minisym.ops.rules import fmt
 
-from ._base import View, css, escape, esm
+from ._base import View, css, escape, esm, open_index_map
 from ._images import legend, picture
+from ._target import source_of
 from .i18n import N_
 from .i18n import gettext as _
 
@@ -30,14 +32,18 @@ __all__ = ["Stepper", "KEEP_BYTES"]
 
 KEEP_BYTES = 384 << 20  # ResNet-50 at batch 1, 224 x 224, keeps 323 MiB: every array
 PICTURE_BUDGET = 600_000  # characters of pictures in one message (the cap is 1 MB)
-CAPTION = N_("One operator call at a time, forward then backward, on a copy of your executor: "
-             "what each call receives and what it writes, slot by slot.")
+CAPTION = N_(
+    "One operator call at a time, forward then backward, on a copy of your executor: "
+    "what each call receives and what it writes, slot by slot."
+)
 GROUPS = {"receives": N_("receives"), "writes": N_("writes")}
 HEADINGS = ("", N_("slot"), N_("name"), N_("array"), N_("shape"), N_("dtype"), "req", "")
-HOW_FILLED = {"data": N_("Filled (all zero before): {names} with a smooth test pattern."),
-              "weight": N_("Filled (all zero before): {names} with He normal, seeded by name."),
-              "gamma": N_("Filled (all zero before): {names} with ones."),
-              "moving variance": N_("Filled (all zero before): {names} with ones.")}
+HOW_FILLED = {
+    "data": N_("Filled (all zero before): {names} with a smooth test pattern."),
+    "weight": N_("Filled (all zero before): {names} with He normal, seeded by name."),
+    "gamma": N_("Filled (all zero before): {names} with ones."),
+    "moving variance": N_("Filled (all zero before): {names} with ones."),
+}
 # The page's own words (sent through the ``labels`` trait).
 LABELS = {
     "call": N_("operator call"),
@@ -55,8 +61,16 @@ LABELS = {
     "colour_scale": N_("colour scale"),
     "what_slot": N_("what {slot} is, in the index map of this node"),
     "index_map": N_("index map"),
-    "headings": (N_("slot"), N_("name"), N_("array"), N_("shape"), N_("dtype"), "req",
-                 N_("values"), ""),
+    "headings": (
+        N_("slot"),
+        N_("name"),
+        N_("array"),
+        N_("shape"),
+        N_("dtype"),
+        "req",
+        N_("values"),
+        "",
+    ),
     "one_part": N_("This call's gradient is one part of "),
     "into": N_(" (into {into})."),
     "see_sum": N_("see the sum at call {n}"),
@@ -87,12 +101,12 @@ class Stepper(View):
     _css = css("stepper.css")
 
     caption = traitlets.Unicode(CAPTION).tag(sync=True)
-    cursor = traitlets.Int(0).tag(sync=True)        # index into ``calls``
+    cursor = traitlets.Int(0).tag(sync=True)  # index into ``calls``
     calls = traitlets.List(traitlets.Dict()).tag(sync=True)  # [{step, phase, node, op}]
     first_backward = traitlets.Int(-1).tag(sync=True)  # index of the first backward call
-    phase = traitlets.Unicode("").tag(sync=True)   # of the call under the cursor
-    current = traitlets.Dict().tag(sync=True)      # the call under the cursor, with pictures
-    jump = traitlets.Unicode("").tag(sync=True)    # a node name: cursor to its forward call
+    phase = traitlets.Unicode("").tag(sync=True)  # of the call under the cursor
+    current = traitlets.Dict().tag(sync=True)  # the call under the cursor, with pictures
+    jump = traitlets.Unicode("").tag(sync=True)  # a node name: cursor to its forward call
     inspect = traitlets.Unicode("").tag(sync=True)  # a slot label: opens the node's index map
     notes = traitlets.List(traitlets.Unicode()).tag(sync=True)
     labels = traitlets.Dict().tag(sync=True)
@@ -100,13 +114,14 @@ class Stepper(View):
     def __init__(self, target, data=None, label=None, is_train=True, keep_bytes=KEEP_BYTES):
         super().__init__()
         self.caption = _(CAPTION)
-        self.labels = {key: [_(v) if v else v for v in value] if isinstance(value, tuple)
-                       else _(value) for key, value in LABELS.items()}
+        self.labels = {
+            key: [_(v) if v else v for v in value] if isinstance(value, tuple) else _(value)
+            for key, value in LABELS.items()
+        }
         self._executor, self._trace, self._run_error = None, None, ""
         self._keep_bytes = int(keep_bytes)
         self.index_map = None
-        self.panel = ipywidgets.VBox()  # where the index map opens, under the stepper
-        self._box = ipywidgets.VBox([self, self.panel])
+        self.with_panel()  # where the index map opens, under the stepper
         notes, given, ready = [], {}, False
         with self.reporting():
             executor, data_names, label_names = _executor_of(target)
@@ -127,18 +142,19 @@ class Stepper(View):
         """Forward and backward once on the copy, traced; a failing call stops the recording
         there (the calls before it stay)."""
         executor = self._executor
-        self._trace = executor.enable_trace(preview_size=6, keep_bytes=self._keep_bytes // 2,
-                                            copy_variables=False)  # its own copy: views
+        self._trace = executor.enable_trace(
+            preview_size=6, keep_bytes=self._keep_bytes // 2, copy_variables=False
+        )  # its own copy: views
         executor.forward(is_train=is_train, **given)
         self._trace.keep_bytes = self._keep_bytes  # what forward left unused goes to backward
-        executor.backward(out_grads=[mx.nd.ones(o.shape) for o in executor.outputs],
-                          is_train=is_train)
+        executor.backward(
+            out_grads=[mx.nd.ones(o.shape) for o in executor.outputs], is_train=is_train
+        )
 
     def _show_calls(self):
         calls = self._trace.calls if self._trace is not None else []
         self._backward_step = {c.node: c.step for c in calls if c.phase == "backward"}
-        self.calls = [{"step": c.step, "phase": c.phase, "node": c.node, "op": c.op}
-                      for c in calls]
+        self.calls = [{"step": c.step, "phase": c.phase, "node": c.node, "op": c.op} for c in calls]
         self.first_backward = next((c.step for c in calls if c.phase == "backward"), -1)
         self._show(self.cursor)
 
@@ -146,15 +162,26 @@ class Stepper(View):
         trace = self._trace
         if trace is None:
             return []
-        notes = [_("Arrays kept: {kept} of a {cap} cap (half for forward, the rest for "
-                   "backward).").format(kept=_mib(trace.kept_bytes), cap=_mib(self._keep_bytes))]
+        notes = [
+            _(
+                "Arrays kept: {kept} of a {cap} cap (half for forward, the rest for backward)."
+            ).format(kept=_mib(trace.kept_bytes), cap=_mib(self._keep_bytes))
+        ]
         if trace.skipped_bytes:
-            notes.append(_("Arrays past the cap were not kept ({skipped} over the slots showing "
-                           "them), so some calls show no picture: Stepper(..., keep_bytes=...) "
-                           "keeps more.").format(skipped=_mib(trace.skipped_bytes)))
+            notes.append(
+                _(
+                    "Arrays past the cap were not kept ({skipped} over the slots showing "
+                    "them), so some calls show no picture: Stepper(..., keep_bytes=...) "
+                    "keeps more."
+                ).format(skipped=_mib(trace.skipped_bytes))
+            )
         if not any(c.phase == "backward" for c in trace.calls) and not self._run_error:
-            notes.append(_("No backward calls: no argument asks for a gradient (every grad_req "
-                           "is 'null'; bind with grad_req='write' or for_training=True)."))
+            notes.append(
+                _(
+                    "No backward calls: no argument asks for a gradient (every grad_req "
+                    "is 'null'; bind with grad_req='write' or for_training=True)."
+                )
+            )
         return notes
 
     # --- the cursor ----------------------------------------------------------------------------
@@ -196,19 +223,26 @@ class Stepper(View):
             for call in calls:
                 if call.node == name and call.phase == phase:
                     return call.step
-        readers = sorted({c.node for c in calls for s in c.slots
-                          if s.role == "in_data" and s.entry == name})
+        readers = sorted(
+            {c.node for c in calls for s in c.slots if s.role == "in_data" and s.entry == name}
+        )
         if readers:
-            raise KeyError(_("{name} is a variable, not an operator: variables are not "
-                             "called. Jump to an operator that reads it: {readers}").format(
-                                 name=repr(name), readers=", ".join(readers)))
+            raise KeyError(
+                _(
+                    "{name} is a variable, not an operator: variables are not "
+                    "called. Jump to an operator that reads it: {readers}"
+                ).format(name=repr(name), readers=", ".join(readers))
+            )
         nodes = list(dict.fromkeys(c.node for c in calls))
         close = difflib.get_close_matches(name, nodes, n=3)
         hint = _(" Did you mean {names}?").format(names=", ".join(close)) if close else ""
         shown = ", ".join(nodes[:10]) + (", …" if len(nodes) > 10 else "")
-        raise KeyError(_("no operator node named {name} ran in this recording.{hint} "
-                         "The operators are: {shown}").format(name=repr(name), hint=hint,
-                                                             shown=shown))
+        raise KeyError(
+            _(
+                "no operator node named {name} ran in this recording.{hint} "
+                "The operators are: {shown}"
+            ).format(name=repr(name), hint=hint, shown=shown)
+        )
 
     # --- the index map, one click away --------------------------------------------------------
     @traitlets.observe("inspect")
@@ -221,7 +255,7 @@ class Stepper(View):
             call.slot(label)  # a KeyError naming the slots the call has
             if self.index_map is None:
                 self.index_map = open_index_map(self._executor, call.node)
-                self.panel.children = (self.index_map,)
+                self.show_below(self.index_map)
             self.index_map.node = call.node
             self.index_map.selected = label
 
@@ -236,24 +270,52 @@ class Stepper(View):
             return {}
         call = self._trace.calls[step]
         budget = [PICTURE_BUDGET]
-        receives = [self._slot_view(s, budget, False) for role in RECEIVES[call.phase]
-                    for s in call.slots if s.role == role]
-        writes = [self._slot_view(s, budget, True) for role in WRITES[call.phase]
-                  for s in call.slots if s.role == role]
-        return {"step": call.step, "phase": call.phase, "node": call.node, "op": call.op,
-                "is_train": call.is_train, "is_train_note": call.note,
-                "receives": receives, "writes": writes,
-                "sums": self._sums_view(call, budget), "legends": LEGENDS}
+        receives = [
+            self._slot_view(s, budget, False)
+            for role in RECEIVES[call.phase]
+            for s in call.slots
+            if s.role == role
+        ]
+        writes = [
+            self._slot_view(s, budget, True)
+            for role in WRITES[call.phase]
+            for s in call.slots
+            if s.role == role
+        ]
+        return {
+            "step": call.step,
+            "phase": call.phase,
+            "node": call.node,
+            "op": call.op,
+            "is_train": call.is_train,
+            "is_train_note": call.note,
+            "receives": receives,
+            "writes": writes,
+            "sums": self._sums_view(call, budget),
+            "legends": LEGENDS,
+        }
 
     def _slot_view(self, slot, budget, writes):
-        view = {"label": slot.label, "role": slot.role, "name": slot.name, "entry": slot.entry,
-                "shape": fmt(slot.shape), "dtype": slot.dtype, "req": slot.req or "",
-                "passed": slot.dtype != "none", "writes": writes, "stats": "", "note": "",
-                "picture": None}
+        view = {
+            "label": slot.label,
+            "role": slot.role,
+            "name": slot.name,
+            "entry": slot.entry,
+            "shape": fmt(slot.shape),
+            "dtype": slot.dtype,
+            "req": slot.req or "",
+            "passed": slot.dtype != "none",
+            "writes": writes,
+            "stats": "",
+            "note": "",
+            "picture": None,
+        }
         if not view["passed"]:
             view["shape"] = view["dtype"] = ""
-            view["note"] = _("not passed: this backward does not read it "
-                             "(Operator.backward_reads / declare_backward_dependency)")
+            view["note"] = _(
+                "not passed: this backward does not read it "
+                "(Operator.backward_reads / declare_backward_dependency)"
+            )
         elif slot.array is None:
             view["note"] = self._not_kept(slot)
         else:
@@ -262,10 +324,19 @@ class Stepper(View):
         return view
 
     def _not_kept(self, slot):
-        first = "" if slot.preview is None else _("first values: {values}").format(
-            values=", ".join(f"{v:.4g}" for v in np.asarray(slot.preview, float)))
-        return (_("not kept: the {cap} cap was used up; Stepper(..., keep_bytes=...) keeps "
-                  "more.").format(cap=_mib(self._keep_bytes)) + f" {first}").strip()
+        first = (
+            ""
+            if slot.preview is None
+            else _("first values: {values}").format(
+                values=", ".join(f"{v:.4g}" for v in np.asarray(slot.preview, float))
+            )
+        )
+        return (
+            _(
+                "not kept: the {cap} cap was used up; Stepper(..., keep_bytes=...) keeps more."
+            ).format(cap=_mib(self._keep_bytes))
+            + f" {first}"
+        ).strip()
 
     def _sums_view(self, call, budget):
         """The summed gradients this call receives (with pictures) or gives a part of."""
@@ -277,9 +348,18 @@ class Stepper(View):
             if home == call.step:
                 views.append(self._sum_view(total, budget, home))
             elif call.node in total.sources:
-                views.append({"entry": total.entry, "text": str(total), "into": total.into,
-                              "shown_at": home, "parts": [], "total": None, "check": "",
-                              "gives": call.node})
+                views.append(
+                    {
+                        "entry": total.entry,
+                        "text": str(total),
+                        "into": total.into,
+                        "shown_at": home,
+                        "parts": [],
+                        "total": None,
+                        "check": "",
+                        "gives": call.node,
+                    }
+                )
         return views
 
     def _home_step(self, total):
@@ -291,13 +371,24 @@ class Stepper(View):
         return max((s for s in steps if s is not None), default=None)
 
     def _sum_view(self, total, budget, home):
-        parts = [{"source": source, "step": self._backward_step.get(source),
-                  "picture": None if part is None else _within(budget, part, True)}
-                 for source, part in zip(total.sources, total.parts)]
-        return {"entry": total.entry, "text": str(total), "into": total.into, "shown_at": home,
-                "parts": parts, "gives": "",
-                "total": None if total.total is None else _within(budget, total.total, True),
-                "check": _sum_check(total)}
+        parts = [
+            {
+                "source": source,
+                "step": self._backward_step.get(source),
+                "picture": None if part is None else _within(budget, part, True),
+            }
+            for source, part in zip(total.sources, total.parts)
+        ]
+        return {
+            "entry": total.entry,
+            "text": str(total),
+            "into": total.into,
+            "shown_at": home,
+            "parts": parts,
+            "gives": "",
+            "total": None if total.total is None else _within(budget, total.total, True),
+            "check": _sum_check(total),
+        }
 
     # --- fallbacks -----------------------------------------------------------------------------
     def _position(self):
@@ -305,25 +396,36 @@ class Stepper(View):
         if not current:
             return _("no calls recorded")
         return _("call {n} of {total} · {phase} · {op} '{node}'").format(
-            n=current["step"] + 1, total=len(self.calls), phase=_(LABELS[current["phase"]]),
-            op=current["op"], node=current["node"])
+            n=current["step"] + 1,
+            total=len(self.calls),
+            phase=_(LABELS[current["phase"]]),
+            op=current["op"],
+            node=current["node"],
+        )
 
     def text(self):
         forward = sum(c["phase"] == "forward" for c in self.calls)
-        lines = [_("Stepper: {calls} operator calls on a copy ({forward} forward, {backward} "
-                   "backward)").format(calls=len(self.calls), forward=forward,
-                                       backward=len(self.calls) - forward), self._position()]
+        lines = [
+            _(
+                "Stepper: {calls} operator calls on a copy ({forward} forward, {backward} backward)"
+            ).format(calls=len(self.calls), forward=forward, backward=len(self.calls) - forward),
+            self._position(),
+        ]
         if self.current.get("is_train_note"):
             lines.append(f"  {self.current['is_train_note']}")
         if self.error:
             lines.append(_("error: {message}").format(message=self.error.splitlines()[0]))
         for group in ("receives", "writes"):
             for slot in self.current.get(group, []):
-                lines.append(f"  {_(GROUPS[group]):<8} {slot['label']:<12} {slot['name']:<12} "
-                             f"{slot['entry']:<28} {slot['shape']:<18} {slot['dtype']:<8} "
-                             f"{slot['req']}".rstrip())
-        lines.extend("  " + _("{sum}  (into {into})").format(sum=s["text"], into=s["into"])
-                     for s in self.current.get("sums", []))
+                lines.append(
+                    f"  {_(GROUPS[group]):<8} {slot['label']:<12} {slot['name']:<12} "
+                    f"{slot['entry']:<28} {slot['shape']:<18} {slot['dtype']:<8} "
+                    f"{slot['req']}".rstrip()
+                )
+        lines.extend(
+            "  " + _("{sum}  (into {into})").format(sum=s["text"], into=s["into"])
+            for s in self.current.get("sums", [])
+        )
         lines.extend(self.notes)
         return "\n".join(lines)
 
@@ -332,50 +434,49 @@ class Stepper(View):
         for group in ("receives", "writes"):
             for slot in self.current.get(group, []):
                 # no values: they vary with BLAS
-                cells = [_(GROUPS[group]), slot["label"], slot["name"], slot["entry"],
-                         slot["shape"], slot["dtype"], slot["req"], slot["note"]]
+                cells = [
+                    _(GROUPS[group]),
+                    slot["label"],
+                    slot["name"],
+                    slot["entry"],
+                    slot["shape"],
+                    slot["dtype"],
+                    slot["req"],
+                    slot["note"],
+                ]
                 rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
         head = "".join(f"<th>{escape(_(t)) if t else t}</th>" for t in HEADINGS)
-        sums = "".join(f"<p><code>{escape(s['text'])}</code></p>"
-                       for s in self.current.get("sums", []))
+        sums = "".join(
+            f"<p><code>{escape(s['text'])}</code></p>" for s in self.current.get("sums", [])
+        )
         error = f"<pre>{escape(self.error)}</pre>" if self.error else ""
         notes = "".join(f"<p>{escape(n)}</p>" for n in self.notes)
         is_train = self.current.get("is_train_note", "")
         is_train = f"<p><i>{escape(is_train)}</i></p>" if is_train else ""
-        return (f"<div class='msw msw-stepper'><p><b>{escape(self.caption)}</b></p>"
-                f"<p>{escape(self._position())}</p>{is_train}{error}<table><tr>{head}</tr>"
-                f"{''.join(rows)}</table>{sums}{notes}</div>")
-
-    def _repr_mimebundle_(self, **kwargs):
-        """Shown with the panel the index map opens in, under the stepper."""
-        bundle = self._box._repr_mimebundle_(**kwargs)
-        data = bundle[0] if isinstance(bundle, tuple) else bundle
-        data["text/plain"] = self.text()
-        data["text/html"] = self.html()
-        return bundle
-
-
-def open_index_map(executor, node):
-    """The index map of ``node`` on the stepper's own executor (the seam to widgets/index_map)."""
-    from .index_map import IndexMap
-    return IndexMap(executor, node=node)
+        return (
+            f"<div class='msw msw-stepper'><p><b>{escape(self.caption)}</b></p>"
+            f"<p>{escape(self._position())}</p>{is_train}{error}<table><tr>{head}</tr>"
+            f"{''.join(rows)}</table>{sums}{notes}</div>"
+        )
 
 
 # --- the target and its inputs ----------------------------------------------------------------
 def _executor_of(target):
     """(executor, data names, label names) of an Executor or a bound Module."""
-    if isinstance(target, Module):
-        if not target.binded or target._exec is None:
-            raise mx.base.MXNetValueError(_(
-                "this Module is not bound yet: call mod.bind(data_shapes=..., label_shapes=...)"
-                " (and mod.init_params()) first, then step through it"))
-        return target._exec, list(target.data_names), list(target.label_names)
-    if isinstance(target, Executor):
-        names = target._symbol.list_arguments()
-        labels = [n for n in names if "label" in n]
-        return target, [n for n in names if n not in labels and not _is_parameter(n)], labels
-    raise TypeError(_("the stepper runs an Executor (from bind / simple_bind) or a bound "
-                      "Module; got {type}").format(type=type(target).__name__))
+    source = source_of(
+        target,
+        _("the stepper runs an Executor (from bind / simple_bind) or a bound Module; got {type}"),
+        unbound=_(
+            "this Module is not bound yet: call mod.bind(data_shapes=..., label_shapes=...)"
+            " (and mod.init_params()) first, then step through it"
+        ),
+        accepts=(Executor, Module),
+    )
+    labels = source.label_names()
+    if source.module is not None:
+        return source.executor, list(source.module.data_names), labels
+    names = source.symbol.list_arguments()
+    return source.executor, [n for n in names if n not in labels and not _is_parameter(n)], labels
 
 
 def _is_parameter(name):
@@ -388,12 +489,17 @@ def _given(executor, names, value, kind):
         return {}
     if not isinstance(value, dict):
         if not names:
-            raise ValueError(_("this executor has no {kind} argument to put the array in; give "
-                               "a dict {{argument name: array}} (arguments: {arguments})")
-                             .format(kind=kind, arguments=executor._symbol.list_arguments()))
+            raise ValueError(
+                _(
+                    "this executor has no {kind} argument to put the array in; give "
+                    "a dict {{argument name: array}} (arguments: {arguments})"
+                ).format(kind=kind, arguments=executor.symbol.list_arguments())
+            )
         value = {names[0]: value}
-    return {name: array if isinstance(array, mx.nd.NDArray) else mx.nd.array(array)
-            for name, array in value.items()}
+    return {
+        name: array if isinstance(array, mx.nd.NDArray) else mx.nd.array(array)
+        for name, array in value.items()
+    }
 
 
 def _fill_zeros(executor, data_names, label_names, given):
@@ -402,8 +508,12 @@ def _fill_zeros(executor, data_names, label_names, given):
     moving variances 1. Returns notes saying what was filled."""
     filled = {}
     for name, array in executor.arg_dict.items():
-        if name in given or name in label_names or name.endswith(("bias", "beta")) \
-                or array.asnumpy().any():
+        if (
+            name in given
+            or name in label_names
+            or name.endswith(("bias", "beta"))
+            or array.asnumpy().any()
+        ):
             continue
         kind = "data" if name in data_names else "gamma" if name.endswith("gamma") else "weight"
         array[:] = _values(name, array.shape, kind).astype(array.dtype)
@@ -435,14 +545,16 @@ def _pattern(shape):
     for i in range(n):
         for k in range(c):
             phase = 0.9 * k + 0.5 * i
-            out[i, k] = np.sin(9 * radius + phase) + np.cos(5 * x - 3 * y + phase) \
-                + 2.0 * (radius < 0.35)
+            out[i, k] = (
+                np.sin(9 * radius + phase) + np.cos(5 * x - 3 * y + phase) + 2.0 * (radius < 0.35)
+            )
     return out
 
 
 def _names(names):
-    return ", ".join(names[:3]) + (_(" and {n} more").format(n=len(names) - 3)
-                                   if len(names) > 3 else "")
+    return ", ".join(names[:3]) + (
+        _(" and {n} more").format(n=len(names) - 3) if len(names) > 3 else ""
+    )
 
 
 # --- numbers and pictures -----------------------------------------------------------------------
@@ -464,7 +576,8 @@ def _stats(array):
     if not finite.size:
         return _("no finite values ({bad} nan / inf)").format(bad=f"{bad:,}")
     text = _("min {low} · mean {mean} · max {high}").format(
-        low=f"{finite.min():.4g}", mean=f"{finite.mean():.4g}", high=f"{finite.max():.4g}")
+        low=f"{finite.min():.4g}", mean=f"{finite.mean():.4g}", high=f"{finite.max():.4g}"
+    )
     return text + (_(" · {bad} nan / inf").format(bad=f"{bad:,}") if bad else "")
 
 
@@ -472,12 +585,11 @@ def _sum_check(total):
     """'parts add up: max |Σ parts − gradient| = 0' from the kept copies."""
     if total.total is None or any(p is None for p in total.parts):
         return _("not every part was kept (over the cap), so the sum is not checked here")
-    summed = total.parts[0].copy()
-    for part in total.parts[1:]:
-        summed += part  # in the engine's dtype and order, so an exact sum shows 0
+    summed = sum_parts(total.parts)  # the engine's sum, in its dtype and order: exact shows 0
     gap = float(np.abs(summed - total.total).max()) if summed.size else 0.0
     return _("the parts add up to the gradient: max |sum of parts − gradient| = {gap}").format(
-        gap=f"{gap:.3g}")
+        gap=f"{gap:.3g}"
+    )
 
 
 def _mib(nbytes):

@@ -10,6 +10,7 @@ tree, the index and the current branch are never touched (a temporary index file
 ``git commit-tree``). Before anything is written, every file is searched for the body of a
 solution function from ``lessons/solutions/lessonN.py``; one found is an error.
 """
+
 import argparse
 import ast
 import io
@@ -67,10 +68,14 @@ def _without_comments(code):
 def _body_source(lines, function):
     """The source lines of a function's body, its docstring left out."""
     body = function.body
-    if (len(body) > 1 and isinstance(body[0], ast.Expr)
-            and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)):
+    if (
+        len(body) > 1
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         body = body[1:]
-    return "\n".join(lines[body[0].lineno - 1:function.end_lineno])
+    return "\n".join(lines[body[0].lineno - 1 : function.end_lineno])
 
 
 def solution_bodies(sources):
@@ -126,8 +131,10 @@ def _shown_here(path, function, shown):
 def read_solutions(solutions_dir):
     """{'lessonN.py': its text} of a solutions folder; a folder without them is an error, so
     that a search never passes for want of something to look for."""
-    found = {p.name: p.read_text(encoding="utf-8")
-             for p in sorted(Path(solutions_dir).glob("lesson*.py"))}
+    found = {
+        p.name: p.read_text(encoding="utf-8")
+        for p in sorted(Path(solutions_dir).glob("lesson*.py"))
+    }
     if not found:
         raise FileNotFoundError(f"no lessonN.py in {solutions_dir} to search for")
     return found
@@ -156,8 +163,12 @@ def solution_text_found(files, solutions_dir=None, shown=SHOWN_IN_LESSONS):
 # --- git plumbing ----------------------------------------------------------------------------
 def _git(repo, *args, stdin=None, env=None, check=True):
     """git's stdout (bytes) for ``args`` in ``repo``; a failure raises StudentTreeError."""
-    done = subprocess.run(["git", "-C", str(repo), *args], input=stdin, capture_output=True,
-                          env={**os.environ, **(env or {})})
+    done = subprocess.run(
+        ["git", "-C", str(repo), *args],
+        input=stdin,
+        capture_output=True,
+        env={**os.environ, **(env or {})},
+    )
     if check and done.returncode != 0:
         raise StudentTreeError(f"git {' '.join(args)}: {done.stderr.decode().strip()}")
     return done.stdout
@@ -194,7 +205,7 @@ def _blob_texts(repo, entries):
     for _, path in blobs:
         header_end = out.index(b"\n", at)
         size = int(out[at:header_end].split()[2])
-        content = out[header_end + 1:header_end + 1 + size]
+        content = out[header_end + 1 : header_end + 1 + size]
         at = header_end + 2 + size
         if b"\0" not in content:
             try:
@@ -209,8 +220,14 @@ def _write_tree(repo, entries):
     with tempfile.TemporaryDirectory() as scratch:
         env = {"GIT_INDEX_FILE": str(Path(scratch) / "index")}
         records = "".join(f"{mode} {kind} {oid}\t{path}\0" for mode, kind, oid, path in entries)
-        _git(repo, "update-index", "-z", "--index-info",
-             stdin=records.encode("utf-8", "surrogateescape"), env=env)
+        _git(
+            repo,
+            "update-index",
+            "-z",
+            "--index-info",
+            stdin=records.encode("utf-8", "surrogateescape"),
+            env=env,
+        )
         return _git(repo, "write-tree", env=env).decode().strip()
 
 
@@ -229,8 +246,9 @@ def _parent(repo, branch, remote):
 
 
 def _is_ancestor(repo, older, newer):
-    done = subprocess.run(["git", "-C", str(repo), "merge-base", "--is-ancestor", older, newer],
-                          capture_output=True)
+    done = subprocess.run(
+        ["git", "-C", str(repo), "merge-base", "--is-ancestor", older, newer], capture_output=True
+    )
     return done.returncode == 0
 
 
@@ -238,8 +256,10 @@ def _refuse_checked_out(repo, branch):
     """A branch checked out in the work tree is not moved under it."""
     head = _git(repo, "symbolic-ref", "--quiet", "HEAD", check=False).decode().strip()
     if head == f"refs/heads/{branch}":
-        raise StudentTreeError(f"{branch} is checked out in {repo}: check out the instructor's "
-                               f"branch (main) first, or give another --branch")
+        raise StudentTreeError(
+            f"{branch} is checked out in {repo}: check out the instructor's "
+            f"branch (main) first, or give another --branch"
+        )
 
 
 def _message(repo, source, commit, entries, withheld_paths):
@@ -247,9 +267,11 @@ def _message(repo, source, commit, entries, withheld_paths):
     source = named if named and named != "HEAD" else source
     short = _git(repo, "rev-parse", "--short", commit).decode().strip()
     subject = _git(repo, "log", "-1", "--format=%s", commit).decode().strip()
-    return (f"Students' tree of {source} at {short}: {subject}\n\n"
-            f"Written by `make student` (python -m minisym_widgets.student_tree): "
-            f"{len(entries)} files; withheld: {', '.join(withheld_paths)}.\n")
+    return (
+        f"Students' tree of {source} at {short}: {subject}\n\n"
+        f"Written by `make student` (python -m minisym_widgets.student_tree): "
+        f"{len(entries)} files; withheld: {', '.join(withheld_paths)}.\n"
+    )
 
 
 # --- the tree --------------------------------------------------------------------------------
@@ -263,16 +285,22 @@ def student_entries(repo, source="HEAD", shown=SHOWN_IN_LESSONS):
     kept = [e for e in entries if not withheld(e[3])]
     gone = sorted({p for p in WITHHELD for e in entries if e[3].startswith(p)})
     texts = _blob_texts(repo, entries)
-    solutions = {Path(p).name: t for p, t in texts.items()
-                 if p.startswith(SOLUTIONS_DIR) and re.fullmatch(r"lesson\w*\.py", Path(p).name)}
+    solutions = {
+        Path(p).name: t
+        for p, t in texts.items()
+        if p.startswith(SOLUTIONS_DIR) and re.fullmatch(r"lesson\w*\.py", Path(p).name)
+    }
     if not solutions:
         raise StudentTreeError(f"{source} has no {SOLUTIONS_DIR}lessonN.py to search for")
-    found = solution_text_found({p: t for p, t in texts.items() if not withheld(p)}, solutions,
-                                shown)
+    found = solution_text_found(
+        {p: t for p, t in texts.items() if not withheld(p)}, solutions, shown
+    )
     if found:
         lines = "\n".join(f"  {path}: the body of {function}()" for path, function in found)
-        raise StudentTreeError(f"the students' tree would hold solutions:\n{lines}\n"
-                               f"take them out of these files (or out of {SOLUTIONS_DIR})")
+        raise StudentTreeError(
+            f"the students' tree would hold solutions:\n{lines}\n"
+            f"take them out of these files (or out of {SOLUTIONS_DIR})"
+        )
     return commit, kept, gone
 
 
@@ -282,14 +310,28 @@ def commit_student_branch(repo, source="HEAD", branch="student", remote=None):
     commit, kept, gone = student_entries(repo, source)
     tree = _write_tree(repo, kept)
     parent = _parent(repo, branch, remote)
-    done = {"source": commit, "files": len(kept), "withheld": gone, "branch": branch,
-            "parent": parent}
+    done = {
+        "source": commit,
+        "files": len(kept),
+        "withheld": gone,
+        "branch": branch,
+        "parent": parent,
+    }
     if parent and _tree_of(repo, parent) == tree:
         _move_branch(repo, branch, parent, source)  # to the remote's, when the local one lags
         return {**done, "commit": parent, "changed": False}
     parents = ["-p", parent] if parent else []
-    new = _git(repo, "commit-tree", tree, *parents,
-               stdin=_message(repo, source, commit, kept, gone).encode()).decode().strip()
+    new = (
+        _git(
+            repo,
+            "commit-tree",
+            tree,
+            *parents,
+            stdin=_message(repo, source, commit, kept, gone).encode(),
+        )
+        .decode()
+        .strip()
+    )
     _move_branch(repo, branch, new, source)
     return {**done, "commit": new, "changed": True}
 
@@ -298,8 +340,9 @@ def _move_branch(repo, branch, commit, source):
     """Point the branch at ``commit``, unless another process moved it meanwhile."""
     old = _commit_of(repo, f"refs/heads/{branch}") or "0" * 40
     if old != commit:
-        _git(repo, "update-ref", "-m", f"student_tree: {source}", f"refs/heads/{branch}",
-             commit, old)
+        _git(
+            repo, "update-ref", "-m", f"student_tree: {source}", f"refs/heads/{branch}", commit, old
+        )
 
 
 def write_student_folder(repo, folder, source="HEAD"):
@@ -314,7 +357,7 @@ def write_student_folder(repo, folder, source="HEAD"):
         if hasattr(tarfile, "data_filter"):
             tar.extractall(folder, filter="data")
         else:
-            tar.extractall(folder)  # noqa: S202 - git archive of our own tree
+            tar.extractall(folder)  # a git archive of our own tree
     return {"source": commit, "files": len(kept), "withheld": gone, "folder": str(folder)}
 
 
@@ -325,12 +368,16 @@ def _report(done):
     if "folder" in done:
         head = f"wrote {done['files']} files into {where}"
     elif done["changed"]:
-        head = (f"committed {done['commit'][:12]} on {where} ({done['files']} files), parent "
-                f"{done['parent'][:12] if done['parent'] else 'none (first student commit)'}")
+        head = (
+            f"committed {done['commit'][:12]} on {where} ({done['files']} files), parent "
+            f"{done['parent'][:12] if done['parent'] else 'none (first student commit)'}"
+        )
     else:
         head = f"{where} is up to date at {done['commit'][:12]} ({done['files']} files): no commit"
-    return (f"{head}\nfrom {done['source'][:12]}; withheld: {', '.join(done['withheld'])}; "
-            f"no solution body found in the files kept")
+    return (
+        f"{head}\nfrom {done['source'][:12]}; withheld: {', '.join(done['withheld'])}; "
+        f"no solution body found in the files kept"
+    )
 
 
 def main(argv=None):
@@ -338,12 +385,15 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m minisym_widgets.student_tree",
         description="Write the students' tree (the project without its solutions) as a git "
-                    "branch that nbgitpuller and Binder serve, or into a folder.")
+        "branch that nbgitpuller and Binder serve, or into a folder.",
+    )
     parser.add_argument("--repo", default=".", help="the project's git repository (default .)")
     parser.add_argument("--source", default="HEAD", help="the instructor's ref (default HEAD)")
     parser.add_argument("--branch", default="student", help="the branch to commit on")
-    parser.add_argument("--remote", help="build on REMOTE/BRANCH (fetch it first), so the "
-                        "published branch only grows")
+    parser.add_argument(
+        "--remote",
+        help="build on REMOTE/BRANCH (fetch it first), so the published branch only grows",
+    )
     parser.add_argument("--folder", help="write the tree into this new folder instead")
     args = parser.parse_args(argv)
     try:

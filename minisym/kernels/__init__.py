@@ -1,20 +1,27 @@
-"""Fast kernels: numba loops where the time goes (im2col / col2im, pooling, batch norm),
-NumPy's BLAS for the matrix products. Each has a plain-NumPy reference in
-``minisym.ops.nn_reference`` that the tests compare it with. ``jit.py`` says where numba caches
-them and how parallel kernels stay safe from threads and forked processes."""
+"""Fast kernels: numba loops where the time goes (im2col / col2im, pooling, batch norm, grouped
+and depthwise convolution, Winograd's transforms, ROI pooling, bilinear sampling, NMS), NumPy's
+BLAS for the matrix products, and the switches that choose them (MINISYM_KERNELS,
+``exact_kernels``) with ``write_target`` / ``finish`` for writing their results.
+
+Each kernel has a plain-NumPy reference that the tests compare it with: ``reference.py`` for
+im2col / col2im, pooling and the activations; the operator's own module for the others
+(``ops/roi_pooling.py``, ``ops/bilinear_sampler.py``, ``ops/contrib/proposal.py``). This package
+imports nothing of ``minisym.ops``. ``jit.py`` says where numba caches the kernels and how
+parallel kernels stay safe from threads and forked processes."""
+
 import contextlib
 import contextvars
 import os
 
 import numpy as np
 
-from ..ops.assign import assign
+from ..assign import assign
 
 # numba's OpenMP threads would otherwise spin after each kernel and fight OpenBLAS's threads
 # for the cores: the whole network ran 4x slower. Must be set before numba starts its pool.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from .threads import configure_threads  # noqa: E402  (after the environment is set)
+from .threads import configure_threads  # after the environment is set
 
 configure_threads()
 

@@ -3,6 +3,7 @@
 Statistics accumulate in float64 whatever the data type, so float32 results stay within the
 parity tolerance of MXNet's.
 """
+
 import numpy as np
 from numba import prange
 
@@ -96,8 +97,15 @@ def bn_normalize(x, mean, invstd, gamma, beta, axis=1, relu=False, out=None):
     """y = (x - mean) * invstd * gamma + beta with given per-channel statistics."""
     x3 = _as3d(x, axis)
     y = np.empty_like(x3) if out is None else out.reshape(x3.shape)
-    _normalize(x3, mean.astype(x.dtype), invstd.astype(x.dtype), gamma.astype(x.dtype),
-               beta.astype(x.dtype), relu, y)
+    _normalize(
+        x3,
+        mean.astype(x.dtype),
+        invstd.astype(x.dtype),
+        gamma.astype(x.dtype),
+        beta.astype(x.dtype),
+        relu,
+        y,
+    )
     return y.reshape(x.shape)
 
 

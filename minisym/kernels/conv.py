@@ -5,6 +5,7 @@ convolutions as Winograd F(2x2, 3x3) (winograd.py).
 Layouts: x (N, C, H, W); weight (F, C/g, kh, kw); columns (C*kh*kw, N*OH*OW), so that one
 matrix product ``weight (F, K) @ cols (K, N*OH*OW)`` computes a whole group for the batch.
 """
+
 import numpy as np
 from numba import njit, prange
 
@@ -35,12 +36,14 @@ def _im2col(x, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, cols):
                 start = (n * oh + y) * ow
                 iy = y * sh - ph + i * dh
                 if iy < 0 or iy >= height:
-                    cols[task, start:start + ow] = 0
+                    cols[task, start : start + ow] = 0
                     continue
-                cols[task, start:start + x_lo] = 0
+                cols[task, start : start + x_lo] = 0
                 ix = x_lo * sw - pw + j * dw
-                cols[task, start + x_lo:start + x_hi] = x[n, c, iy, ix:ix + (x_hi - x_lo) * sw:sw]
-                cols[task, start + x_hi:start + ow] = 0
+                cols[task, start + x_lo : start + x_hi] = x[
+                    n, c, iy, ix : ix + (x_hi - x_lo) * sw : sw
+                ]
+                cols[task, start + x_hi : start + ow] = 0
 
 
 @parallel_kernel
@@ -68,16 +71,40 @@ def im2col(x, kernel, stride, pad, dilate, out_hw):
     (kh, kw), (oh, ow) = kernel, out_hw
     n, c = x.shape[:2]
     cols = np.empty((c * kh * kw, n * oh * ow), x.dtype)
-    _im2col(np.ascontiguousarray(x), kh, kw, stride[0], stride[1], pad[0], pad[1], dilate[0],
-            dilate[1], oh, ow, cols)
+    _im2col(
+        np.ascontiguousarray(x),
+        kh,
+        kw,
+        stride[0],
+        stride[1],
+        pad[0],
+        pad[1],
+        dilate[0],
+        dilate[1],
+        oh,
+        ow,
+        cols,
+    )
     return cols
 
 
 def col2im(cols, x_shape, kernel, stride, pad, dilate, out_hw):
     """Columns (C*kh*kw, N*OH*OW) -> dx (N, C, H, W), summing overlapping taps."""
     dx = np.zeros(x_shape, cols.dtype)
-    _col2im(cols, kernel[0], kernel[1], stride[0], stride[1], pad[0], pad[1], dilate[0],
-            dilate[1], out_hw[0], out_hw[1], dx)
+    _col2im(
+        cols,
+        kernel[0],
+        kernel[1],
+        stride[0],
+        stride[1],
+        pad[0],
+        pad[1],
+        dilate[0],
+        dilate[1],
+        out_hw[0],
+        out_hw[1],
+        dx,
+    )
     return dx
 
 
@@ -118,19 +145,20 @@ def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):
         winograd.winograd_forward(x, weight, pad, y)
         groups = 0
     for g in range(groups):
-        cols = _columns(x[:, g * cg:(g + 1) * cg], (kh, kw), stride, pad, dilate, (oh, ow))
-        w_g = weight[g * fg:(g + 1) * fg].reshape(fg, -1)
+        cols = _columns(x[:, g * cg : (g + 1) * cg], (kh, kw), stride, pad, dilate, (oh, ow))
+        w_g = weight[g * fg : (g + 1) * fg].reshape(fg, -1)
         if n == 1 and groups == 1:  # the GEMM writes straight into the output
             np.dot(w_g, cols, out=y.reshape(f, oh * ow))
         else:
-            y[:, g * fg:(g + 1) * fg] = _to_nchw(w_g @ cols, n, fg, (oh, ow))
+            y[:, g * fg : (g + 1) * fg] = _to_nchw(w_g @ cols, n, fg, (oh, ow))
     if bias is not None:
         y += bias.reshape(1, f, 1, 1)
     return y
 
 
-def conv2d_backward(dy, x, weight, stride, pad, dilate, groups, need_dx=True, need_dw=True,
-                    dx_out=None, dw_out=None):
+def conv2d_backward(
+    dy, x, weight, stride, pad, dilate, groups, need_dx=True, need_dw=True, dx_out=None, dw_out=None
+):
     """(dx or None, dweight or None) for y = conv2d_forward(x, weight, ...): x (N, C, H, W),
     weight (F, C/g, kh, kw), dy (N, F, OH, OW).
 
@@ -147,8 +175,12 @@ def conv2d_backward(dy, x, weight, stride, pad, dilate, groups, need_dx=True, ne
         return grouped_conv.grouped_backward(dy, x, weight, stride, pad, dilate, groups, dx, dw)
     # dx of a stride-1 3x3 convolution is the convolution of dy with the flipped, transposed
     # filters and the complementary padding: Winograd applies to it as well
-    winograd_dx = need_dx and pad[0] <= 2 and pad[1] <= 2 and _use_winograd(
-        (c, f, kh, kw), stride, dilate, groups, x.shape)
+    winograd_dx = (
+        need_dx
+        and pad[0] <= 2
+        and pad[1] <= 2
+        and _use_winograd((c, f, kh, kw), stride, dilate, groups, x.shape)
+    )
     if winograd_dx:
         dx = np.empty_like(x) if dx_out is None else dx_out
         rotated = np.ascontiguousarray(weight[:, :, ::-1, ::-1].transpose(1, 0, 2, 3))
@@ -158,19 +190,31 @@ def conv2d_backward(dy, x, weight, stride, pad, dilate, groups, need_dx=True, ne
         dx = (np.zeros_like(x) if dx_out is None else _zeroed(dx_out)) if need_dx else None
     dw = (np.empty_like(weight) if dw_out is None else dw_out) if need_dw else None
     for g in range(groups):
-        dy_g = np.ascontiguousarray(dy[:, g * fg:(g + 1) * fg].transpose(1, 0, 2, 3))
+        dy_g = np.ascontiguousarray(dy[:, g * fg : (g + 1) * fg].transpose(1, 0, 2, 3))
         dy_g = dy_g.reshape(fg, -1)
-        x_g = x[:, g * cg:(g + 1) * cg]
+        x_g = x[:, g * cg : (g + 1) * cg]
         if need_dw:
             cols = _columns(x_g, (kh, kw), stride, pad, dilate, (oh, ow))
-            np.dot(dy_g, cols.T, out=dw[g * fg:(g + 1) * fg].reshape(fg, -1))
+            np.dot(dy_g, cols.T, out=dw[g * fg : (g + 1) * fg].reshape(fg, -1))
         if need_dx:
-            dcols = weight[g * fg:(g + 1) * fg].reshape(fg, -1).T @ dy_g
+            dcols = weight[g * fg : (g + 1) * fg].reshape(fg, -1).T @ dy_g
             if _is_pointwise((kh, kw), stride, pad):
-                dx[:, g * cg:(g + 1) * cg] = dcols.reshape(cg, n, h, w).transpose(1, 0, 2, 3)
+                dx[:, g * cg : (g + 1) * cg] = dcols.reshape(cg, n, h, w).transpose(1, 0, 2, 3)
             else:
-                _col2im(dcols, kh, kw, stride[0], stride[1], pad[0], pad[1], dilate[0],
-                        dilate[1], oh, ow, dx[:, g * cg:(g + 1) * cg])
+                _col2im(
+                    dcols,
+                    kh,
+                    kw,
+                    stride[0],
+                    stride[1],
+                    pad[0],
+                    pad[1],
+                    dilate[0],
+                    dilate[1],
+                    oh,
+                    ow,
+                    dx[:, g * cg : (g + 1) * cg],
+                )
     return dx, dw
 
 
@@ -181,5 +225,6 @@ def _zeroed(array):
 
 def _use_winograd(weight_shape, stride, dilate, groups, out_shape):
     """Whether this convolution runs as Winograd F(2x2, 3x3) now (see winograd.py)."""
-    return fast_algorithms_enabled() and winograd.applies(weight_shape, stride, dilate, groups,
-                                                          out_shape)
+    return fast_algorithms_enabled() and winograd.applies(
+        weight_shape, stride, dilate, groups, out_shape
+    )

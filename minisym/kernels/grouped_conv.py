@@ -8,6 +8,7 @@ filters, so no two threads ever write the same element.
 
 Layouts as in conv.py: x (N, C, H, W), weight (F, C/g, kh, kw), y (N, F, OH, OW).
 """
+
 import numpy as np
 from numba import njit, prange
 
@@ -29,7 +30,7 @@ def _padded(plane, ph, pw):
     below need no bounds tests (short rows made those tests cost more than the arithmetic)."""
     height, width = plane.shape
     out = np.zeros((height + 2 * ph, width + 2 * pw), plane.dtype)
-    out[ph:ph + height, pw:pw + width] = plane
+    out[ph : ph + height, pw : pw + width] = plane
     return out
 
 
@@ -83,7 +84,7 @@ def _data_grad(dy, w, sh, sw, ph, pw, dh, dw, groups, dx):
                         else:
                             for ox in range(ow):
                                 grad[r, ox * sw + shift] += tap * dy[n, f, oy, ox]
-        dx[n, ci] = grad[ph:ph + height, pw:pw + width]
+        dx[n, ci] = grad[ph : ph + height, pw : pw + width]
 
 
 @parallel_kernel
@@ -116,8 +117,18 @@ def _weight_grad(dy, x, sh, sw, ph, pw, dh, dw, groups, dweight):
 
 def grouped_forward(x, weight, stride, pad, dilate, groups, y):
     """x (N, C, H, W), weight (F, C/g, kh, kw) -> y (N, F, OH, OW), written into ``y``."""
-    _forward(np.ascontiguousarray(x), np.ascontiguousarray(weight), stride[0], stride[1],
-             pad[0], pad[1], dilate[0], dilate[1], groups, y)
+    _forward(
+        np.ascontiguousarray(x),
+        np.ascontiguousarray(weight),
+        stride[0],
+        stride[1],
+        pad[0],
+        pad[1],
+        dilate[0],
+        dilate[1],
+        groups,
+        y,
+    )
     return y
 
 

@@ -34,6 +34,7 @@
   notebook, would hang on its dead workers). In such a child the kernels run their serial twin:
   the same loops compiled without ``parallel=True``.
 """
+
 import functools
 import os
 import stat
@@ -45,8 +46,16 @@ import warnings
 import numba
 from numba import njit
 
-__all__ = ["CACHE", "parallel_kernel", "cache_folder", "kernel_folder", "kernel_mode",
-           "seed_cache", "seeded", "SharedCacheWarning"]
+__all__ = [
+    "CACHE",
+    "parallel_kernel",
+    "cache_folder",
+    "kernel_folder",
+    "parallel_call_mode",
+    "seed_cache",
+    "seeded",
+    "SharedCacheWarning",
+]
 
 
 # --- the cache -------------------------------------------------------------------------------
@@ -79,6 +88,7 @@ def _user_tag():
     if hasattr(os, "getuid"):
         return str(os.getuid())
     import getpass
+
     return getpass.getuser()
 
 
@@ -91,8 +101,9 @@ def _choose_cache():
         return True, here
     try:
         from numba.misc.appdirs import AppDirs
+
         user = AppDirs(appname="numba", appauthor=False).user_cache_dir
-    except Exception:  # an older numba: its user-wide locator may be missing too
+    except Exception:  # noqa: BLE001 -- an exception that cannot be copied: its text is kept
         user = None
     if user is not None and _writable(user):
         return True, user
@@ -127,6 +138,7 @@ def _subpath():
     """The subfolder numba's NUMBA_CACHE_DIR and user-wide locators keep this folder's kernels
     in (its name and a hash of its absolute path)."""
     from numba.core.caching import _CacheLocator
+
     return _CacheLocator.get_suitable_cache_subpath(os.path.join(_KERNELS, "jit.py"))
 
 
@@ -193,9 +205,14 @@ def _kernel_files(folder):
     names = os.listdir(folder)
     groups = {}
     for index in (n for n in names if n.endswith(".nbi")):
-        base = index[:-len(".nbi")]
-        groups[index] = sorted(n for n in names if n.startswith(base + ".") and n.endswith(".nbc")
-                               and n[len(base) + 1:-len(".nbc")].isdigit())
+        base = index[: -len(".nbi")]
+        groups[index] = sorted(
+            n
+            for n in names
+            if n.startswith(base + ".")
+            and n.endswith(".nbc")
+            and n[len(base) + 1 : -len(".nbc")].isdigit()
+        )
     return groups
 
 
@@ -237,12 +254,14 @@ def seed_cache(src, dst):
     real = os.path.realpath(src)
     reason = _unsafe(os.stat(real))
     if reason:
-        warnings.warn(f"not using the compiled kernels in {src}: {reason}", SharedCacheWarning,
-                      stacklevel=2)
+        warnings.warn(
+            f"not using the compiled kernels in {src}: {reason}", SharedCacheWarning, stacklevel=2
+        )
         return []
     if _own_folder(dst) is None:
-        warnings.warn(f"not seeding {dst}: it is not a folder of yours", SharedCacheWarning,
-                      stacklevel=2)
+        warnings.warn(
+            f"not seeding {dst}: it is not a folder of yours", SharedCacheWarning, stacklevel=2
+        )
         return []
     copied = []
     for index, data_files in sorted(_kernel_files(real).items()):
@@ -251,8 +270,11 @@ def seed_cache(src, dst):
         try:
             _copy_kernel(real, dst, index, data_files)
         except (OSError, ValueError) as error:
-            warnings.warn(f"not using the compiled kernel {os.path.join(src, index)}: {error}",
-                          SharedCacheWarning, stacklevel=2)
+            warnings.warn(
+                f"not using the compiled kernel {os.path.join(src, index)}: {error}",
+                SharedCacheWarning,
+                stacklevel=2,
+            )
             continue
         copied.append(index)
     return copied
@@ -277,8 +299,12 @@ def _shared_folders():
     folders = []
     if named:
         if _warmed(named) is None:
-            warnings.warn(f"MINISYM_SHARED_CACHE={named} holds no compiled minisym kernels "
-                          f"(flat, or in {_subpath()})", SharedCacheWarning, stacklevel=3)
+            warnings.warn(
+                f"MINISYM_SHARED_CACHE={named} holds no compiled minisym kernels "
+                f"(flat, or in {_subpath()})",
+                SharedCacheWarning,
+                stacklevel=3,
+            )
         else:
             folders.append(_warmed(named))
     if _warmed(_IN_TREE):
@@ -301,8 +327,11 @@ def _seed_once():
         try:
             _seeding["kernels"] += seed_cache(folder, dst)
         except OSError as error:  # a folder that vanished or cannot be read: compile instead
-            warnings.warn(f"not using the compiled kernels in {folder}: {error}",
-                          SharedCacheWarning, stacklevel=2)
+            warnings.warn(
+                f"not using the compiled kernels in {folder}: {error}",
+                SharedCacheWarning,
+                stacklevel=2,
+            )
 
 
 def seeded():
@@ -347,12 +376,13 @@ if hasattr(os, "register_at_fork"):
 def _gnu_openmp():
     try:
         from numba.np.ufunc import omppool
+
         return omppool.openmp_vendor == "GNU"
-    except Exception:
+    except Exception:  # noqa: BLE001 -- an exception that cannot be copied: its text is kept
         return True  # cannot tell: assume the fork-unsafe one
 
 
-def kernel_mode():
+def parallel_call_mode():
     """How a parallel kernel is called now: 'parallel', 'locked' (one thread at a time) or
     'serial' (a child forked after GNU OpenMP started)."""
     layer = _launched["layer"]
@@ -377,15 +407,20 @@ class ParallelKernel:
         numba's cache keeps the two apart)."""
         if self._serial is None:
             func = self.py_func
-            twin = types.FunctionType(func.__code__, func.__globals__, func.__name__ + "_serial",
-                                      func.__defaults__, func.__closure__)
+            twin = types.FunctionType(
+                func.__code__,
+                func.__globals__,
+                func.__name__ + "_serial",
+                func.__defaults__,
+                func.__closure__,
+            )
             twin.__qualname__ = func.__qualname__ + "_serial"
             twin.__module__ = func.__module__
             self._serial = njit(cache=CACHE)(twin)
         return self._serial
 
     def __call__(self, *args):
-        mode = kernel_mode()
+        mode = parallel_call_mode()
         if mode == "parallel":
             return self.parallel(*args)
         if mode == "serial":

@@ -1,8 +1,9 @@
 """Greedy non-maximum suppression of boxes sorted by score, as MXNet's CPU Proposal runs it.
 
 The loop is sequential (each kept box decides which later boxes survive), so it is one serial
-numba kernel; ``minisym.ops.proposal.nms_reference`` is its plain-NumPy twin.
+numba kernel; ``minisym.ops.contrib.proposal.nms_reference`` is its plain-NumPy twin.
 """
+
 import numpy as np
 from numba import njit
 
@@ -32,8 +33,7 @@ def _nms(boxes, threshold, limit, keep):
             if suppressed[j]:
                 continue
             width = max(zero, min(boxes[i, 2], boxes[j, 2]) - max(boxes[i, 0], boxes[j, 0]) + one)
-            height = max(zero, min(boxes[i, 3], boxes[j, 3]) - max(boxes[i, 1], boxes[j, 1])
-                         + one)
+            height = max(zero, min(boxes[i, 3], boxes[j, 3]) - max(boxes[i, 1], boxes[j, 1]) + one)
             inter = width * height
             if inter / (area[i] + area[j] - inter) > threshold:
                 suppressed[j] = True

@@ -1,10 +1,11 @@
 """2-D max / average / sum pooling, forward and backward, over (N*C) planes in parallel.
 
-Semantics are MXNet's (see ``minisym.ops.nn_reference.pool_forward``): padding is the lowest
+Semantics are MXNet's (see ``minisym.kernels.reference.pool_forward``): padding is the lowest
 float for max and 0 otherwise; max backward sends the gradient to the first maximum of the
 window in row-major order; avg divides by the window clipped to the padded input, or by the
 real cells when ``count_include_pad`` is False.
 """
+
 import numpy as np
 from numba import njit, prange
 
@@ -47,8 +48,7 @@ def _pool_forward(x, kind, kh, kw, sh, sw, ph, pw, include_pad, y):
                         for b in range(x0, x1):
                             total += x[p, a, b]
                     if kind == _AVG:
-                        count = (py1 - py0) * (px1 - px0) if include_pad else \
-                            (y1 - y0) * (x1 - x0)
+                        count = (py1 - py0) * (px1 - px0) if include_pad else (y1 - y0) * (x1 - x0)
                         total /= max(count, 1)
                     y[p, i, j] = total
 
@@ -86,15 +86,36 @@ def _planes(a):
 def pool2d_forward(x, pool_type, kernel, stride, pad, out_hw, count_include_pad=True, out=None):
     """x (N, C, H, W) -> (N, C, OH, OW) (into ``out``, C-contiguous, when given)."""
     y = np.empty(x.shape[:2] + tuple(out_hw), x.dtype) if out is None else out
-    _pool_forward(_planes(x), _KINDS[pool_type], kernel[0], kernel[1], stride[0], stride[1],
-                  pad[0], pad[1], bool(count_include_pad), y.reshape(-1, *out_hw))
+    _pool_forward(
+        _planes(x),
+        _KINDS[pool_type],
+        kernel[0],
+        kernel[1],
+        stride[0],
+        stride[1],
+        pad[0],
+        pad[1],
+        bool(count_include_pad),
+        y.reshape(-1, *out_hw),
+    )
     return y
 
 
 def pool2d_backward(dy, x, y, pool_type, kernel, stride, pad, count_include_pad=True):
     """dx (N, C, H, W) for y = pool2d_forward(x) and its gradient dy."""
     dx = np.zeros(x.shape, dy.dtype)
-    _pool_backward(_planes(dy), _planes(x), _planes(y), _KINDS[pool_type], kernel[0],
-                   kernel[1], stride[0], stride[1], pad[0], pad[1], bool(count_include_pad),
-                   dx.reshape(-1, x.shape[-2], x.shape[-1]))
+    _pool_backward(
+        _planes(dy),
+        _planes(x),
+        _planes(y),
+        _KINDS[pool_type],
+        kernel[0],
+        kernel[1],
+        stride[0],
+        stride[1],
+        pad[0],
+        pad[1],
+        bool(count_include_pad),
+        dx.reshape(-1, x.shape[-2], x.shape[-1]),
+    )
     return dx

@@ -1,11 +1,12 @@
 """ROI max pooling over (roi, channel) pairs in parallel, and its backward over channels.
 
 The bins of every roi (which rows and columns each output cell pools, already clipped to the
-map) come from ``minisym.ops.roi.roi_bins``; these loops only take the maxima. Semantics are
+map) come from ``minisym.ops.roi_pooling.roi_bins``; these loops only take the maxima. Semantics are
 MXNet's: each bin starts at -FLT_MAX and takes a value only when strictly greater, scanning
 rows then columns, so ties go to the first cell; an empty bin, or a roi whose batch index is
 outside the batch, gives 0 with no argmax (-1).
 """
+
 import numpy as np
 from numba import prange
 

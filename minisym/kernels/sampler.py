@@ -2,9 +2,10 @@
 pixel for every channel, and scatter the gradients back, batch images in parallel.
 
 The per-pixel geometry (top-left corner and its weights, computed in the data's dtype as MXNet
-does) comes from ``minisym.ops.spatial_transformer.sampling_points``; these loops do the
+does) comes from ``minisym.ops.bilinear_sampler.sampling_points``; these loops do the
 per-channel work. A neighbour outside the map reads as 0 and receives no gradient.
 """
+
 import numpy as np
 from numba import prange
 
@@ -81,6 +82,5 @@ def sample_backward(dy, data, points, need_dx):
     dx = np.zeros(data.shape, dy.dtype)
     gx = np.empty(points[0].shape, dy.dtype)
     gy = np.empty(points[0].shape, dy.dtype)
-    _backward(np.ascontiguousarray(dy), np.ascontiguousarray(data), *points, need_dx, dx, gx,
-              gy)
+    _backward(np.ascontiguousarray(dy), np.ascontiguousarray(data), *points, need_dx, dx, gx, gy)
     return (dx if need_dx else None), gx, gy

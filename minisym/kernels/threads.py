@@ -6,6 +6,7 @@ threads on 2 cores, and a GEMM's threads that wait for a descheduled sibling mak
 slower. Both are capped to the usable cores; a smaller number you set (``NUMBA_NUM_THREADS``,
 ``OPENBLAS_NUM_THREADS``, ``MKL_NUM_THREADS``) is kept.
 """
+
 import os
 
 __all__ = ["usable_cores", "configure_threads", "cap_blas_threads"]
@@ -38,6 +39,7 @@ def cap_blas_threads(cores):
 def configure_threads():
     """Cap numba's threads and the BLAS library's threads to the usable cores."""
     import numba
+
     cores = usable_cores()
     wanted = min(cores, numba.config.NUMBA_NUM_THREADS)
     numba.set_num_threads(wanted)

@@ -3,6 +3,7 @@ numba's cache: ``python -m minisym.kernels.warmup`` (``make lab`` runs it). It s
 the code is compiled for and how many kernels were compiled and how many loaded from the cache.
 For an image many machines share, warm with ``NUMBA_CPU_NAME=generic``: numba keys its cache by
 the CPU, so kernels compiled for the build machine's CPU would be compiled again elsewhere."""
+
 import time
 
 import numpy as np
@@ -74,6 +75,7 @@ def cpu_name():
     if config.CPU_NAME:
         return config.CPU_NAME
     import llvmlite.binding as llvm
+
     return f"host ({llvm.get_host_cpu_name()})"
 
 
@@ -88,8 +90,10 @@ def warm_up(verbose=True):
     seconds = time.perf_counter() - start
     if verbose:
         compiled, loaded = kernel_counts()
-        print(f"minisym kernels ready ({seconds:.1f} s) for CPU {cpu_name()}: {compiled} "
-              f"compiled, {loaded} loaded from the cache in {jit.kernel_folder()}")
+        print(
+            f"minisym kernels ready ({seconds:.1f} s) for CPU {cpu_name()}: {compiled} "
+            f"compiled, {loaded} loaded from the cache in {jit.kernel_folder()}"
+        )
     return seconds
 
 

@@ -8,6 +8,7 @@ NumPy's BLAS. The float32 error against the direct sum is bounded in tests/test_
 Layouts: x (N, C, H, W), weight (F, C, 3, 3), V (16, C, tiles), U (16, F, C), M (16, F, tiles),
 tiles ordered (image, tile row, tile column).
 """
+
 import numpy as np
 from numba import prange
 
@@ -29,8 +30,13 @@ def applies(weight_shape, stride, dilate, groups, out_shape=None):
         n, _, out_h, out_w = out_shape
         if n * ((out_h + 1) // 2) * ((out_w + 1) // 2) < _MIN_TILES:
             return False
-    return (kh, kw) == (3, 3) and tuple(stride) == (1, 1) and tuple(dilate) == (1, 1) \
-        and groups == 1 and min(filters, channels) >= _MIN_CHANNELS
+    return (
+        (kh, kw) == (3, 3)
+        and tuple(stride) == (1, 1)
+        and tuple(dilate) == (1, 1)
+        and groups == 1
+        and min(filters, channels) >= _MIN_CHANNELS
+    )
 
 
 @parallel_kernel
@@ -42,7 +48,7 @@ def _input_transform(x, ph, pw, tiles_h, tiles_w, v):
         # the plane zero-padded to whole tiles, so the loads below need no bounds tests
         xp = np.zeros((2 * tiles_h + 2, 2 * tiles_w + 2), x.dtype)
         rows, cols = min(height, 2 * tiles_h + 2 - ph), min(width, 2 * tiles_w + 2 - pw)
-        xp[ph:ph + rows, pw:pw + cols] = x[n, c, :rows, :cols]
+        xp[ph : ph + rows, pw : pw + cols] = x[n, c, :rows, :cols]
         # a row of tiles is transformed into ``local`` and then copied out one of the 16 rows
         # of v at a time: writing the 16 far-apart rows of v tile by tile thrashed the cache
         local = np.empty((16, tiles_w), x.dtype)
@@ -71,7 +77,7 @@ def _input_transform(x, ph, pw, tiles_h, tiles_w, v):
                     local[4 * i + 3, tw] = t1 - t3
             first = (n * tiles_h + th) * tiles_w
             for k in range(16):
-                v[k, c, first:first + tiles_w] = local[k]
+                v[k, c, first : first + tiles_w] = local[k]
 
 
 @parallel_kernel
@@ -85,7 +91,7 @@ def _output_transform(m, tiles_h, tiles_w, y):
         for th in range(tiles_h):
             first = (n * tiles_h + th) * tiles_w
             for k in range(16):
-                local[k] = m[k, f, first:first + tiles_w]
+                local[k] = m[k, f, first : first + tiles_w]
             for tw in range(tiles_w):
                 s0 = local[0, tw] + local[4, tw] + local[8, tw]  # t = Aᵀ M, by column
                 s1 = local[1, tw] + local[5, tw] + local[9, tw]

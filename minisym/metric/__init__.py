@@ -18,21 +18,43 @@ alone (``get_global()``). ``update(labels, preds)`` takes lists of NDArrays (a s
 wrapped when the lengths agree); ``update_dict`` takes {name: NDArray} and picks
 ``label_names`` / ``output_names``.
 """
+
 from .base import (
-                   CompositeEvalMetric,
-                   CustomMetric,
-                   EvalMetric,
-                   alias,
-                   check_label_shapes,
-                   create,
-                   np,
-                   register,
+    CompositeEvalMetric,
+    CustomMetric,
+    EvalMetric,
+    alias,
+    check_label_shapes,
+    create,
+    np,
+    register,
 )
 from .classification import F1, MCC, PCC, Accuracy, TopKAccuracy
 from .probability import Caffe, CrossEntropy, Loss, NegativeLogLikelihood, Perplexity, Torch
 from .regression import MAE, MSE, RMSE, PearsonCorrelation
 
-__all__ = ["EvalMetric", "CompositeEvalMetric", "Accuracy", "TopKAccuracy", "F1", "MCC", "PCC",
-           "Perplexity", "MAE", "MSE", "RMSE", "PearsonCorrelation", "CrossEntropy",
-           "NegativeLogLikelihood", "Loss", "Torch", "Caffe", "CustomMetric", "np", "create",
-           "register", "alias", "check_label_shapes"]
+__all__ = [
+    "EvalMetric",
+    "CompositeEvalMetric",
+    "Accuracy",
+    "TopKAccuracy",
+    "F1",
+    "MCC",
+    "PCC",
+    "Perplexity",
+    "MAE",
+    "MSE",
+    "RMSE",
+    "PearsonCorrelation",
+    "CrossEntropy",
+    "NegativeLogLikelihood",
+    "Loss",
+    "Torch",
+    "Caffe",
+    "CustomMetric",
+    "np",
+    "create",
+    "register",
+    "alias",
+    "check_label_shapes",
+]

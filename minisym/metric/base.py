@@ -1,17 +1,27 @@
 """The metric machinery: ``EvalMetric`` (local and global sums), ``create`` and its registry,
 ``CompositeEvalMetric`` and ``CustomMetric`` (a function of numpy arrays) -- MXNet 1.9.1's."""
+
 import warnings
 from collections import OrderedDict
 from numbers import Number
 
 import numpy
 
+from ..arrays.ndarray import NDArray
 from ..base import MistakeWarning
-from ..ndarray.ndarray import NDArray
 from ..registry import Registry
 
-__all__ = ["EvalMetric", "CompositeEvalMetric", "CustomMetric", "np", "create", "register",
-           "alias", "check_label_shapes", "check_class_labels"]
+__all__ = [
+    "EvalMetric",
+    "CompositeEvalMetric",
+    "CustomMetric",
+    "np",
+    "create",
+    "register",
+    "alias",
+    "check_label_shapes",
+    "check_class_labels",
+]
 
 
 def check_label_shapes(labels, preds, wrap=False, shape=False):
@@ -21,8 +31,10 @@ def check_label_shapes(labels, preds, wrap=False, shape=False):
     else:
         label_shape, pred_shape = len(labels), len(preds)
     if label_shape != pred_shape:
-        raise ValueError(f"Shape of labels {label_shape} does not match shape of "
-                         f"predictions {pred_shape}: {_mismatch_hint(labels, preds, shape)}")
+        raise ValueError(
+            f"Shape of labels {label_shape} does not match shape of "
+            f"predictions {pred_shape}: {_mismatch_hint(labels, preds, shape)}"
+        )
     if wrap:
         if isinstance(labels, NDArray):
             labels = [labels]
@@ -34,19 +46,27 @@ def check_label_shapes(labels, preds, wrap=False, shape=False):
 def _mismatch_hint(labels, preds, shape):
     """What the two sides of a failed check_label_shapes are, and how to make them agree."""
     if shape:
-        return ("this metric compares labels and predictions element by element, so they need "
-                "the same shape (reshape one, e.g. pred.reshape(label.shape))")
+        return (
+            "this metric compares labels and predictions element by element, so they need "
+            "the same shape (reshape one, e.g. pred.reshape(label.shape))"
+        )
     if isinstance(labels, NDArray) or isinstance(preds, NDArray):
-        return ("one side is a single NDArray, whose len() counts its rows, and the other a "
-                "list: pass both as lists, metric.update([label], [pred])")
+        return (
+            "one side is a single NDArray, whose len() counts its rows, and the other a "
+            "list: pass both as lists, metric.update([label], [pred])"
+        )
     if isinstance(labels, (list, tuple)) and isinstance(preds, (list, tuple)):
-        return (f"update got {len(labels)} label array(s) and {len(preds)} prediction "
-                "array(s), and a metric pairs the i-th label with the i-th prediction. A "
-                "network with several outputs gives several predictions: create the metric "
-                "with output_names=[...] (and label_names=[...]) to pick the ones it scores, as "
-                "Module.update_metric passes them by name")
-    return ("a metric needs one label per sample: labels of shape (batch,) for predictions of "
-            "shape (batch, classes), or class predictions of the labels' shape")
+        return (
+            f"update got {len(labels)} label array(s) and {len(preds)} prediction "
+            "array(s), and a metric pairs the i-th label with the i-th prediction. A "
+            "network with several outputs gives several predictions: create the metric "
+            "with output_names=[...] (and label_names=[...]) to pick the ones it scores, as "
+            "Module.update_metric passes them by name"
+        )
+    return (
+        "a metric needs one label per sample: labels of shape (batch,) for predictions of "
+        "shape (batch, classes), or class predictions of the labels' shape"
+    )
 
 
 def check_class_labels(metric, label, pred, error, axis=1, ids_allowed=False):
@@ -57,22 +77,31 @@ def check_class_labels(metric, label, pred, error, axis=1, ids_allowed=False):
     computes a wrong value there instead of failing)."""
     if label.ndim >= 2 and label.size > pred.size:
         if not _whole_numbers(label):
-            raise error(f"{metric}.update(labels, preds): pass the labels first: "
-                        f"metric.update([label], [pred]). The first argument (the labels) has "
-                        f"shape {tuple(label.shape)} and holds scores, the second (the "
-                        f"predictions) {tuple(pred.shape)}: the predictions, one score per "
-                        "class, are the wider array, and the labels hold one class id per "
-                        "sample.")
+            raise error(
+                f"{metric}.update(labels, preds): pass the labels first: "
+                f"metric.update([label], [pred]). The first argument (the labels) has "
+                f"shape {tuple(label.shape)} and holds scores, the second (the "
+                f"predictions) {tuple(pred.shape)}: the predictions, one score per "
+                "class, are the wider array, and the labels hold one class id per "
+                "sample."
+            )
         raise error(_one_hot_message(metric, label, pred, axis))
-    if pred.ndim < 2 or tuple(label.shape) != tuple(pred.shape) or pred.shape[
-            _class_axis(pred, axis)] < 2:
+    if (
+        pred.ndim < 2
+        or tuple(label.shape) != tuple(pred.shape)
+        or pred.shape[_class_axis(pred, axis)] < 2
+    ):
         return
     if not ids_allowed:
         raise error(_one_hot_message(metric, label, pred, axis))
     if not _whole_numbers(pred):  # class ids shaped like the labels are what it compares
-        warnings.warn(_one_hot_message(metric, label, pred, axis) + " With equal shapes the "
-                      "predictions are read as class ids (as MXNet does): the scores are cast "
-                      "to int, so the value it reports is wrong.", MistakeWarning, stacklevel=3)
+        warnings.warn(
+            _one_hot_message(metric, label, pred, axis) + " With equal shapes the "
+            "predictions are read as class ids (as MXNet does): the scores are cast "
+            "to int, so the value it reports is wrong.",
+            MistakeWarning,
+            stacklevel=3,
+        )
 
 
 def _class_axis(array, axis):
@@ -89,12 +118,17 @@ def _one_hot_message(metric, label, pred, axis):
     """Labels given one-hot (shaped like, or wider than, the predictions): give class ids."""
     classes = _class_axis(label, axis)
     expected = tuple(d for i, d in enumerate(label.shape) if i != classes)
-    how = ("the predictions' own shape" if tuple(label.shape) == tuple(pred.shape) else
-           f"wider than the predictions' {tuple(pred.shape)}")
-    return (f"{metric}.update: give the labels as class ids, e.g. label.argmax(axis={axis}) "
-            f"(shape {expected}) if they are one-hot. The labels have shape "
-            f"{tuple(label.shape)}, {how}, but {metric} wants one class id per sample: labels "
-            f"of shape {expected} for scores of shape {tuple(label.shape)}.")
+    how = (
+        "the predictions' own shape"
+        if tuple(label.shape) == tuple(pred.shape)
+        else f"wider than the predictions' {tuple(pred.shape)}"
+    )
+    return (
+        f"{metric}.update: give the labels as class ids, e.g. label.argmax(axis={axis}) "
+        f"(shape {expected}) if they are one-hot. The labels have shape "
+        f"{tuple(label.shape)}, {how}, but {metric} wants one class id per sample: labels "
+        f"of shape {expected} for scores of shape {tuple(label.shape)}."
+    )
 
 
 class EvalMetric:
@@ -114,16 +148,28 @@ class EvalMetric:
     def get_config(self):
         """The constructor arguments as a dict (``create(**config)`` rebuilds the metric)."""
         config = self._kwargs.copy()
-        config.update({"metric": type(self).__name__, "name": self.name,
-                       "output_names": self.output_names, "label_names": self.label_names})
+        config.update(
+            {
+                "metric": type(self).__name__,
+                "name": self.name,
+                "output_names": self.output_names,
+                "label_names": self.label_names,
+            }
+        )
         return config
 
     def update_dict(self, label, pred):
         """``update`` from dicts {name: NDArray}, picking ``label_names`` / ``output_names``."""
-        pred = ([pred[name] for name in self.output_names] if self.output_names is not None
-                else list(pred.values()))
-        label = ([label[name] for name in self.label_names] if self.label_names is not None
-                 else list(label.values()))
+        pred = (
+            [pred[name] for name in self.output_names]
+            if self.output_names is not None
+            else list(pred.values())
+        )
+        label = (
+            [label[name] for name in self.label_names]
+            if self.label_names is not None
+            else list(label.values())
+        )
         self.update(label, pred)
 
     def update(self, labels, preds):
@@ -210,8 +256,9 @@ class CompositeEvalMetric(EvalMetric):
     """Several metrics updated together; ``get()`` returns ([names], [values])."""
 
     def __init__(self, metrics=None, name="composite", output_names=None, label_names=None):
-        super().__init__(name, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name, output_names=output_names, label_names=label_names, has_global_stats=True
+        )
         self.metrics = [create(m) for m in (metrics or [])]
 
     def add(self, metric):
@@ -277,15 +324,21 @@ class CompositeEvalMetric(EvalMetric):
 class CustomMetric(EvalMetric):
     """``feval(label, pred)`` on numpy arrays returns a value (one instance) or (sum, count)."""
 
-    def __init__(self, feval, name=None, allow_extra_outputs=False, output_names=None,
-                 label_names=None):
+    def __init__(
+        self, feval, name=None, allow_extra_outputs=False, output_names=None, label_names=None
+    ):
         if name is None:
             name = feval.__name__
             if "<" in name:
                 name = f"custom({name})"
-        super().__init__(name, feval=feval, allow_extra_outputs=allow_extra_outputs,
-                         output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name,
+            feval=feval,
+            allow_extra_outputs=allow_extra_outputs,
+            output_names=output_names,
+            label_names=label_names,
+            has_global_stats=True,
+        )
         self._feval = feval
         self._allow_extra_outputs = allow_extra_outputs
 
@@ -307,7 +360,9 @@ class CustomMetric(EvalMetric):
 
 def np(numpy_feval, name=None, allow_extra_outputs=False):
     """A CustomMetric from ``numpy_feval(label, pred)`` (named after the function)."""
+
     def feval(label, pred):
         return numpy_feval(label, pred)
+
     feval.__name__ = numpy_feval.__name__
     return CustomMetric(feval, name, allow_extra_outputs)

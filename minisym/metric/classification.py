@@ -1,5 +1,6 @@
 """Classification metrics: Accuracy, TopKAccuracy, and F1 / MCC / PCC from counts of right and
 wrong predictions (binary for F1 and MCC, any number of classes for PCC)."""
+
 import math
 
 import numpy
@@ -16,8 +17,13 @@ class Accuracy(EvalMetric):
     """Fraction of samples whose argmax over ``axis`` (or whose given class) equals the label."""
 
     def __init__(self, axis=1, name="accuracy", output_names=None, label_names=None):
-        super().__init__(name, axis=axis, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name,
+            axis=axis,
+            output_names=output_names,
+            label_names=label_names,
+            has_global_stats=True,
+        )
         self.axis = axis
 
     def update(self, labels, preds):
@@ -41,8 +47,13 @@ class TopKAccuracy(EvalMetric):
     """Fraction of samples whose label is among the ``top_k`` highest scores (top_k > 1)."""
 
     def __init__(self, top_k=1, name="top_k_accuracy", output_names=None, label_names=None):
-        super().__init__(name, top_k=top_k, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name,
+            top_k=top_k,
+            output_names=output_names,
+            label_names=label_names,
+            has_global_stats=True,
+        )
         self.top_k = top_k
         assert self.top_k > 1, "Please use Accuracy if top_k is no more than 1"
         self.name += f"_{self.top_k}"
@@ -57,7 +68,8 @@ class TopKAccuracy(EvalMetric):
                 raise ValueError(
                     f"TopKAccuracy(top_k={self.top_k}).update: the predictions of shape "
                     f"{pred.shape} score {pred.shape[1]} classes, fewer than top_k: use a "
-                    f"top_k of at most {pred.shape[1]}")
+                    f"top_k of at most {pred.shape[1]}"
+                )
             ranked = numpy.argpartition(pred.asnumpy().astype("float32"), -self.top_k)
             label = label.asnumpy().astype("int32")
             check_label_shapes(label, ranked)
@@ -92,16 +104,20 @@ class _BinaryClassificationMetrics:
         if len(numpy.unique(label)) > 2:
             classes = ", ".join(str(c) for c in numpy.unique(label)[:6])
             owner = getattr(self, "owner", type(self).__name__)
-            raise ValueError(f"{owner} currently only supports binary "
-                             f"classification. These labels hold the classes {classes}; "
-                             "for more than two classes use mx.metric.PCC() (a multiclass "
-                             "MCC) or mx.metric.Accuracy().")
+            raise ValueError(
+                f"{owner} currently only supports binary "
+                f"classification. These labels hold the classes {classes}; "
+                "for more than two classes use mx.metric.PCC() (a multiclass "
+                "MCC) or mx.metric.Accuracy()."
+            )
         pred_true, label_true = pred_label == 1, label == 1
         pred_false, label_false = 1 - pred_true, 1 - label_true
-        counts = {"true_positives": (pred_true * label_true).sum(),
-                  "false_positives": (pred_true * label_false).sum(),
-                  "false_negatives": (pred_false * label_true).sum(),
-                  "true_negatives": (pred_false * label_false).sum()}
+        counts = {
+            "true_positives": (pred_true * label_true).sum(),
+            "false_positives": (pred_true * label_false).sum(),
+            "false_negatives": (pred_false * label_true).sum(),
+            "true_negatives": (pred_false * label_false).sum(),
+        }
         for key, value in counts.items():
             value = int(value)
             setattr(self, key, getattr(self, key) + value)
@@ -113,17 +129,17 @@ class _BinaryClassificationMetrics:
 
     def precision_(self, use_global=False):
         tp, _, fp, _ = self._counts(use_global)
-        return float(tp) / (tp + fp) if tp + fp > 0 else 0.
+        return float(tp) / (tp + fp) if tp + fp > 0 else 0.0
 
     def recall_(self, use_global=False):
         tp, fn, _, _ = self._counts(use_global)
-        return float(tp) / (tp + fn) if tp + fn > 0 else 0.
+        return float(tp) / (tp + fn) if tp + fn > 0 else 0.0
 
     def fscore_(self, use_global=False):
         precision, recall = self.precision_(use_global), self.recall_(use_global)
         if precision + recall > 0:
             return 2 * precision * recall / (precision + recall)
-        return 0.
+        return 0.0
 
     precision = property(lambda self: self.precision_())
     global_precision = property(lambda self: self.precision_(True))
@@ -138,10 +154,10 @@ class _BinaryClassificationMetrics:
         """(TP*TN - FP*FN) / sqrt of the product of the non-zero margins."""
         tp, fn, fp, tn = (float(c) for c in self._counts(use_global))
         if not (tp + fn + fp + tn):
-            return 0.
-        denom = 1.
+            return 0.0
+        denom = 1.0
         for term in (tp + fp, tp + fn, tn + fp, tn + fn):
-            if term != 0.:
+            if term != 0.0:
                 denom *= term
         return ((tp * tn) - (fp * fn)) / math.sqrt(denom)
 
@@ -161,9 +177,10 @@ class _BinaryMetric(EvalMetric):
     def __init__(self, name, output_names, label_names, average):
         self.average = average
         self._stats = _BinaryClassificationMetrics()
-        self._stats.owner = type(self).__name__       # named in its errors: 'F1', not the counts
-        super().__init__(name, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        self._stats.owner = type(self).__name__  # named in its errors: 'F1', not the counts
+        super().__init__(
+            name, output_names=output_names, label_names=label_names, has_global_stats=True
+        )
 
     def _score(self, use_global):
         raise NotImplementedError()
@@ -227,8 +244,6 @@ class MCC(_BinaryMetric):
         return self._stats.matthewscc(use_global)
 
 
-
-
 @register
 class PCC(EvalMetric):
     """Pearson's correlation of a K x K confusion matrix (MCC for any number of classes): one
@@ -236,8 +251,12 @@ class PCC(EvalMetric):
 
     def __init__(self, name="pcc", output_names=None, label_names=None, has_global_stats=True):
         self.k = 2
-        super().__init__(name, output_names=output_names, label_names=label_names,
-                         has_global_stats=has_global_stats)
+        super().__init__(
+            name,
+            output_names=output_names,
+            label_names=label_names,
+            has_global_stats=has_global_stats,
+        )
 
     def update(self, labels, preds):
         """Add one batch: preds (n, classes) scores or (n,) class ids, labels (n,) class ids."""
@@ -251,11 +270,11 @@ class PCC(EvalMetric):
             if largest >= self.k:
                 self._grow(largest + 1 - self.k)
             counts = numpy.zeros((self.k, self.k))
-            for predicted, actual in zip(pred, label):   # rows: predicted, columns: label
+            for predicted, actual in zip(pred, label):  # rows: predicted, columns: label
                 counts[predicted, actual] += 1
             self.lcm += counts
             self.gcm += counts
-        self.num_inst += 1            # one instance per update call, as in MXNet
+        self.num_inst += 1  # one instance per update call, as in MXNet
         self.global_num_inst += 1
 
     def _grow(self, extra):
@@ -281,11 +300,11 @@ class PCC(EvalMetric):
 
     def reset(self):
         """Forget everything: both confusion matrices."""
-        self.global_num_inst = 0.
+        self.global_num_inst = 0.0
         self.gcm = numpy.zeros((self.k, self.k))
         self.reset_local()
 
     def reset_local(self):
         """Forget the local confusion matrix only."""
-        self.num_inst = 0.
+        self.num_inst = 0.0
         self.lcm = numpy.zeros((self.k, self.k))

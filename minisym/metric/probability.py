@@ -1,11 +1,12 @@
 """Metrics of predicted probabilities and of losses the network already computes:
 CrossEntropy, NegativeLogLikelihood, Perplexity, Loss (and its names Torch and Caffe)."""
+
 import math
 
 import numpy
 
+from ..arrays.ndarray import NDArray
 from ..base import MXNetValueError
-from ..ndarray.ndarray import NDArray
 from .base import EvalMetric, alias, check_class_labels, check_label_shapes, register
 
 __all__ = ["CrossEntropy", "NegativeLogLikelihood", "Perplexity", "Loss", "Torch", "Caffe"]
@@ -15,24 +16,31 @@ __all__ = ["CrossEntropy", "NegativeLogLikelihood", "Perplexity", "Loss", "Torch
 class Perplexity(EvalMetric):
     """exp(mean negative log probability of the labels), skipping ``ignore_label``."""
 
-    def __init__(self, ignore_label, axis=-1, name="perplexity", output_names=None,
-                 label_names=None):
-        super().__init__(name, ignore_label=ignore_label, output_names=output_names,
-                         label_names=label_names, has_global_stats=True)
+    def __init__(
+        self, ignore_label, axis=-1, name="perplexity", output_names=None, label_names=None
+    ):
+        super().__init__(
+            name,
+            ignore_label=ignore_label,
+            output_names=output_names,
+            label_names=label_names,
+            has_global_stats=True,
+        )
         self.ignore_label = ignore_label
         self.axis = axis
 
     def update(self, labels, preds):
         """Add one batch: preds (..., classes) probabilities, labels (...) class ids."""
         assert len(labels) == len(preds), "one label array per prediction array"
-        loss, num = 0., 0
+        loss, num = 0.0, 0
         for label, pred in zip(labels, preds):
             check_class_labels("Perplexity", label, pred, AssertionError, self.axis)
             assert label.size == pred.size / pred.shape[-1], (
                 f"shape mismatch: {label.shape} vs. {pred.shape}: Perplexity.update needs one "
                 f"label per row of probabilities (classes on the last axis), but the labels "
                 f"hold {label.size} class ids and the predictions {pred.size // pred.shape[-1]} "
-                "rows")
+                "rows"
+            )
             label_shape = label.shape
             label = label.asnumpy().reshape(label.size)
             probs = _pick(pred.asnumpy(), label.astype("int32"), self.axis, label_shape)
@@ -58,7 +66,8 @@ def _pick(pred, index, axis, label_shape):
             f"Perplexity.update: predictions of shape {pred.shape} with labels of shape "
             f"{label_shape}: the labels are flattened to ({index.size},), which can pick from "
             f"2-d predictions only. Reshape both first: "
-            f"pred.reshape(({batch}, {pred.shape[-1]})) and label.reshape(({batch},)).")
+            f"pred.reshape(({batch}, {pred.shape[-1]})) and label.reshape(({batch},))."
+        )
     moved = numpy.moveaxis(pred, axis, -1).reshape(-1, pred.shape[axis])
     index = numpy.clip(index, 0, moved.shape[1] - 1)
     return moved[numpy.arange(moved.shape[0]), index]
@@ -68,8 +77,9 @@ class _LogLoss(EvalMetric):
     """-log(p[label] + eps) summed over samples: the body of CrossEntropy and NLL."""
 
     def __init__(self, eps, name, output_names, label_names):
-        super().__init__(name, eps=eps, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name, eps=eps, output_names=output_names, label_names=label_names, has_global_stats=True
+        )
         self.eps = eps
 
     def update(self, labels, preds):
@@ -83,7 +93,8 @@ class _LogLoss(EvalMetric):
             assert label.shape[0] == num_examples, (
                 f"{type(self).__name__}.update: {label.shape[0]} labels for {num_examples} "
                 f"predictions (shape {pred.shape}): give one class id per row of "
-                "probabilities, labels of shape (batch,) for predictions (batch, classes)")
+                "probabilities, labels of shape (batch,) for predictions (batch, classes)"
+            )
             prob = pred[numpy.arange(num_examples), numpy.int64(label)]
             self._add((-numpy.log(prob + self.eps)).sum(), num_examples)
 
@@ -111,8 +122,9 @@ class Loss(EvalMetric):
     """Mean of the prediction's elements (for a network whose output is already the loss)."""
 
     def __init__(self, name="loss", output_names=None, label_names=None):
-        super().__init__(name, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name, output_names=output_names, label_names=label_names, has_global_stats=True
+        )
 
     def update(self, _, preds):
         """Add one batch: the labels are ignored."""
@@ -136,5 +148,3 @@ class Caffe(Loss):
 
     def __init__(self, name="caffe", output_names=None, label_names=None):
         super().__init__(name, output_names=output_names, label_names=label_names)
-
-

@@ -1,5 +1,6 @@
 """Regression metrics: MAE, MSE, RMSE (one instance per array passed to ``update``) and
 PearsonCorrelation."""
+
 import numpy
 
 from .base import EvalMetric, _plain, alias, check_label_shapes, register
@@ -21,8 +22,9 @@ class _BatchError(EvalMetric):
     """Error of same-size labels and preds, one instance per update array (MAE, MSE, RMSE)."""
 
     def __init__(self, name, output_names, label_names):
-        super().__init__(name, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name, output_names=output_names, label_names=label_names, has_global_stats=True
+        )
 
     def update(self, labels, preds):
         """Add one batch: labels and preds of the same size, (n,) or (n, k)."""
@@ -55,7 +57,7 @@ class MSE(_BatchError):
     @staticmethod
     def _error(diff):
         """The mean squared difference."""
-        return (diff ** 2.0).mean()
+        return (diff**2.0).mean()
 
 
 @register
@@ -68,9 +70,7 @@ class RMSE(_BatchError):
     @staticmethod
     def _error(diff):
         """The root of the mean squared difference."""
-        return numpy.sqrt((diff ** 2.0).mean())
-
-
+        return numpy.sqrt((diff**2.0).mean())
 
 
 @register
@@ -81,8 +81,9 @@ class PearsonCorrelation(EvalMetric):
 
     def __init__(self, name="pearsonr", output_names=None, label_names=None, average="macro"):
         self.average = average
-        super().__init__(name, output_names=output_names, label_names=label_names,
-                         has_global_stats=True)
+        super().__init__(
+            name, output_names=output_names, label_names=label_names, has_global_stats=True
+        )
 
     def reset(self):
         """Forget everything (the running statistics of 'micro' included)."""

@@ -1,10 +1,15 @@
 """What every Module can do once it can forward and backward: score, predict, fit."""
+
 import logging
 import time
 from collections import namedtuple
 
 import numpy as np
 
+from .. import metric
+from ..initializer import Uniform
+from ..io import DataBatch, DataIter
+from ..ndarray import NDArray, array, concat
 from . import progress
 
 __all__ = ["BaseModule", "BatchEndParam"]
@@ -22,10 +27,15 @@ def _check_iterator(data, argument, caller):
     attribute 'provide_data'"): an AttributeError, as there, that says what to pass."""
     if hasattr(data, "provide_data") and hasattr(data, "reset"):
         return
-    hint = (f" (for arrays: {argument}=mx.io.NDArrayIter(X, y, batch_size=32))"
-            if isinstance(data, (np.ndarray, list, tuple)) or hasattr(data, "asnumpy") else "")
-    raise AttributeError(f"{caller}: {argument} must be a data iterator such as "
-                         f"mx.io.NDArrayIter, got {type(data).__name__}{hint}")
+    hint = (
+        f" (for arrays: {argument}=mx.io.NDArrayIter(X, y, batch_size=32))"
+        if isinstance(data, (np.ndarray, list, tuple)) or hasattr(data, "asnumpy")
+        else ""
+    )
+    raise AttributeError(
+        f"{caller}: {argument} must be a data iterator such as "
+        f"mx.io.NDArrayIter, got {type(data).__name__}{hint}"
+    )
 
 
 class BaseModule:
@@ -46,10 +56,18 @@ class BaseModule:
         self.forward(data_batch, is_train=True)
         self.backward()
 
-    def score(self, eval_data, eval_metric, num_batch=None, batch_end_callback=None,
-              score_end_callback=None, reset=True, epoch=0, sparse_row_id_fn=None):
+    def score(
+        self,
+        eval_data,
+        eval_metric,
+        num_batch=None,
+        batch_end_callback=None,
+        score_end_callback=None,
+        reset=True,
+        epoch=0,
+        sparse_row_id_fn=None,
+    ):
         """Run ``eval_data`` forward (is_train=False); the metric's ``[(name, value)]``."""
-        from .. import metric
         assert self.binded and self.params_initialized
         _check_iterator(eval_data, "eval_data", "score")
         if reset:
@@ -83,14 +101,18 @@ class BaseModule:
                 break
             self.forward(eval_batch, is_train=False)
             pad = eval_batch.pad or 0
-            yield ([out[0:out.shape[0] - pad] for out in self.get_outputs()], nbatch,
-                   eval_batch)
+            yield ([out[0 : out.shape[0] - pad] for out in self.get_outputs()], nbatch, eval_batch)
 
-    def predict(self, eval_data, num_batch=None, merge_batches=True, reset=True,
-                always_output_list=False, sparse_row_id_fn=None):
+    def predict(
+        self,
+        eval_data,
+        num_batch=None,
+        merge_batches=True,
+        reset=True,
+        always_output_list=False,
+        sparse_row_id_fn=None,
+    ):
         """Outputs for every batch of ``eval_data`` (padding removed), concatenated."""
-        from ..io import DataBatch, DataIter
-        from ..ndarray import NDArray, array, concat
         assert self.binded and self.params_initialized
         if isinstance(eval_data, (NDArray, np.ndarray)):
             if isinstance(eval_data, np.ndarray):
@@ -99,21 +121,42 @@ class BaseModule:
             return self.get_outputs()[0]
         if not isinstance(eval_data, DataIter):
             raise ValueError("eval_data must be of type NDArray or DataIter")
-        output_list = [[out.copy() for out in outputs]
-                       for outputs, _, _ in self.iter_predict(eval_data, num_batch, reset)]
+        output_list = [
+            [out.copy() for out in outputs]
+            for outputs, _, _ in self.iter_predict(eval_data, num_batch, reset)
+        ]
         if not output_list or not merge_batches:
             return output_list
-        merged = [concat(*[out[i] for out in output_list], dim=0)
-                  for i in range(len(output_list[0]))]
+        merged = [
+            concat(*[out[i] for out in output_list], dim=0) for i in range(len(output_list[0]))
+        ]
         return merged[0] if len(merged) == 1 and not always_output_list else merged
 
-    def fit(self, train_data, eval_data=None, eval_metric="acc", epoch_end_callback=None,
-            batch_end_callback=None, kvstore="local", optimizer="sgd",
-            optimizer_params=(("learning_rate", 0.01),), eval_end_callback=None,
-            eval_batch_end_callback=None, initializer=None, arg_params=None, aux_params=None,
-            allow_missing=False, force_rebind=False, force_init=False, begin_epoch=0,
-            num_epoch=None, validation_metric=None, monitor=None, sparse_row_id_fn=None,
-            progress_bar=True):
+    def fit(
+        self,
+        train_data,
+        eval_data=None,
+        eval_metric="acc",
+        epoch_end_callback=None,
+        batch_end_callback=None,
+        kvstore="local",
+        optimizer="sgd",
+        optimizer_params=(("learning_rate", 0.01),),
+        eval_end_callback=None,
+        eval_batch_end_callback=None,
+        initializer=None,
+        arg_params=None,
+        aux_params=None,
+        allow_missing=False,
+        force_rebind=False,
+        force_init=False,
+        begin_epoch=0,
+        num_epoch=None,
+        validation_metric=None,
+        monitor=None,
+        sparse_row_id_fn=None,
+        progress_bar=True,
+    ):
         """Train for ``num_epoch`` epochs: bind, init_params, init_optimizer, then per batch
         forward_backward, update, update_metric.
 
@@ -125,12 +168,12 @@ class BaseModule:
         the progress, as in MXNet); ``'stable'`` never shows times or rates (stored notebook
         outputs stay the same); ``'live'`` always does; False or ``'off'`` draws nothing.
         See ``minisym.module.progress``."""
-        from .. import metric
-        from ..initializer import Uniform
         assert num_epoch is not None, "please specify number of epochs"
         if isinstance(num_epoch, bool) or not isinstance(num_epoch, (int, np.integer)):
-            raise TypeError(f"fit: num_epoch is how many epochs to train, a whole number such "
-                            f"as num_epoch=10; got {num_epoch!r}")
+            raise TypeError(
+                f"fit: num_epoch is how many epochs to train, a whole number such "
+                f"as num_epoch=10; got {num_epoch!r}"
+            )
         _check_iterator(train_data, "train_data", "fit")
         if eval_data is not None:
             _check_iterator(eval_data, "eval_data", "fit")
@@ -144,32 +187,47 @@ class BaseModule:
         if not isinstance(eval_metric, metric.EvalMetric):
             eval_metric = metric.create(eval_metric)
         if isinstance(optimizer, str) and not self.optimizer_initialized:
+            # deferred: Module (module.py) is built on this base class
             from .module import _check_optimizer_params
+
             _check_optimizer_params(optimizer, dict(optimizer_params))
-        self.bind(data_shapes=train_data.provide_data, label_shapes=train_data.provide_label,
-                  for_training=True, force_rebind=force_rebind)
+        self.bind(
+            data_shapes=train_data.provide_data,
+            label_shapes=train_data.provide_label,
+            for_training=True,
+            force_rebind=force_rebind,
+        )
         if monitor is not None:
             self.install_monitor(monitor)
-        self.init_params(initializer=initializer if initializer is not None else Uniform(0.01),
-                         arg_params=arg_params, aux_params=aux_params,
-                         allow_missing=allow_missing, force_init=force_init)
-        self.init_optimizer(kvstore=kvstore, optimizer=optimizer,
-                            optimizer_params=optimizer_params)
-        loss = progress.HeadLoss(self.symbol) if form != "off" and self.symbol is not None \
-            else None
+        self.init_params(
+            initializer=initializer if initializer is not None else Uniform(0.01),
+            arg_params=arg_params,
+            aux_params=aux_params,
+            allow_missing=allow_missing,
+            force_init=force_init,
+        )
+        self.init_optimizer(kvstore=kvstore, optimizer=optimizer, optimizer_params=optimizer_params)
+        loss = progress.HeadLoss(self.symbol) if form != "off" and self.symbol is not None else None
         learned_total = None  # batches per epoch, counted once when the iterator cannot say
         for epoch in range(begin_epoch, num_epoch):
             total = progress.batches_per_epoch(train_data) or learned_total
             bar = progress.epoch_bar(epoch, total, form, stream)
             try:
-                done = self._fit_epoch(epoch, train_data, eval_metric, batch_end_callback,
-                                       monitor, bar, loss)
+                done = self._fit_epoch(
+                    epoch, train_data, eval_metric, batch_end_callback, monitor, bar, loss
+                )
             except KeyboardInterrupt:
                 self._interrupted(epoch, bar, train_data)
                 raise
             learned_total = learned_total or done
-            self._end_epoch(epoch, epoch_end_callback, eval_data, validation_metric,
-                            eval_end_callback, eval_batch_end_callback)
+            self._end_epoch(
+                epoch,
+                epoch_end_callback,
+                eval_data,
+                validation_metric,
+                eval_end_callback,
+                eval_batch_end_callback,
+            )
             train_data.reset()
 
     def _interrupted(self, epoch, bar, train_data):
@@ -179,12 +237,15 @@ class BaseModule:
             train_data.reset()
         except Exception:  # noqa: BLE001 -- the interrupt is what the learner must see
             pass
-        self.logger.info("Epoch[%d] interrupted after %d batch(es): the module keeps the "
-                         "parameters trained so far; fit(..., begin_epoch=%d) goes on from them",
-                         epoch, bar.done, epoch)
+        self.logger.info(
+            "Epoch[%d] interrupted after %d batch(es): the module keeps the "
+            "parameters trained so far; fit(..., begin_epoch=%d) goes on from them",
+            epoch,
+            bar.done,
+            epoch,
+        )
 
-    def _fit_epoch(self, epoch, train_data, eval_metric, batch_end_callback, monitor, bar,
-                   loss):
+    def _fit_epoch(self, epoch, train_data, eval_metric, batch_end_callback, monitor, bar, loss):
         """One epoch of training; the number of batches it had."""
         tic = time.time()
         eval_metric.reset()
@@ -211,8 +272,9 @@ class BaseModule:
                     params = BatchEndParam(epoch, nbatch, eval_metric, locals())
                     for callback in _as_list(batch_end_callback or []):
                         callback(params)
-                    bar.update(nbatch + 1, eval_name_vals if loss is None
-                               else loss.get() + eval_name_vals)
+                    bar.update(
+                        nbatch + 1, eval_name_vals if loss is None else loss.get() + eval_name_vals
+                    )
             finally:
                 bar.close()  # ends the line, so that what follows starts on its own
         for name, val in eval_name_vals:
@@ -233,24 +295,42 @@ class BaseModule:
         if monitor is not None:
             monitor.toc_print()
 
-    def _end_epoch(self, epoch, epoch_end_callback, eval_data, validation_metric,
-                   eval_end_callback, eval_batch_end_callback):
+    def _end_epoch(
+        self,
+        epoch,
+        epoch_end_callback,
+        eval_data,
+        validation_metric,
+        eval_end_callback,
+        eval_batch_end_callback,
+    ):
         arg_params, aux_params = self.get_params()
         self.set_params(arg_params, aux_params)
         for callback in _as_list(epoch_end_callback or []):
             callback(epoch, self.symbol, arg_params, aux_params)
         if eval_data is not None:
-            res = self.score(eval_data, validation_metric, score_end_callback=eval_end_callback,
-                             batch_end_callback=eval_batch_end_callback, epoch=epoch)
+            res = self.score(
+                eval_data,
+                validation_metric,
+                score_end_callback=eval_end_callback,
+                batch_end_callback=eval_batch_end_callback,
+                epoch=epoch,
+            )
             for name, val in res:
                 self.logger.info("Epoch[%d] Validation-%s=%f", epoch, name, val)
 
-    def set_params(self, arg_params, aux_params, allow_missing=False, force_init=True,
-                   allow_extra=False):
+    def set_params(
+        self, arg_params, aux_params, allow_missing=False, force_init=True, allow_extra=False
+    ):
         """Copy given parameter values in (``init_params`` with no initializer)."""
-        self.init_params(initializer=None, arg_params=arg_params, aux_params=aux_params,
-                         allow_missing=allow_missing, force_init=force_init,
-                         allow_extra=allow_extra)
+        self.init_params(
+            initializer=None,
+            arg_params=arg_params,
+            aux_params=aux_params,
+            allow_missing=allow_missing,
+            force_init=force_init,
+            allow_extra=allow_extra,
+        )
 
     def prepare(self, data_batch, sparse_row_id_fn=None):
         """Get ready for ``data_batch`` (nothing to do on dense arrays)."""

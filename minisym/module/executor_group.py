@@ -7,16 +7,24 @@ kvstore does), so the result equals one context's up to float rounding.
 
 In minisym every context runs on the same CPU: the split teaches the mechanics (and the errors)
 of data parallelism, not a speed-up."""
+
 from functools import reduce
 
 import numpy as np
 
+from ..arrays.ndarray import NDArray
 from ..base import MXNetValueError
 from ..context import Context
-from ..ndarray.ndarray import NDArray
+from ..io import DataDesc
 
-__all__ = ["ExecutorGroup", "DataParallelExecutorGroup", "split_batch", "check_contexts",
-           "check_work_load_list", "prepare_group2ctxs"]
+__all__ = [
+    "ExecutorGroup",
+    "DataParallelExecutorGroup",
+    "split_batch",
+    "check_contexts",
+    "check_work_load_list",
+    "prepare_group2ctxs",
+]
 
 
 def _contexts_text(contexts):
@@ -28,8 +36,10 @@ def check_contexts(context):
     contexts = list(context) if isinstance(context, (list, tuple)) else [context]
     wrong = [c for c in contexts if not isinstance(c, Context)]
     if not contexts or wrong:
-        raise ValueError(f"Module: context must be a context or a list of contexts, e.g. "
-                         f"context=mx.cpu() or context=[mx.cpu(0), mx.cpu(1)]; got {context!r}")
+        raise ValueError(
+            f"Module: context must be a context or a list of contexts, e.g. "
+            f"context=mx.cpu() or context=[mx.cpu(0), mx.cpu(1)]; got {context!r}"
+        )
     return contexts
 
 
@@ -43,7 +53,8 @@ def check_work_load_list(contexts, work_load_list):
             f"Module: work_load_list={shares} gives {len(shares)} share(s) for "
             f"{len(contexts)} context(s) {_contexts_text(contexts)}: give one number per "
             f"context, e.g. work_load_list={[1] * len(contexts)} (each context gets that share "
-            "of every batch)")
+            "of every batch)"
+        )
     return shares
 
 
@@ -52,9 +63,11 @@ def split_batch(batch_size, work_load_list, contexts, caller="Module.bind"):
     ``_split_input_slice``: rounded shares, the last context takes what rounding left)."""
     total = sum(work_load_list)
     if total == 0:
-        raise ZeroDivisionError(f"{caller}: work_load_list={list(work_load_list)} adds up to 0, "
-                                "so no context gets a share of the batch: give positive "
-                                f"numbers, e.g. work_load_list={[1] * len(contexts)}")
+        raise ZeroDivisionError(
+            f"{caller}: work_load_list={list(work_load_list)} adds up to 0, "
+            "so no context gets a share of the batch: give positive "
+            f"numbers, e.g. work_load_list={[1] * len(contexts)}"
+        )
     counts = [round(share * batch_size / total) for share in work_load_list]
     if sum(counts) < batch_size:
         counts[-1] += batch_size - sum(counts)
@@ -72,7 +85,8 @@ def split_batch(batch_size, work_load_list, contexts, caller="Module.bind"):
             f"context needs at least one. Use a batch of at least {len(contexts)} (and shares "
             "that give each context one example), or fewer contexts; for a smaller last "
             "batch, make the iterator pad it (NDArrayIter's last_batch_handle='pad', the "
-            "default) or drop it ('discard').")
+            "default) or drop it ('discard')."
+        )
     return slices
 
 
@@ -84,18 +98,21 @@ def prepare_group2ctxs(group2ctxs, count):
     if isinstance(group2ctxs, list):
         assert len(group2ctxs) == count, (
             f"length of group2ctxs should be {count}: one {{ctx_group: context}} per context "
-            f"of the Module, got {len(group2ctxs)}")
+            f"of the Module, got {len(group2ctxs)}"
+        )
         return group2ctxs
     assert isinstance(group2ctxs, dict), (
         "group2ctxs should be list of dict of str to context, or dict of str to context or "
-        "list of context")
+        "list of context"
+    )
     per_context = [{} for _ in range(count)]
     for group, where in group2ctxs.items():
         where = [where] * count if isinstance(where, Context) else list(where)
         where = where * count if len(where) == 1 else where
         assert len(where) == count, (
             f"length of group2ctxs[{group}] should be {count} or 1: one context per context "
-            f"of the Module, or one for all, got {len(where)}")
+            f"of the Module, or one for all, got {len(where)}"
+        )
         for i in range(count):
             per_context[i][group] = where[i]
     return per_context
@@ -103,7 +120,6 @@ def prepare_group2ctxs(group2ctxs, count):
 
 def _batch_axis(layout):
     """The batch axis of a layout ('NCHW' -> 0, None -> 0, no 'N' -> -1), as DataDesc says."""
-    from ..io import DataDesc
     return DataDesc.get_batch_axis(layout)
 
 
@@ -125,10 +141,23 @@ def _concat(arrays, axis):
 class DataParallelExecutorGroup:
     """The executors of a Module, one per context, each for its slice of the batch."""
 
-    def __init__(self, symbol, contexts, work_load_list, data_descs, label_descs, grad_reqs,
-                 group2ctxs=None, caller="Module.bind", reshape_from=None, param_names=None,
-                 for_training=True, inputs_need_grad=False, fixed_param_names=None,
-                 state_names=None):
+    def __init__(
+        self,
+        symbol,
+        contexts,
+        work_load_list,
+        data_descs,
+        label_descs,
+        grad_reqs,
+        group2ctxs=None,
+        caller="Module.bind",
+        reshape_from=None,
+        param_names=None,
+        for_training=True,
+        inputs_need_grad=False,
+        fixed_param_names=None,
+        state_names=None,
+    ):
         self.symbol = symbol
         self.contexts = contexts
         self.work_load_list = work_load_list
@@ -147,38 +176,50 @@ class DataParallelExecutorGroup:
         self.data_descs, self.label_descs = list(data_descs), list(label_descs or [])
         self.data_axes = [_batch_axis(d.layout) for d in self.data_descs]
         self.label_axes = [_batch_axis(d.layout) for d in self.label_descs]
-        self.output_axes = [_batch_axis(symbol[i].attr("__layout__"))
-                            for i in range(len(symbol.list_outputs()))]
+        self.output_axes = [
+            _batch_axis(symbol[i].attr("__layout__")) for i in range(len(symbol.list_outputs()))
+        ]
         self.batch_size = self._batch_size()
         self.slices = split_batch(self.batch_size, work_load_list, contexts, caller)
         if reshape_from is None:
-            self.execs = [symbol.simple_bind(ctx, grad_req=grad_reqs, type_dict=self._types(),
-                                             group2ctx=self.group2ctxs[i], **self._shapes(i))
-                          for i, ctx in enumerate(contexts)]
+            self.execs = [
+                symbol.simple_bind(
+                    ctx,
+                    grad_req=grad_reqs,
+                    type_dict=self._types(),
+                    group2ctx=self.group2ctxs[i],
+                    **self._shapes(i),
+                )
+                for i, ctx in enumerate(contexts)
+            ]
         else:  # the same memory, as Executor.reshape shares it
-            self.execs = [e.reshape(partial_shaping=True, allow_up_sizing=True, **self._shapes(i))
-                          for i, e in enumerate(reshape_from.execs)]
+            self.execs = [
+                e.reshape(partial_shaping=True, allow_up_sizing=True, **self._shapes(i))
+                for i, e in enumerate(reshape_from.execs)
+            ]
         self.place_groups()
 
     def _batch_size(self):
         """The batch size every data and label input shares along its batch axis."""
-        sizes = [(d.name, d.shape, d.shape[axis])
-                 for d, axis in zip(self.data_descs + self.label_descs,
-                                    self.data_axes + self.label_axes) if axis >= 0]
+        sizes = [
+            (d.name, d.shape, d.shape[axis])
+            for d, axis in zip(self.data_descs + self.label_descs, self.data_axes + self.label_axes)
+            if axis >= 0
+        ]
         if not sizes:
             return 1
         name, shape, size = sizes[0]
         for other, other_shape, other_size in sizes[1:]:
             assert other_size == size, (
                 f"all data must have the same batch size: batch_size = {size} ({name!r} has "
-                f"shape {tuple(shape)}), but {other!r} has shape {tuple(other_shape)}")
+                f"shape {tuple(shape)}), but {other!r} has shape {tuple(other_shape)}"
+            )
         return size
 
     def _shapes(self, i):
         """{input: shape} of the i-th executor: the batch axis cut to its slice."""
         shapes = {}
-        for desc, axis in zip(self.data_descs + self.label_descs,
-                              self.data_axes + self.label_axes):
+        for desc, axis in zip(self.data_descs + self.label_descs, self.data_axes + self.label_axes):
             shape = list(desc.shape)
             if axis >= 0:
                 shape[axis] = self.slices[i].stop - self.slices[i].start
@@ -191,11 +232,21 @@ class DataParallelExecutorGroup:
     def reshape(self, data_descs, label_descs, caller="Module.reshape"):
         """A new group for new input shapes, over the same memory (this one is unchanged)."""
         return DataParallelExecutorGroup(
-            self.symbol, self.contexts, self.work_load_list, data_descs, label_descs,
-            self.grad_reqs, self.given_group2ctxs, caller, reshape_from=self,
-            param_names=self.param_names, for_training=self.for_training,
-            inputs_need_grad=self.inputs_need_grad, fixed_param_names=self.fixed_param_names,
-            state_names=self.state_names)
+            self.symbol,
+            self.contexts,
+            self.work_load_list,
+            data_descs,
+            label_descs,
+            self.grad_reqs,
+            self.given_group2ctxs,
+            caller,
+            reshape_from=self,
+            param_names=self.param_names,
+            for_training=self.for_training,
+            inputs_need_grad=self.inputs_need_grad,
+            fixed_param_names=self.fixed_param_names,
+            state_names=self.state_names,
+        )
 
     # --- ctx_group placement -----------------------------------------------------------------
     def place_groups(self):
@@ -210,10 +261,12 @@ class DataParallelExecutorGroup:
                 continue
             self._check_groups_mapped(groups, group2ctx)
             where = {name: group2ctx[g] for name, g in groups.items() if g in group2ctx}
-            for names, arrays in ((self.arg_names, executor.arg_arrays),
-                                  (self.arg_names, executor.grad_arrays or []),
-                                  (self.aux_names, executor.aux_arrays),
-                                  (heads, executor.outputs)):
+            for names, arrays in (
+                (self.arg_names, executor.arg_arrays),
+                (self.arg_names, executor.grad_arrays or []),
+                (self.aux_names, executor.aux_arrays),
+                (heads, executor.outputs),
+            ):
                 for name, array in zip(names, arrays):
                     if array is not None and name in where:
                         array._ctx = where[name]
@@ -223,13 +276,15 @@ class DataParallelExecutorGroup:
         'The device assignment not found for group dev2', a RuntimeError)."""
         for name, group in groups.items():
             if group is not None and group not in group2ctx:
-                shapes = "".join(f"{d.name}: {tuple(d.shape)}\n"
-                                 for d in self.data_descs + self.label_descs)
+                shapes = "".join(
+                    f"{d.name}: {tuple(d.shape)}\n" for d in self.data_descs + self.label_descs
+                )
                 raise RuntimeError(
                     f"simple_bind error. Arguments:\n{shapes}The device assignment not found "
                     f"for group {group}: {name!r} was made under mx.AttrScope(ctx_group="
                     f"{group!r}), but group2ctxs maps only {sorted(group2ctx)}. Add it, e.g. "
-                    f"group2ctxs={{..., {group!r}: mx.cpu(1)}}.")
+                    f"group2ctxs={{..., {group!r}: mx.cpu(1)}}."
+                )
 
     # --- MXNet's DataParallelExecutorGroup attributes ------------------------------------------
     workload = property(lambda self: self.work_load_list)
@@ -270,16 +325,20 @@ class DataParallelExecutorGroup:
     @property
     def data_arrays(self):
         """``[[(slice, array) per context]]`` of each data input."""
-        return [[(self.slices[i], e.arg_dict[name]) for i, e in enumerate(self.execs)]
-                for name in self.data_names]
+        return [
+            [(self.slices[i], e.arg_dict[name]) for i, e in enumerate(self.execs)]
+            for name in self.data_names
+        ]
 
     @property
     def label_arrays(self):
         """``[[(slice, array) per context]]`` of each label, or None without labels."""
         if not self.label_descs:
             return None
-        return [[(self.slices[i], e.arg_dict[name]) for i, e in enumerate(self.execs)]
-                for name in self.label_names]
+        return [
+            [(self.slices[i], e.arg_dict[name]) for i, e in enumerate(self.execs)]
+            for name in self.label_names
+        ]
 
     @property
     def input_grad_arrays(self):
@@ -298,8 +357,7 @@ class DataParallelExecutorGroup:
     def copy_params_from(self, arg_params, aux_params, allow_extra_params=False):
         """The same parameter values into every executor."""
         for executor in self.execs:
-            executor.copy_params_from(arg_params, aux_params,
-                                      allow_extra_params=allow_extra_params)
+            executor.copy_params_from(arg_params, aux_params, allow_extra_params=allow_extra_params)
 
     def mean_over_contexts(self, name, aux=False):
         """A parameter's (or auxiliary state's) values averaged over the executors, as MXNet's
@@ -338,8 +396,9 @@ class DataParallelExecutorGroup:
     def forward(self, data_batch, is_train, data_names, label_names):
         """Each executor's slice of the batch's data (and labels), then forward on each."""
         labels = getattr(data_batch, "label", None)
-        self._check_examples(data_batch.data, labels if self.label_descs else None,
-                             data_names, label_names)
+        self._check_examples(
+            data_batch.data, labels if self.label_descs else None, data_names, label_names
+        )
         for i, executor in enumerate(self.execs):
             for name, array, axis in zip(data_names, data_batch.data, self.data_axes):
                 executor.arg_dict[name][:] = _take(array, axis, self.slices[i])
@@ -355,8 +414,9 @@ class DataParallelExecutorGroup:
         sliced short, then broadcast silently)."""
         first = f"data {data_names[0]!r} {tuple(data[0].shape)}" if data else "the bound data"
         arrays = [("data", n, a, axis) for n, a, axis in zip(data_names, data, self.data_axes)]
-        arrays += [("label", n, a, axis)
-                   for n, a, axis in zip(label_names, labels or [], self.label_axes)]
+        arrays += [
+            ("label", n, a, axis) for n, a, axis in zip(label_names, labels or [], self.label_axes)
+        ]
         for kind, name, array, axis in arrays:
             shape = tuple(array.shape)
             if axis < 0 or (len(shape) > axis and shape[axis] == self.batch_size):
@@ -367,7 +427,8 @@ class DataParallelExecutorGroup:
                 f"{axis}), but the batch has {self.batch_size} ({first}): every data and label "
                 f"array of a batch needs the same number of examples. Check where the batch "
                 f"comes from (NDArrayIter(data, label) needs one label per example); nothing "
-                "was copied.")
+                "was copied."
+            )
 
     def backward(self, out_grads=None):
         """Backward on each executor with its slice of the head gradients."""
@@ -377,8 +438,12 @@ class DataParallelExecutorGroup:
             if out_grads is None or len(self.execs) == 1:
                 executor.backward(out_grads=out_grads)
                 continue
-            executor.backward(out_grads=[_take(g, axis, self.slices[i]) for g, axis in
-                                         zip(self._check_heads(out_grads), self.output_axes)])
+            executor.backward(
+                out_grads=[
+                    _take(g, axis, self.slices[i])
+                    for g, axis in zip(self._check_heads(out_grads), self.output_axes)
+                ]
+            )
 
     def _check_heads(self, out_grads):
         """Each head gradient is cut like the batch, so it needs the batch size on its batch
@@ -394,13 +459,13 @@ class DataParallelExecutorGroup:
                     f"examples: {cuts}), so it needs {self.batch_size} there. An output "
                     "without a batch axis (a summed loss) cannot take a head gradient over "
                     "several contexts: make it a loss (MakeLoss needs none), or run on one "
-                    "context.")
+                    "context."
+                )
         return out_grads
 
     def get_outputs(self, merge_multi_context=True):
         """``[output]`` merged over the contexts, or ``[[output per context]]``."""
-        per_output = [[e.outputs[i] for e in self.execs]
-                      for i in range(len(self.execs[0].outputs))]
+        per_output = [[e.outputs[i] for e in self.execs] for i in range(len(self.execs[0].outputs))]
         if not merge_multi_context:
             return per_output
         return [_concat(arrays, axis) for arrays, axis in zip(per_output, self.output_axes)]
@@ -425,6 +490,7 @@ class DataParallelExecutorGroup:
     def update_metric(self, eval_metric, labels, pre_sliced, label_names, output_names):
         """``eval_metric.update_dict`` once per context: its labels' slice and its outputs."""
         from collections import OrderedDict
+
         for i, executor in enumerate(self.execs):
             if pre_sliced:
                 sliced = labels[i]
@@ -432,10 +498,13 @@ class DataParallelExecutorGroup:
                 sliced = labels or []
             else:  # a module bound without labels slices them along axis 0
                 axes = self.label_axes or [0] * len(labels or [])
-                sliced = [_take(label, axis, self.slices[i])
-                          for label, axis in zip(labels or [], axes)]
-            eval_metric.update_dict(OrderedDict(zip(label_names, sliced)),
-                                    OrderedDict(zip(output_names, executor.outputs)))
+                sliced = [
+                    _take(label, axis, self.slices[i]) for label, axis in zip(labels or [], axes)
+                ]
+            eval_metric.update_dict(
+                OrderedDict(zip(label_names, sliced)),
+                OrderedDict(zip(output_names, executor.outputs)),
+            )
 
     def install_monitor(self, mon):
         """Watch every executor with ``mon``."""

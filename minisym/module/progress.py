@@ -29,6 +29,7 @@ the regression outputs, the mean output of ``MakeLoss``); the metric is ``fit``'
 warning shown while the line is drawn first clears it, so the record stays a whole line; the bar
 comes back at the next batch.
 """
+
 import functools
 import logging
 import math
@@ -41,8 +42,21 @@ from html import escape
 
 import numpy as np
 
-__all__ = ["mode", "MODES", "resolve", "logs_info", "default_stream", "in_kernel", "epoch_bar",
-           "EpochBar", "NotebookBar", "HeadLoss", "batches_per_epoch"]
+from ..io import NDArrayIter
+
+__all__ = [
+    "mode",
+    "MODES",
+    "resolve",
+    "logs_info",
+    "default_stream",
+    "in_kernel",
+    "epoch_bar",
+    "EpochBar",
+    "NotebookBar",
+    "HeadLoss",
+    "batches_per_epoch",
+]
 
 MODES = ("auto", "live", "stable", "notebook", "off")
 mode = os.environ.get("MINISYM_PROGRESS", "auto")
@@ -66,10 +80,13 @@ def resolve(progress_bar, stream):
     else:
         choice, source = "off" if progress_bar in (False, None) else progress_bar, "progress_bar"
     if choice not in MODES:
-        allowed = ("True, False, " if source == "progress_bar" else "") + \
-            ", ".join(map(repr, MODES))
-        raise ValueError(f"fit: {source} is {choice!r}; it is one of {allowed} ('stable' "
-                         "shows no times, for stored notebook outputs; 'off' shows nothing)")
+        allowed = ("True, False, " if source == "progress_bar" else "") + ", ".join(
+            map(repr, MODES)
+        )
+        raise ValueError(
+            f"fit: {source} is {choice!r}; it is one of {allowed} ('stable' "
+            "shows no times, for stored notebook outputs; 'off' shows nothing)"
+        )
     if choice == "auto":
         if _is_terminal(stream):
             return "live"
@@ -124,7 +141,6 @@ def batches_per_epoch(data_iter):
 
     An NDArrayIter knows: from its position, ``num_data`` and ``batch_size``; ``'pad'`` counts
     the last, incomplete batch, ``'discard'`` and ``'roll_over'`` do not."""
-    from ..io import NDArrayIter
     if not isinstance(data_iter, NDArrayIter):
         return None
     first = data_iter.cursor + data_iter.batch_size  # where the next batch starts
@@ -137,7 +153,7 @@ def batches_per_epoch(data_iter):
 class EpochBar:
     """The progress line of one epoch: ``Epoch[e]``, a bar, ``batch k/N``, loss and metric."""
 
-    WIDTH = 20        # characters of the bar itself
+    WIDTH = 20  # characters of the bar itself
     STABLE_DRAWS = 50  # 'stable' redraws at most this many times per epoch, at fixed batches
     LIVE_INTERVAL = 0.1  # 'live' redraws at most every this many seconds
 
@@ -203,7 +219,7 @@ class EpochBar:
             text += f"  {elapsed:.1f}s  {self.done / elapsed if elapsed else 0:.1f} batch/s"
             columns = _columns(self.stream)
             if columns:  # a line the terminal wraps cannot be redrawn in place
-                text = text[:max(20, columns - 1)]
+                text = text[: max(20, columns - 1)]
         return text
 
     def _write(self, text, flush=True):
@@ -262,13 +278,15 @@ class NotebookBar(EpochBar):
             self._draw()
 
     def _due(self):
-        return self.done == self.total or \
-            time.perf_counter() - self._last_draw >= self.LIVE_INTERVAL
+        return (
+            self.done == self.total or time.perf_counter() - self._last_draw >= self.LIVE_INTERVAL
+        )
 
     def _draw(self):
         if self.widget is None:
             self.widget = _bar_widget(self.text())
             from IPython.display import display  # a kernel is running: IPython is loaded
+
             display(self.widget)
         self.widget.value = self.html()
         self._shown, self._drawn = "widget", self.done
@@ -276,13 +294,19 @@ class NotebookBar(EpochBar):
 
     def html(self):
         """The live line: the epoch, a <progress> bar, ``batch k/N`` and the values."""
-        bar = (f' <progress value="{min(self.done, self.total)}" max="{self.total}" '
-               'style="width: 14em; vertical-align: middle"></progress>' if self.total else "")
+        bar = (
+            f' <progress value="{min(self.done, self.total)}" max="{self.total}" '
+            'style="width: 14em; vertical-align: middle"></progress>'
+            if self.total
+            else ""
+        )
         count = f"batch {self.done}/{self.total}" if self.total else f"batch {self.done}"
         values = "".join(f"  {name}={value:.4f}" for name, value in self.values)
-        return ('<div style="font-family: var(--jp-code-font-family, monospace); font-size: '
-                'var(--jp-code-font-size, 13px); white-space: pre">'
-                f"{escape(f'Epoch[{self.epoch}]')}{bar} {escape(count + values)}</div>")
+        return (
+            '<div style="font-family: var(--jp-code-font-family, monospace); font-size: '
+            'var(--jp-code-font-size, 13px); white-space: pre">'
+            f"{escape(f'Epoch[{self.epoch}]')}{bar} {escape(count + values)}</div>"
+        )
 
 
 def _bar_widget(text):
@@ -292,7 +316,7 @@ def _bar_widget(text):
 
 @functools.cache
 def _widget_class():
-    import ipywidgets  # optional dependency, present wherever a notebook draws the bar
+    import ipywidgets  # optional: only a notebook draws the bar as a widget
 
     class FitProgress(ipywidgets.HTML):
         """fit's live bar of one epoch; its repr is the stable text a stored notebook keeps."""
@@ -329,8 +353,11 @@ def _console_handlers(logger):
     handlers = [h for lg in loggers for h in lg.handlers]
     if logging.lastResort is not None:
         handlers.append(logging.lastResort)
-    unique = {id(h): h for h in handlers if isinstance(h, logging.StreamHandler)
-              and not isinstance(h, logging.FileHandler)}
+    unique = {
+        id(h): h
+        for h in handlers
+        if isinstance(h, logging.StreamHandler) and not isinstance(h, logging.FileHandler)
+    }
     return list(unique.values())
 
 
@@ -362,14 +389,13 @@ def _absolute(pred, label):
     return np.abs(pred - label.reshape(pred.shape)).mean()
 
 
-# (loss of one head from its output and label, whether it reads a label)
+# a loss head's ``Operator.head_loss`` -> its loss from the head's output and label
 _HEAD_LOSSES = {
-    "SoftmaxOutput": (_cross_entropy, True),
-    "LogisticRegressionOutput": (_logistic, True),
-    "LinearRegressionOutput": (_squared, True),
-    "MAERegressionOutput": (_absolute, True),
-    "MakeLoss": (lambda pred, _: pred.mean(), False),
-    "make_loss": (lambda pred, _: pred.mean(), False),
+    "cross_entropy": _cross_entropy,
+    "logistic": _logistic,
+    "squared": _squared,
+    "absolute": _absolute,
+    "mean": lambda pred, _: pred.mean(),
 }
 
 
@@ -379,7 +405,9 @@ class HeadLoss:
     def __init__(self, symbol):
         self.heads = []  # (output index, loss function, label variable name or None)
         for index, (node, _) in enumerate(symbol.outputs):
-            loss, reads_label = _HEAD_LOSSES.get(node.op_name, (None, False))
+            if node.is_variable:
+                continue
+            loss, reads_label = _HEAD_LOSSES.get(node.op.head_loss), node.op.head_loss_reads_label
             label = node.arg_inputs[1][0] if reads_label and len(node.arg_inputs) > 1 else None
             if loss is None or (reads_label and (label is None or not label.is_variable)):
                 continue
@@ -398,8 +426,11 @@ class HeadLoss:
             if label_name and label is None:
                 continue
             try:
-                losses.append(float(loss(outputs[index].asnumpy(),
-                                         None if label is None else label.asnumpy())))
+                losses.append(
+                    float(
+                        loss(outputs[index].asnumpy(), None if label is None else label.asnumpy())
+                    )
+                )
             except (ValueError, IndexError):  # a shape this display does not understand
                 continue
         if losses:

@@ -1,10 +1,17 @@
 """``mx.nd``: NDArray and the functions that make them."""
+
 import numpy as np
 
+from ..arrays.dlpack import from_dlpack, to_dlpack_for_read, to_dlpack_for_write
+from ..arrays.ndarray import MX_REAL_T, NDArray, to_numpy
+from ..arrays.serialization import load, save
 from ..base import DTYPE_NP_TO_MX, MXNetTypeError, MXNetValueError
-from ..memory import check_array
+from ..fluent import install_fluent
+from ..memory_budget import check_array
+from ..ops.operator_base import functions  # the dot operator: MXNet's N-D rule, not numpy.dot's
+from ..ops.tensor.init_op import arange_values
 from ..shape_check import NegativeSizeOverflow, check_shape
-from . import random
+from . import contrib, random
 from .arithmetic import __all__ as _arithmetic_names
 from .arithmetic import (  # noqa: F401 (mx.nd.add(lhs, rhs), ...)
     add,
@@ -26,14 +33,30 @@ from .arithmetic import (  # noqa: F401 (mx.nd.add(lhs, rhs), ...)
     subtract,
     true_divide,
 )
-from .dlpack import from_dlpack, to_dlpack_for_read, to_dlpack_for_write
-from .ndarray import MX_REAL_T, NDArray, to_numpy
-from .serialization import load, save
+from .imperative import imperative_function, install
 
-__all__ = ["NDArray", "array", "zeros", "ones", "empty", "full", "arange", "eye", "linspace",
-           "moveaxis", "split_v2", "waitall",
-           "random", "concat", "dot", "save", "load", "to_dlpack_for_read", "to_dlpack_for_write",
-           "from_dlpack"] + _arithmetic_names
+__all__ = [
+    "NDArray",
+    "array",
+    "zeros",
+    "ones",
+    "empty",
+    "full",
+    "arange",
+    "eye",
+    "linspace",
+    "moveaxis",
+    "split_v2",
+    "waitall",
+    "random",
+    "concat",
+    "dot",
+    "save",
+    "load",
+    "to_dlpack_for_read",
+    "to_dlpack_for_write",
+    "from_dlpack",
+] + _arithmetic_names
 
 
 def _dtype(dtype):
@@ -42,11 +65,15 @@ def _dtype(dtype):
     try:
         result = np.dtype(MX_REAL_T if dtype is None else dtype)
     except TypeError:  # 'float33': a TypeError, as numpy's in MXNet
-        raise TypeError(f"dtype={dtype!r} is not a data type MXNet has; use one of "
-                        f"{choices()} (or the numpy type, e.g. np.float32)") from None
+        raise TypeError(
+            f"dtype={dtype!r} is not a data type MXNet has; use one of "
+            f"{choices()} (or the numpy type, e.g. np.float32)"
+        ) from None
     if result.type not in DTYPE_NP_TO_MX:  # 'complex64': MXNet's "Invalid Input"
-        raise MXNetTypeError(f"dtype={dtype!r} is not a data type MXNet has; use one of "
-                             f"{choices()} (or the numpy type, e.g. np.float32)")
+        raise MXNetTypeError(
+            f"dtype={dtype!r} is not a data type MXNet has; use one of "
+            f"{choices()} (or the numpy type, e.g. np.float32)"
+        )
     return result
 
 
@@ -73,7 +100,7 @@ def ones(shape, ctx=None, dtype=None, **kwargs):
     return NDArray(np.ones(_shape(shape, "mx.nd.ones", dtype), _dtype(dtype)), ctx)
 
 
-def eye(N, M=0, k=0, ctx=None, dtype=None, **kwargs):  # noqa: N803 (MXNet's names)
+def eye(N, M=0, k=0, ctx=None, dtype=None, **kwargs):  # MXNet's names
     """The N x M (M = N when 0) NDArray with ones on diagonal ``k``: ``mx.nd.eye(3)``."""
     return NDArray(np.eye(N, M or N, k).astype(_dtype(dtype)), ctx)
 
@@ -99,17 +126,21 @@ def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
     if isinstance(indices_or_sections, int):
         sections = indices_or_sections
         if axis_size % sections:
-            raise ValueError(f"array split does not result in an equal division: axis {axis} "
-                             f"has size {axis_size}, which {sections} does not divide (give the "
-                             "split points as a tuple for unequal parts)")
+            raise ValueError(
+                f"array split does not result in an equal division: axis {axis} "
+                f"has size {axis_size}, which {sections} does not divide (give the "
+                "split points as a tuple for unequal parts)"
+            )
         section_size = int(axis_size / sections)
         indices = [i * section_size for i in range(sections)]
     elif isinstance(indices_or_sections, tuple):
         indices = [0] + list(indices_or_sections)
     else:
-        raise ValueError("indices_or_sections must either int or tuple of ints (mx.nd.split_v2 "
-                         f"got {type(indices_or_sections).__name__} {indices_or_sections!r}; "
-                         "write an int N for N parts, or a tuple such as (2, 5))")
+        raise ValueError(
+            "indices_or_sections must either int or tuple of ints (mx.nd.split_v2 "
+            f"got {type(indices_or_sections).__name__} {indices_or_sections!r}; "
+            "write an int N for N parts, or a tuple such as (2, 5))"
+        )
     return _internal._split_v2(ary, indices, axis, squeeze_axis)
 
 
@@ -120,8 +151,7 @@ def _slice_assign_method(self, rhs, begin, end, step):
 
 def _slice_assign_scalar_method(self, value, begin, end, step):
     """Set this array's slice [begin:end:step] to ``value`` in place; returns this array."""
-    return _internal._slice_assign_scalar(self, value, begin=begin, end=end, step=step,
-                                          out=self)
+    return _internal._slice_assign_scalar(self, value, begin=begin, end=end, step=step, out=self)
 
 
 def _split_v2_method(self, *args, **kwargs):
@@ -149,8 +179,10 @@ def empty_sentinel(dtype):
 def full(shape, val, ctx=None, dtype=None, out=None):
     """An NDArray filled with ``val``."""
     if isinstance(val, (str, bytes)):  # None gives NaN, as in MXNet
-        raise TypeError(f"mx.nd.full: val={val!r} ({type(val).__name__}) is not a number; "
-                        "give the value every element gets, e.g. mx.nd.full((2, 3), 0.5)")
+        raise TypeError(
+            f"mx.nd.full: val={val!r} ({type(val).__name__}) is not a number; "
+            "give the value every element gets, e.g. mx.nd.full((2, 3), 0.5)"
+        )
     dims = _shape(shape, "mx.nd.full", dtype, python_errors=True)
     result = NDArray(np.full(dims, val, _dtype(dtype)), ctx)
     if out is not None:
@@ -162,9 +194,10 @@ def full(shape, val, ctx=None, dtype=None, out=None):
 def arange(start, stop=None, step=1.0, repeat=1, infer_range=None, ctx=None, dtype=None):
     """``start, start+step, ...`` below ``stop``, each value ``repeat`` times (float32)."""
     if step == 0:
-        raise MXNetValueError(f"mx.nd.arange: step=0 never reaches stop={stop!r}; give a "
-                              "step that is not 0, e.g. step=1")
-    from ..ops.values import arange_values
+        raise MXNetValueError(
+            f"mx.nd.arange: step=0 never reaches stop={stop!r}; give a "
+            "step that is not 0, e.g. step=1"
+        )
     return NDArray(arange_values(start, stop, step, repeat, _dtype(dtype)), ctx)
 
 
@@ -181,15 +214,17 @@ def dot(lhs, rhs, transpose_a=False, transpose_b=False, **kwargs):
             f"mx.nd.dot: dot shape error: lhs {a.shape} x rhs {b.shape}"
             f"{' (after the transposes)' if transpose_a or transpose_b else ''}: the last axis "
             f"of lhs ({a.shape[-1]}) must equal the first axis of rhs ({b.shape[0]}). "
-            + ("Fix: transpose_b=True multiplies by rhs.T. "
-               if a.shape[-1] == b.shape[-1] and not transpose_b else "")
-            + "Check which side should be transposed.")
-    from ..ops.registry import functions  # the dot operator: MXNet's N-D rule, not numpy.dot's
-    from .imperative import imperative_function
-    as_array = lambda x: x if isinstance(x, NDArray) else NDArray(to_numpy(x))  # noqa: E731
+            + (
+                "Fix: transpose_b=True multiplies by rhs.T. "
+                if a.shape[-1] == b.shape[-1] and not transpose_b
+                else ""
+            )
+            + "Check which side should be transposed."
+        )
+    as_array = lambda x: x if isinstance(x, NDArray) else NDArray(to_numpy(x))
     return imperative_function(functions()["dot"])(  # an NDArray as itself: autograd records it
-        as_array(lhs), as_array(rhs), transpose_a=transpose_a, transpose_b=transpose_b,
-        **kwargs)
+        as_array(lhs), as_array(rhs), transpose_a=transpose_a, transpose_b=transpose_b, **kwargs
+    )
 
 
 def _shape(shape, where, dtype=None, python_errors=False):
@@ -202,9 +237,10 @@ def _shape(shape, where, dtype=None, python_errors=False):
     if isinstance(shape, np.ndarray) and shape.ndim == 1:
         shape = tuple(shape.tolist())  # MXNet refuses it; minisym reads it
     if not isinstance(shape, (tuple, list)):
-        raise MXNetTypeError(f"{where}: shape={shape!r} is not a shape; give a tuple of sizes, "
-                             "e.g. shape=(2, 3)")
-    errors = ({"negative": NegativeSizeOverflow, "fraction": TypeError} if python_errors else {})
+        raise MXNetTypeError(
+            f"{where}: shape={shape!r} is not a shape; give a tuple of sizes, e.g. shape=(2, 3)"
+        )
+    errors = {"negative": NegativeSizeOverflow, "fraction": TypeError} if python_errors else {}
     dims = check_shape(shape, where=where, name=None, mode="array", keyword="shape", **errors)
     check_array(dims, _dtype(dtype), where)
     return dims
@@ -212,10 +248,6 @@ def _shape(shape, where, dtype=None, python_errors=False):
 
 def _install_operators():
     """mx.nd.<Operator> for every registered operator, and NDArray's fluent methods."""
-    from ..fluent import install_fluent
-    from ..ops.registry import functions
-    from . import contrib
-    from .imperative import imperative_function, install
     install(globals())
     dot.__signature__ = imperative_function(functions()["dot"]).__signature__  # MXNet's order
     contrib.install()  # mx.nd.contrib.Proposal, ...
@@ -233,3 +265,6 @@ class _Internal:
 
 
 _internal = _Internal()
+
+
+_install_operators()  # mx.nd.<Operator>: every registered operator, run imperatively

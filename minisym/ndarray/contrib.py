@@ -1,6 +1,8 @@
 """``mx.nd.contrib`` / ``mx.ndarray.contrib``: the ``_contrib_<Name>`` operators run on
 NDArrays right away (``mx.nd.contrib.Proposal(cls_prob, bbox_pred, im_info, ...)``)."""
-from ..ops.registry import namespace_functions
+
+from ..ops.operator_base import namespace_functions
+from .imperative import imperative_function
 
 __all__ = []
 
@@ -8,7 +10,6 @@ __all__ = []
 def install():
     """One ``mx.nd.contrib.<Name>`` function per ``_contrib_<Name>`` operator (called once
     every operator is registered, with the rest of ``mx.nd``)."""
-    from .imperative import imperative_function
     for short_name, fn in namespace_functions("contrib").items():
         function = imperative_function(fn)
         function.__name__ = function.__qualname__ = short_name

@@ -7,27 +7,33 @@ bind as ``mx.sym``'s do (minisym/symbol/signature.py), with ``out, name`` after 
 Inside ``mx.autograd.record()``, a call with an input that has a gradient keeps its executor
 on the tape (minisym/autograd.py), and ``backward`` later calls the operator's own backward.
 """
+
 import numpy as np
 
 from .. import autograd
+from .. import bind as binding
+from .. import symbol as sym
+from ..arrays.ndarray import NDArray
 from ..base import MXNetTypeError, MXNetValueError
+from ..context import cpu
 from ..name import NameManager
-from ..ops.registry import functions
-from .ndarray import NDArray
+from ..ops.operator_base import functions
+from ..symbol.call_checks import check_call_types
+from ..symbol.creation import function_doc, node_from_call
+from ..symbol.signature import signature_of
 
 __all__ = ["install", "imperative_function"]
 
 
 def imperative_function(fn):
     """The ``mx.nd`` function for an operator function ``fn`` of the registry."""
-    from ..symbol.creation import function_doc
-    from ..symbol.signature import signature_of
     signature = signature_of(fn, imperative=True)
 
     def run(*args, **kwargs):
         is_train = kwargs.pop("is_train", None)
         call = signature.bind(args, kwargs, lambda value: isinstance(value, NDArray))
         return _run(fn, signature, call, is_train)
+
     run.__name__ = run.__qualname__ = fn.func_name
     run.__signature__ = signature.python_signature()
     run.__doc__ = function_doc(fn, "NDArray")
@@ -36,10 +42,6 @@ def imperative_function(fn):
 
 def _run(fn, signature, call, is_train):
     """Bind a one-node graph of ``call`` to its NDArrays, run forward, return the outputs."""
-    from .. import symbol as sym
-    from ..context import cpu
-    from ..symbol.call_checks import check_call_types
-    from ..symbol.creation import node_from_call
     check_call_types(signature, call, NDArray)
     arrays = {}
     for i, value in enumerate(call.positional):
@@ -59,12 +61,20 @@ def _run(fn, signature, call, is_train):
     recording = autograd.is_recording()
     sources = [autograd.source_of(a) for a in args_list] if recording else []
     if any(sources):  # backward will need this node: bind it with gradient buffers
-        grads = [NDArray(np.zeros(a.shape, a._data.dtype)) if src else None
-                 for a, src in zip(args_list, sources)]
+        grads = [
+            NDArray(np.zeros(a.shape, a._data.dtype)) if src else None
+            for a, src in zip(args_list, sources)
+        ]
         reqs = ["write" if src else "null" for src in sources]
-        from .. import bind as binding  # late: binding imports the executor, which imports us
-        ex = binding.bind(node_sym, cpu(), args_list, args_grad=grads, grad_req=reqs,
-                          aux_states=aux_list, refuse_gradient_less=False)
+        ex = binding.bind(
+            node_sym,
+            cpu(),
+            args_list,
+            args_grad=grads,
+            grad_req=reqs,
+            aux_states=aux_list,
+            refuse_gradient_less=False,
+        )
     else:
         ex = node_sym.bind(cpu(), args_list, grad_req="null", aux_states=aux_list)
     with autograd.pause(train_mode=is_train):  # as MXNet, operators run unrecorded inside
@@ -93,7 +103,8 @@ def _check_every_input_given(signature, node_sym):
             f"{signature.where}: give every input as an NDArray; missing "
             + ", ".join(repr(slot) for slot in missing)
             + f" (with these parameters it takes {', '.join(names)}). In order, "
-            f"{signature.where} takes {signature.order_text()}")
+            f"{signature.where} takes {signature.order_text()}"
+        )
 
 
 def _check_not_empty(signature, node_sym, args_list):
@@ -105,7 +116,8 @@ def _check_not_empty(signature, node_sym, args_list):
             raise MXNetValueError(
                 f"{signature.where}: input '{slot}' is an empty array (shape {array.shape}): "
                 "MXNet's operators read a 0 size as 'unknown' and cannot run on it. Give at "
-                "least one element on every axis (skip an empty batch: if x.size == 0: ...).")
+                "least one element on every axis (skip an empty batch: if x.size == 0: ...)."
+            )
 
 
 def install(namespace):

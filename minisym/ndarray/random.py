@@ -1,8 +1,9 @@
 """``mx.nd.random``: arrays of random numbers from the engine's seeded generator."""
+
 import numpy as np
 
+from ..arrays.ndarray import MX_REAL_T, NDArray
 from ..random import generator
-from .ndarray import MX_REAL_T, NDArray
 
 __all__ = ["uniform", "normal"]
 

@@ -1,12 +1,38 @@
-"""What the layer operators share: parameter checks, per-channel reshapes, the spatial
-geometry of convolution and pooling, and when the fast kernels take over."""
+"""What operators of several modules share: parameter checks, per-channel reshapes, the spatial
+geometry of convolution and pooling, when the fast kernels take over, axis and index reading,
+dtype parameters, and the base of one-input value operators (MXNet keeps such helpers in headers
+such as src/operator/operator_common.h)."""
+
 import numpy as np
 
-from ..base import MXNetValueError
+from ..assign import assign
+from ..base import DTYPE_NP_TO_MX, MXNetValueError
 from ..kernels import fast_kernels_enabled
+from .operator_base import Operator
+from .params import Param, dtype_str
+from .rules import same_shape
 
-__all__ = ["at_least", "in_range", "all_but", "per_channel", "fast_path", "lift_1d", "as_4d",
-           "spatial_param", "check_spatial", "check_layout"]
+__all__ = [
+    "at_least",
+    "in_range",
+    "all_but",
+    "per_channel",
+    "fast_path",
+    "lift_1d",
+    "as_4d",
+    "spatial_param",
+    "check_spatial",
+    "check_layout",
+    "axis_in",
+    "axes_of",
+    "as_indices",
+    "index_dtype_known",
+    "wrap_or_clip",
+    "no_gradient",
+    "check_dtype",
+    "dtype_param",
+    "ElemwiseValues",
+]
 
 
 def at_least(lower):
@@ -33,8 +59,9 @@ def per_channel(values, ndim, axis):
 
 def fast_path(data, spatial_dims):
     """Whether the numba/BLAS kernels handle this call (1-D or 2-D, float32 or float64)."""
-    return (fast_kernels_enabled() and spatial_dims in (1, 2)
-            and data.dtype in (np.float32, np.float64))
+    return (
+        fast_kernels_enabled() and spatial_dims in (1, 2) and data.dtype in (np.float32, np.float64)
+    )
 
 
 def lift_1d(values, fill):
@@ -51,7 +78,7 @@ def spatial_param(op, name, default):
     """A per-spatial-dimension parameter, filled to the kernel's length with ``default``; of a
     longer one (which Pooling accepts) only the first ``len(kernel)`` values count, as in MXNet."""
     value = getattr(op, name)
-    return tuple(value)[:len(op.kernel)] if value else (default,) * len(op.kernel)
+    return tuple(value)[: len(op.kernel)] if value else (default,) * len(op.kernel)
 
 
 def check_spatial(op, longer_ok=False):
@@ -59,8 +86,12 @@ def check_spatial(op, longer_ok=False):
     ``longer_ok`` (Pooling, as MXNet's) extra values are accepted and ignored. Sizes are at
     least 1 (kernel, stride, dilate) or 0 (pad): MXNet checks ``incorrect kernel size`` when
     it infers shapes; minisym when the symbol is created."""
-    meaning = {"kernel": "the window's size", "stride": "the step between windows",
-               "dilate": "the spacing of the window's taps", "pad": "the zeros added per side"}
+    meaning = {
+        "kernel": "the window's size",
+        "stride": "the step between windows",
+        "dilate": "the spacing of the window's taps",
+        "pad": "the zeros added per side",
+    }
     for name, least in (("kernel", 1), ("stride", 1), ("dilate", 1), ("pad", 0)):
         value = tuple(getattr(op, name, None) or ())
         bad = [v for v in value if v < least]
@@ -69,14 +100,16 @@ def check_spatial(op, longer_ok=False):
             raise MXNetValueError(
                 f"{op.where}: incorrect {name} size: {name}={value} has {bad[0]}, but each value "
                 f"({meaning[name]}, one per spatial axis) must be at least {least}; e.g. "
-                f"{name}={example}")
+                f"{name}={example}"
+            )
     for name in ("stride", "dilate", "pad"):
         value = getattr(op, name, None)
-        if value and (len(value) < len(op.kernel) if longer_ok else
-                      len(value) != len(op.kernel)):
-            raise MXNetValueError(f"{op.where}: {name}={value} has {len(value)} values but "
-                                  f"kernel={op.kernel} has {len(op.kernel)}; give one per "
-                                  "spatial dimension")
+        if value and (len(value) < len(op.kernel) if longer_ok else len(value) != len(op.kernel)):
+            raise MXNetValueError(
+                f"{op.where}: {name}={value} has {len(value)} values but "
+                f"kernel={op.kernel} has {len(op.kernel)}; give one per "
+                "spatial dimension"
+            )
 
 
 CHANNEL_FIRST = {1: "NCW", 2: "NCHW", 3: "NCDHW"}
@@ -89,4 +122,101 @@ def check_layout(op, ndim):
         raise MXNetValueError(
             f"{op.where}: layout={op.layout!r} is not supported; minisym computes "
             f"{op.op_name} only in the channel-first layout {expected!r}. Transpose the data "
-            "with mx.sym.transpose and leave layout unset")
+            "with mx.sym.transpose and leave layout unset"
+        )
+
+
+def as_indices(values):
+    """Index values as MXNet reads them: truncated toward zero, as int64."""
+    return np.trunc(values).astype(np.int64)
+
+
+def index_dtype_known(op, in_type, slot):
+    """MXNet needs the dtype of the index input to be known (it chooses the kernel by it)."""
+    if in_type[slot] is None:
+        name = op.list_arguments()[slot]
+        raise MXNetValueError(
+            f"{op.where}: the dtype of input {slot} '{name}' is unknown, and {op.op_name} needs "
+            f"it (MXNet: 'Index type must be set'). Give the dtype of the variable that feeds "
+            f"'{name}' (infer_type(<its name>='float32')), or bind it to an array"
+        )
+
+
+def no_gradient(op, req, out_grad, in_grad):
+    """The backward of an operator MXNet 1.9.1 gives no gradient (no FGradient): a zero head
+    gradient (below a BlockGrad) passes as zeros, any other raises MXNet's error."""
+    if all(r == "null" for r in req):
+        return
+    if any(np.any(g != 0) for g in out_grad):
+        raise MXNetValueError(
+            f"Operator {op.op_name} is non-differentiable because it didn't register FGradient "
+            f"attribute. ({op.where} has no gradient in MXNet 1.9.1: bind its inputs with "
+            "grad_req='null', compute it outside autograd.record(), or put mx.sym.BlockGrad "
+            "after it" + (f"; for a gradient use {op.instead}" if op.instead else "") + ")"
+        )
+    for grad, r in zip(in_grad, req):
+        assign(grad, r, 0)
+
+
+def wrap_or_clip(indices, size, mode):
+    """Truncated indices, clipped into [0, size) or wrapped around it."""
+    idx = as_indices(indices)
+    return np.mod(idx, size) if mode == "wrap" else np.clip(idx, 0, size - 1)
+
+
+def axis_in(op, axis, ndim, what="axis"):
+    """``axis`` as a non-negative int, or a teaching error naming the range."""
+    if not -ndim <= axis < ndim:
+        raise MXNetValueError(
+            f"{op.where}: {what}={axis} is out of range for data with {ndim} "
+            f"dimensions; use an axis in [{-ndim}, {ndim - 1}]"
+        )
+    return axis % ndim
+
+
+def axes_of(axes, ndim, where, name):
+    """``axes`` (negative counting from the end) as non-negative axes of an ndim-array."""
+    found = []
+    for axis in axes:
+        if not -ndim <= axis < ndim:
+            raise MXNetValueError(
+                f"{where}: {name} has axis {axis}, but the input has {ndim} "
+                f"axes; give axes in -{ndim}..{ndim - 1}"
+            )
+        found.append(axis % ndim)
+    return found
+
+
+_DTYPES = tuple(np.dtype(t).name for t in DTYPE_NP_TO_MX)  # float32, float64, ..., bool
+
+
+def check_dtype(op, dtype):
+    """A TypeError naming the operator when ``dtype`` is not one MXNet has (MXNet's Python
+    wrapper raises numpy's TypeError for it)."""
+    if dtype not in _DTYPES:
+        raise TypeError(
+            f"{op.where}: dtype={dtype!r} is not a data type MXNet has; use one "
+            f"of {', '.join(map(repr, _DTYPES))} (or the numpy type, e.g. "
+            "np.float32)"
+        )
+
+
+def dtype_param(default):
+    """A dtype parameter read leniently (numpy names) and checked by ``check_dtype``."""
+
+    def read(text):
+        try:
+            return dtype_str(text)
+        except ValueError:  # 'float33': check_dtype says which ones exist
+            return text.strip()
+
+    read.__name__ = "dtype"
+    return Param(read, default)
+
+
+class ElemwiseValues(Operator):
+    """One input, one output of the same shape (both ways) and dtype."""
+
+    def infer_shape(self, in_shape, out_shape):
+        """data (any shape) -> output of the same shape (the output's shape gives data's too)."""
+        return same_shape(self, in_shape, out_shape)

@@ -4,6 +4,7 @@ It adapts a Prop to the built-in Operator interface, so custom and built-in oper
 through the same inference, executor and trace: only the arrays differ (a CustomOp receives
 NDArrays, ``is_train`` as an int, and empty NDArrays for what it did not declare it needs).
 """
+
 import inspect
 import numbers
 from contextlib import contextmanager
@@ -11,9 +12,9 @@ from contextlib import contextmanager
 import numpy as np
 
 from .. import lifecycle
+from ..arrays.ndarray import NDArray
 from ..base import DTYPE_NP_TO_MX, MXNetError, MXNetTypeError, MXNetValueError
 from ..contract import FAMILIES, family_of
-from ..ndarray.ndarray import NDArray
 from .custom_checks import (
     WHAT_IT_HOLDS,
     ResultChecker,
@@ -26,9 +27,24 @@ from .custom_checks import (
     slot_map_note,
     string_kwargs_note,
 )
-from .registry import Operator, register
+from .operator_base import Operator, register
 
-__all__ = ["Custom"]
+__all__ = ["Custom", "get_prop_class"]
+
+_PROPS = {}  # op_type -> CustomOpProp subclass: what @mx.operator.register fills
+
+
+def get_prop_class(op_type):
+    """The Prop class registered as ``op_type``, or a KeyError listing the registered ones."""
+    try:
+        return _PROPS[op_type]
+    except KeyError:
+        known = ", ".join(repr(k) for k in sorted(_PROPS)) or "none yet"
+        raise KeyError(
+            f"Cannot find custom operator {op_type}. Registered custom operators: "
+            f"{known}. Register yours with @mx.operator.register('{op_type}') above "
+            "its CustomOpProp class."
+        ) from None
 
 
 @register("Custom")
@@ -37,15 +53,19 @@ class Custom(Operator):
 
     inputs_by_position_or_name = True  # like MXNet's variadic ops: not both at once
     writes_every_gradient = False  # a CustomOp may leave an in_grad unwritten: zero it first
+    takes_prop_keywords = True
+    writes_aux_in_user_code = True
 
     def __init__(self, attrs=None, node_name=None):
         """No Param schema to parse: every attribute but op_type goes to the Prop, as a str."""
         self.attrs = dict(attrs or {})
         self.node_name = node_name
         if "op_type" not in self.attrs:
-            raise MXNetValueError(f"Custom {node_name!r}: name the registered operator with "
-                                  "mx.sym.Custom(..., op_type='your_op'): Required argument "
-                                  "`op_type` is missing")
+            raise MXNetValueError(
+                f"Custom {node_name!r}: name the registered operator with "
+                "mx.sym.Custom(..., op_type='your_op'): Required argument "
+                "`op_type` is missing"
+            )
         self.op_type = self.attrs["op_type"]
         label = lambda: f"mx.sym.Custom(op_type={self.op_type!r}, name={node_name!r})"
         with lifecycle.action(label):
@@ -58,24 +78,31 @@ class Custom(Operator):
         return f"Custom {self.node_name!r} (op_type={self.op_type!r})"
 
     def _make_prop(self):
-        from ..operator import get_prop_class
         try:
             prop_cls = get_prop_class(self.op_type)
         except KeyError as exc:
             raise MXNetValueError(f"{self.where}: {exc.args[0]}") from None
-        kwargs = keyword_strings({k: v for k, v in self.attrs.items() if k != "op_type" and
-                                  not (k.startswith("__") and k.endswith("__"))},
-                                 self.where, prop_cls.__name__)
+        kwargs = keyword_strings(
+            {
+                k: v
+                for k, v in self.attrs.items()
+                if k != "op_type" and not (k.startswith("__") and k.endswith("__"))
+            },
+            self.where,
+            prop_cls.__name__,
+        )
         self.prop_kwargs, self.prop_class_name = kwargs, prop_cls.__name__
         try:
             inspect.signature(prop_cls).bind(**kwargs)
         except TypeError as exc:
             params = ", ".join(inspect.signature(prop_cls).parameters) or "(none)"
-            raise MXNetTypeError(f"{self.where}: give {prop_cls.__name__}.__init__ one parameter "
-                                 "per keyword of mx.sym.Custom (other than op_type and name), "
-                                 f"or change the call to match it (it takes: {params}): "
-                                 f"{prop_cls.__name__}.__init__ {exc}. Every such keyword goes "
-                                 "to the Prop, as a string.") from None
+            raise MXNetTypeError(
+                f"{self.where}: give {prop_cls.__name__}.__init__ one parameter "
+                "per keyword of mx.sym.Custom (other than op_type and name), "
+                f"or change the call to match it (it takes: {params}): "
+                f"{prop_cls.__name__}.__init__ {exc}. Every such keyword goes "
+                "to the Prop, as a string."
+            ) from None
         with self.noting_string_kwargs("__init__"):
             return lifecycle.observe(prop_cls, "__init__", kwargs=kwargs, site=self)
 
@@ -83,8 +110,9 @@ class Custom(Operator):
         """``self.prop.method(*args)``, the one way the engine calls the Prop (recorded by
         ``minisym.lifecycle`` while a recording is on)."""
         with self.noting_string_kwargs(method, self.prop):
-            return lifecycle.observe(self.prop, method, args, site=self,
-                                     engine_catches=engine_catches)
+            return lifecycle.observe(
+                self.prop, method, args, site=self, engine_catches=engine_catches
+            )
 
     @contextmanager
     def noting_string_kwargs(self, method, *objects):
@@ -101,16 +129,20 @@ class Custom(Operator):
     def head_gradient_hint(self):
         """What the "needs a head gradient" error adds for a Custom node."""
         prop = type(self.prop).__name__
-        return (f" {prop} has need_top_grad=True (CustomOpProp's default), so its backward "
-                "waits for out_grad, the gradient of its output from above. If it is a loss "
-                "that makes its own gradient, call super().__init__(need_top_grad=False) in "
-                f"{prop}.__init__; then backward() needs no out_grads.")
+        return (
+            f" {prop} has need_top_grad=True (CustomOpProp's default), so its backward "
+            "waits for out_grad, the gradient of its output from above. If it is a loss "
+            "that makes its own gradient, call super().__init__(need_top_grad=False) in "
+            f"{prop}.__init__; then backward() needs no out_grads."
+        )
 
     def _ask_declarations(self):
         """The Prop's names and backward dependency, asked once when the node is created and
         kept (as MXNet's attribute parser keeps them): the Prop's methods run when you act."""
-        self._declared = {m: self._names_from(m) for m in
-                          ("list_arguments", "list_outputs", "list_auxiliary_states")}
+        self._declared = {
+            m: self._names_from(m)
+            for m in ("list_arguments", "list_outputs", "list_auxiliary_states")
+        }
         self._declared["reads"] = super().backward_reads()
 
     def _names_from(self, method):
@@ -119,17 +151,27 @@ class Custom(Operator):
         prop = type(self.prop).__name__
         try:
             names = self._ask(method)
-        except Exception as exc:
-            exc.add_note(f"(raised in {prop}.{method} of {self.where}, which mx.sym.Custom "
-                         "calls when it creates the node)")
+        except Exception as exc:  # -- infer_graph raises it again, unchanged
+            exc.add_note(
+                f"(raised in {prop}.{method} of {self.where}, which mx.sym.Custom "
+                "calls when it creates the node)"
+            )
             raise
         if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
-            example = {"list_arguments": "['data', 'label']", "list_outputs": "['output']",
-                       "list_auxiliary_states": "[] (or ['moving_mean'])"}[method]
-            got = (f"the str {names!r}, which would be read letter by letter"
-                   if isinstance(names, str) else f"{names!r} ({type(names).__name__})")
-            raise MXNetTypeError(f"{self.where}: return a list of names (strs) from "
-                                 f"{prop}.{method}, e.g. return {example}; it returned {got}")
+            example = {
+                "list_arguments": "['data', 'label']",
+                "list_outputs": "['output']",
+                "list_auxiliary_states": "[] (or ['moving_mean'])",
+            }[method]
+            got = (
+                f"the str {names!r}, which would be read letter by letter"
+                if isinstance(names, str)
+                else f"{names!r} ({type(names).__name__})"
+            )
+            raise MXNetTypeError(
+                f"{self.where}: return a list of names (strs) from "
+                f"{prop}.{method}, e.g. return {example}; it returned {got}"
+            )
         return list(names)
 
     # --- declarations come from the Prop, asked once ---------------------------------------------
@@ -156,16 +198,20 @@ class Custom(Operator):
         unknowns = any(s is None for s in in_shape)
         try:
             result = self._ask("infer_shape", given, engine_catches=unknowns)
-        except Exception as exc:
+        except Exception as exc:  # -- infer_graph raises it again, unchanged
             if unknowns:
                 return list(in_shape), list(out_shape), [None] * len(self.list_auxiliary_states())
-            exc.add_note(f"(raised in {type(self.prop).__name__}.infer_shape of {self.where}, "
-                         f"called with in_shape={given})")
+            exc.add_note(
+                f"(raised in {type(self.prop).__name__}.infer_shape of {self.where}, "
+                f"called with in_shape={given})"
+            )
             raise
         ins, outs, aux = self._check_lengths(result, "infer_shape", "shapes")
-        return ([self._returned_shape(s, given) for s in ins],
-                [self._returned_shape(s, given) for s in outs],
-                [self._returned_shape(s, given) for s in aux])
+        return (
+            [self._returned_shape(s, given) for s in ins],
+            [self._returned_shape(s, given) for s in outs],
+            [self._returned_shape(s, given) for s in aux],
+        )
 
     def _returned_shape(self, shape, given):
         """A shape the Prop returned as minisym's tuple (-1 -> 0, unknown), None for ``[]``."""
@@ -176,7 +222,8 @@ class Custom(Operator):
                 f"{self.where}: return one list of shapes per group from "
                 f"{type(self.prop).__name__}.infer_shape, each shape a list of ints, e.g. "
                 "return in_shape, [[4, 3]], [] for one output of shape (4, 3), not [4, 3]: it "
-                f"returned {shape!r} ({type(shape).__name__}) where a shape belongs")
+                f"returned {shape!r} ({type(shape).__name__}) where a shape belongs"
+            )
         if not len(shape):
             return None
         self._check_integer_sizes(shape)
@@ -186,7 +233,8 @@ class Custom(Operator):
                 f"{self.where}: leave an unknown size at -1 in "
                 f"{type(self.prop).__name__}.infer_shape (arithmetic on a -1 gives negative "
                 f"sizes): it returned the shape {list(sizes)}, with a negative size, when called "
-                f"with in_shape={given}; sizes are positive, or -1 for one not known yet")
+                f"with in_shape={given}; sizes are positive, or -1 for one not known yet"
+            )
         return tuple(0 if d == -1 else d for d in sizes)
 
     def _check_integer_sizes(self, shape):
@@ -196,12 +244,16 @@ class Custom(Operator):
         if bad is None:
             return
         prop = type(self.prop).__name__
-        fix = ("write int(...) where the size is computed" if isinstance(bad, float) else
-               "make every size an int")
+        fix = (
+            "write int(...) where the size is computed"
+            if isinstance(bad, float)
+            else "make every size an int"
+        )
         exc = MXNetTypeError(
             f"{self.where}: {fix} in {prop}.infer_shape: it returned the shape "
             f"{tuple(shape)!r}, with the size {bad!r} ({type(bad).__name__}); every size must "
-            "be an int")
+            "be an int"
+        )
         note = string_kwargs_note(self, exc, "infer_shape", self.prop)
         if note:
             exc.add_note(note)
@@ -211,9 +263,11 @@ class Custom(Operator):
         """Ask the Prop with numpy type classes (None for unknown); dtypes come back."""
         given = [None if t is None else np.dtype(t).type for t in in_type]
         ins, outs, aux = self._check_lengths(self._ask("infer_type", given), "infer_type", "types")
-        return ([self._returned_type(t, "input", i) for i, t in enumerate(ins)],
-                [self._returned_type(t, "output", j) for j, t in enumerate(outs)],
-                [self._returned_type(t, "aux state", k) for k, t in enumerate(aux)])
+        return (
+            [self._returned_type(t, "input", i) for i, t in enumerate(ins)],
+            [self._returned_type(t, "output", j) for j, t in enumerate(outs)],
+            [self._returned_type(t, "aux state", k) for k, t in enumerate(aux)],
+        )
 
     def _returned_type(self, value, which, index):
         """A dtype the Prop's infer_type returned as a numpy dtype (None stays unknown), or a
@@ -225,13 +279,17 @@ class Custom(Operator):
         except TypeError:
             dtype = None
         if dtype is None or dtype.type not in DTYPE_NP_TO_MX:
-            names = {"input": self.list_arguments(), "output": self.list_outputs(),
-                     "aux state": self.list_auxiliary_states()}[which]
+            names = {
+                "input": self.list_arguments(),
+                "output": self.list_outputs(),
+                "aux state": self.list_auxiliary_states(),
+            }[which]
             raise MXNetTypeError(
                 f"{self.where}: return numpy types such as np.float32 from "
                 f"{type(self.prop).__name__}.infer_type (in_type[0] is the first input's): it "
                 f"returned {value!r} for {which} {index} {names[index]!r}, which is not a data "
-                "type MXNet has")
+                "type MXNet has"
+            )
         return dtype
 
     def _check_lengths(self, result, method, what):
@@ -239,19 +297,24 @@ class Custom(Operator):
         prop = type(self.prop).__name__
         stage = "InferShape" if method == "infer_shape" else "InferType"  # MXNet's wording
         if not isinstance(result, (list, tuple)) or len(result) not in (2, 3):
-            raise MXNetValueError(f"{self.where}: return 2 or 3 lists (inputs, outputs[, aux]) "
-                                  f"from {prop}.{method}; it returned {result!r}")
+            raise MXNetValueError(
+                f"{self.where}: return 2 or 3 lists (inputs, outputs[, aux]) "
+                f"from {prop}.{method}; it returned {result!r}"
+            )
         ins, outs = result[0], result[1]
         aux = result[2] if len(result) == 3 else []
-        for got, names, label in ((outs, self.list_outputs(), "output"),
-                                  (ins, self.list_arguments(), "input"),
-                                  (aux, self.list_auxiliary_states(), "aux state")):
+        for got, names, label in (
+            (outs, self.list_outputs(), "output"),
+            (ins, self.list_arguments(), "input"),
+            (aux, self.list_auxiliary_states(), "aux state"),
+        ):
             if len(got) != len(names):
                 count = f"{len(names)} entr{'y' if len(names) == 1 else 'ies'}"
                 raise MXNetValueError(
                     f"{self.where}: return one {what[:-1]} per name in {names} from "
                     f"{prop}.{method}: {stage} Error: expecting {count} in returned {label} "
-                    f"{what}, got {len(got)}.")
+                    f"{what}, got {len(got)}."
+                )
         return list(ins), list(outs), list(aux)
 
     # --- computing: one CustomOp per executor ------------------------------------------------
@@ -260,15 +323,18 @@ class Custom(Operator):
         codes = [DTYPE_NP_TO_MX[np.dtype(t).type] for t in in_dtypes]
         custom_op = self._ask("create_operator", ctx, [list(s) for s in in_shapes], codes)
         if custom_op is None:
-            raise MXNetError(f"{self.where}: return your CustomOp instance from "
-                             f"{type(self.prop).__name__}.create_operator (e.g. return MyOp()); it "
-                             "returned None")
+            raise MXNetError(
+                f"{self.where}: return your CustomOp instance from "
+                f"{type(self.prop).__name__}.create_operator (e.g. return MyOp()); it "
+                "returned None"
+            )
         return CustomRunner(self, custom_op, ctx)
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """Not on the node: an executor runs the CustomOp that ``create_runner`` makes."""
-        raise MXNetError(f"{self.where}: bind it first (sym.simple_bind(...)): it runs "
-                         "inside an executor")
+        raise MXNetError(
+            f"{self.where}: bind it first (sym.simple_bind(...)): it runs inside an executor"
+        )
 
     backward = forward
 
@@ -282,9 +348,15 @@ def _engine_error_class(kind):
     two cannot be combined, as for OSError."""
     if kind not in _ENGINE_ERRORS:
         try:
-            _ENGINE_ERRORS[kind] = type(kind.__name__, (MXNetError, kind), {
-                "__module__": kind.__module__, "__qualname__": kind.__qualname__,
-                "__str__": lambda self: self.__dict__.get("_text", Exception.__str__(self))})
+            _ENGINE_ERRORS[kind] = type(
+                kind.__name__,
+                (MXNetError, kind),
+                {
+                    "__module__": kind.__module__,
+                    "__qualname__": kind.__qualname__,
+                    "__str__": lambda self: self.__dict__.get("_text", Exception.__str__(self)),
+                },
+            )
         except TypeError:
             _ENGINE_ERRORS[kind] = MXNetError
     return _ENGINE_ERRORS[kind]
@@ -330,12 +402,20 @@ class CustomRunner:
         what the call writes) lets each array say how it was written as it happens."""
         names = self._names(role)
         heard = self.checker.on_write(phase) if req is not None else None
-        wrapped = [WatchedNDArray(a, self.ctx, writable, copy_on_write=not writable,
-                                  slot=SlotName(role, i, names[i], self.op.where),
-                                  req=None if req is None else req[i], on_write=heard)
-                   if needed is None or needed[i]
-                   else _undeclared(self.op, role, i, names[i], self.ctx)
-                   for i, a in enumerate(arrays)]
+        wrapped = [
+            WatchedNDArray(
+                a,
+                self.ctx,
+                writable,
+                copy_on_write=not writable,
+                slot=SlotName(role, i, names[i], self.op.where),
+                req=None if req is None else req[i],
+                on_write=heard,
+            )
+            if needed is None or needed[i]
+            else _undeclared(self.op, role, i, names[i], self.ctx)
+            for i, a in enumerate(arrays)
+        ]
         return SlotList(wrapped, role, names, self.op.where)
 
     def _names(self, role):
@@ -354,7 +434,7 @@ class CustomRunner:
         except MXNetError as exc:
             exc.add_note(slot_map_note(self.op, called, listing))
             raise
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 -- infer_graph raises it again, unchanged
             exc.add_note(slot_map_note(self.op, called, listing))
             # one traceback, down to the line that raised (the exception stays __context__)
             raise engine_error(exc).with_traceback(exc.__traceback__) from None
@@ -367,20 +447,33 @@ class CustomRunner:
     def forward(self, is_train, req, in_data, out_data, aux):
         """CustomOp.forward with ``is_train`` as 0 / 1 and read-only ``in_data``. An array it
         keeps after returning gets its own copy of the values (with a warning)."""
-        lists = {"in_data": self._wrap(in_data, "in_data", writable=False),
-                 "out_data": self._wrap(out_data, "out_data", req=req, phase="forward")}
+        lists = {
+            "in_data": self._wrap(in_data, "in_data", writable=False),
+            "out_data": self._wrap(out_data, "out_data", req=req, phase="forward"),
+        }
         aux_list = self._wrap(aux, "aux")
         given = list(list.__iter__(lists["out_data"]))
         aux_given = list(list.__iter__(aux_list))
-        listing = [("in_data", list(list.__iter__(lists["in_data"])), lists["in_data"].names,
-                    None), ("out_data", given, lists["out_data"].names, list(req)),
-                   ("aux", aux_given, aux_list.names, None)]
+        listing = [
+            ("in_data", list(list.__iter__(lists["in_data"])), lists["in_data"].names, None),
+            ("out_data", given, lists["out_data"].names, list(req)),
+            ("aux", aux_given, aux_list.names, None),
+        ]
         before = references(lists)
-        returned = self._call("forward", (
-            int(bool(is_train)), SlotList(req, "req", self._names("forward req"), self.op.where),
-            lists["in_data"], lists["out_data"], aux_list), listing)
-        self.checker.after_forward(returned, list(req), lists["out_data"], given,
-                                   lists["out_data"].names)
+        returned = self._call(
+            "forward",
+            (
+                int(bool(is_train)),
+                SlotList(req, "req", self._names("forward req"), self.op.where),
+                lists["in_data"],
+                lists["out_data"],
+                aux_list,
+            ),
+            listing,
+        )
+        self.checker.after_forward(
+            returned, list(req), lists["out_data"], given, lists["out_data"].names
+        )
         self.checker.after_replacing("forward", "out_data", lists["out_data"], given)
         self.checker.after_replacing("forward", "aux", aux_list, aux_given)
         self.checker.after_reading("forward", {"in_data": lists["in_data"]})
@@ -392,31 +485,51 @@ class CustomRunner:
         ``last_backward`` says, per in_grad and aux, whether it wrote there ('yes'), touched
         the values ('maybe', in_grad only: reading an aux state, as backward does to update
         it, changes nothing) or not ('no'): what a failed backward already changed."""
-        lists = {"out_grad": self._wrap(out_grad, "out_grad", self.needs["out_grad"], False),
-                 "in_data": self._wrap(in_data, "in_data", self.needs["in_data"], False),
-                 "out_data": self._wrap(out_data, "out_data", self.needs["out_data"], False),
-                 "in_grad": self._wrap(in_grad, "in_grad", req=req, phase="backward")}
+        lists = {
+            "out_grad": self._wrap(out_grad, "out_grad", self.needs["out_grad"], False),
+            "in_data": self._wrap(in_data, "in_data", self.needs["in_data"], False),
+            "out_data": self._wrap(out_data, "out_data", self.needs["out_data"], False),
+            "in_grad": self._wrap(in_grad, "in_grad", req=req, phase="backward"),
+        }
         aux_list = self._wrap(aux, "aux")
         given = list(list.__iter__(lists["in_grad"]))
         aux_given = list(list.__iter__(aux_list))  # the entries as handed out (code may replace)
-        listing = [(role, list(list.__iter__(lists[role])), lists[role].names,
-                    list(req) if role == "in_grad" else None) for role in lists]
+        listing = [
+            (
+                role,
+                list(list.__iter__(lists[role])),
+                lists[role].names,
+                list(req) if role == "in_grad" else None,
+            )
+            for role in lists
+        ]
         listing.append(("aux", aux_given, aux_list.names, None))
         before = references(lists)
         try:
-            returned = self._call("backward", (
-                SlotList(req, "req", self._names("backward req"), self.op.where),
-                lists["out_grad"], lists["in_data"], lists["out_data"], lists["in_grad"],
-                aux_list), listing)
+            returned = self._call(
+                "backward",
+                (
+                    SlotList(req, "req", self._names("backward req"), self.op.where),
+                    lists["out_grad"],
+                    lists["in_data"],
+                    lists["out_data"],
+                    lists["in_grad"],
+                    aux_list,
+                ),
+                listing,
+            )
         finally:
-            self.last_backward = {"in_grad": [_touched(a) for a in given],
-                                  "aux": ["yes" if a.written else "no" for a in aux_given]}
+            self.last_backward = {
+                "in_grad": [_touched(a) for a in given],
+                "aux": ["yes" if a.written else "no" for a in aux_given],
+            }
         self.checker.after_backward(returned, list(req), lists, given, lists["in_grad"].names)
         self.checker.after_replacing("backward", "in_grad", lists["in_grad"], given)
         self.checker.after_replacing("backward", "aux", aux_list, aux_given)
         if not any(r != "null" and not a.exposed for r, a in zip(req, given)):
-            self.checker.after_reading("backward", {k: v for k, v in lists.items()
-                                                    if k != "in_grad"})
+            self.checker.after_reading(
+                "backward", {k: v for k, v in lists.items() if k != "in_grad"}
+            )
         returned = None
         self.checker.after_keeping("backward", detach_kept(lists, before))
 
@@ -441,8 +554,11 @@ class SlotList(list):
         except IndexError:
             count = len(self)
             listing = ", ".join(f"{self.role}[{i}] is {n!r}" for i, n in enumerate(self.names))
-            fix = (f"use an index from 0 to {count - 1} ({listing})" if count else
-                   f"declare a name first: {self.role} is empty")
+            fix = (
+                f"use an index from 0 to {count - 1} ({listing})"
+                if count
+                else f"declare a name first: {self.role} is empty"
+            )
             raise IndexError(
                 f"{self.where}: {fix}; {self.role}[{index}] does not exist: {self.role} has "
                 f"{count} entr{'y' if count == 1 else 'ies'}, one per name the Prop declares. "
@@ -459,24 +575,30 @@ def _undeclared(op, role, index, name, ctx):
     mxnet = " (MXNet: Check failed: ndim_is_known(this->ndim()): Shape is unknown.)"
     loss = role == "out_grad" and not getattr(op.prop, "need_top_grad_", True)
     if loss:
-        read = (f"{op.where}: compute backward's gradient without out_grad: {prop} passes "
-                "need_top_grad=False, so it is a loss that makes its own gradient and does not "
-                f"read out_grad (need_top_grad=False leaves out every out_grad; {slot} is an "
-                "empty NDArray in backward). If it needs the gradient arriving from above after "
-                f"all, drop need_top_grad=False from {prop}.__init__ and list {role}[{index}] in "
-                f"{prop}.declare_backward_dependency (lesson 6).{mxnet}")
+        read = (
+            f"{op.where}: compute backward's gradient without out_grad: {prop} passes "
+            "need_top_grad=False, so it is a loss that makes its own gradient and does not "
+            f"read out_grad (need_top_grad=False leaves out every out_grad; {slot} is an "
+            "empty NDArray in backward). If it needs the gradient arriving from above after "
+            f"all, drop need_top_grad=False from {prop}.__init__ and list {role}[{index}] in "
+            f"{prop}.declare_backward_dependency (lesson 6).{mxnet}"
+        )
     else:
-        read = (f"{op.where}: list {role}[{index}] in {prop}.declare_backward_dependency to "
-                f"read it in backward (lesson 6), or do not read it: {slot} is an empty NDArray "
-                f"in backward, because {prop}.declare_backward_dependency did not list it."
-                f"{mxnet}")
+        read = (
+            f"{op.where}: list {role}[{index}] in {prop}.declare_backward_dependency to "
+            f"read it in backward (lesson 6), or do not read it: {slot} is an empty NDArray "
+            f"in backward, because {prop}.declare_backward_dependency did not list it."
+            f"{mxnet}"
+        )
     why = " (need_top_grad=False leaves out every out_grad)" if loss else ""
     arguments = op.list_arguments()
-    write = (f"{op.where}: write backward's results into in_grad, not into {slot}: "
-             f"self.assign(in_grad[0], req[0], grad), one in_grad[i] per list_arguments() name "
-             f"({slot_listing('in_grad', arguments)}). Backward wrote into {slot}, but backward "
-             f"only reads {role}: it is {WHAT_IT_HOLDS[role]}. (Here {slot} is an empty "
-             f"NDArray, because {prop}.declare_backward_dependency did not list it{why}.)")
+    write = (
+        f"{op.where}: write backward's results into in_grad, not into {slot}: "
+        f"self.assign(in_grad[0], req[0], grad), one in_grad[i] per list_arguments() name "
+        f"({slot_listing('in_grad', arguments)}). Backward wrote into {slot}, but backward "
+        f"only reads {role}: it is {WHAT_IT_HOLDS[role]}. (Here {slot} is an empty "
+        f"NDArray, because {prop}.declare_backward_dependency did not list it{why}.)"
+    )
     return EmptyNDArray(read, write, ctx)
 
 

@@ -12,6 +12,7 @@ with ``minisym.MistakeWarning`` as they happen: an ``in_grad`` overwritten where
 ``flag=False`` tested for its truth as the string ``'False'`` (``KeywordString``). An exception
 raised inside forward / backward gets a note of what each index held (``slot_map_note``).
 """
+
 import ast
 import os
 import sys
@@ -21,17 +22,27 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from ..arrays.ndarray import NDArray, _key_text
+from ..assign import assign
 from ..base import MistakeWarning
-from ..ndarray.ndarray import NDArray, _key_text
-from .assign import assign
 
-__all__ = ["WatchedNDArray", "SlotName", "CustomOpWarning", "ResultChecker", "KeywordString",
-           "keyword_strings", "string_kwargs_note", "slot_listing", "slot_map_note", "warn"]
+__all__ = [
+    "WatchedNDArray",
+    "SlotName",
+    "CustomOpWarning",
+    "ResultChecker",
+    "KeywordString",
+    "keyword_strings",
+    "string_kwargs_note",
+    "slot_listing",
+    "slot_map_note",
+    "warn",
+]
 
 # What each list a CustomOp receives holds, in words (the lists backward only reads).
 WHAT_IT_HOLDS = {
     "out_grad": "the gradient arriving from above (from whatever uses this operator's output), "
-                "one per list_outputs() name",
+    "one per list_outputs() name",
     "in_data": "the inputs forward received, one per list_arguments() name",
     "out_data": "what forward wrote, one per list_outputs() name",
 }
@@ -52,11 +63,21 @@ class WatchedNDArray(NDArray):
     written (``'+='`` and ``'-='`` add into it; any other text replaced its values) and
     ``read_before`` whether the call had read the values first."""
 
-    __slots__ = ("_buffer", "exposed", "written", "_copy_on_write", "slot", "index", "name",
-                 "req", "on_write")
+    __slots__ = (
+        "_buffer",
+        "exposed",
+        "written",
+        "_copy_on_write",
+        "slot",
+        "index",
+        "name",
+        "req",
+        "on_write",
+    )
 
-    def __init__(self, data, ctx, writable=True, copy_on_write=False, slot=None, req=None,
-                 on_write=None):
+    def __init__(
+        self, data, ctx, writable=True, copy_on_write=False, slot=None, req=None, on_write=None
+    ):
         super().__init__(data, ctx, writable)
         self.exposed = False
         self.written = False
@@ -104,8 +125,11 @@ class WatchedNDArray(NDArray):
         with self._failing_untouched(read_before):
             super().__setitem__(key, value)
         caller = sys._getframe(1)
-        how = (f"self.assign({self.label}, {caller.f_locals.get('req')!r}, ...)"
-               if caller.f_code is _ASSIGN_CODE else f"{self.label}[{_key_text(key)}] = ...")
+        how = (
+            f"self.assign({self.label}, {caller.f_locals.get('req')!r}, ...)"
+            if caller.f_code is _ASSIGN_CODE
+            else f"{self.label}[{_key_text(key)}] = ..."
+        )
         self._wrote(how, read_before)
 
     def _inplace(self, other, *how):
@@ -125,15 +149,21 @@ class WatchedNDArray(NDArray):
         counts as untouched as before, so a failed backward's note does not name it."""
         try:
             yield
-        except Exception:
+        except Exception:  # -- an exception that cannot be copied: its text is kept
             self.exposed = read_before
             raise
 
 
 _COPYTO_CODE = NDArray.copyto.__code__  # x.copyto(y) writes through y._data
 _ASSIGN_CODE = assign.__code__
-_INPLACE_TEXT = {np.add: "+=", np.subtract: "-=", np.multiply: "*=", np.true_divide: "/=",
-                 np.mod: "%=", np.power: "**="}
+_INPLACE_TEXT = {
+    np.add: "+=",
+    np.subtract: "-=",
+    np.multiply: "*=",
+    np.true_divide: "/=",
+    np.mod: "%=",
+    np.power: "**=",
+}
 ADDS_INTO = ("+=", "-=")  # what a write under req 'add' may be: self.assign adds with +=
 
 
@@ -170,18 +200,29 @@ def slot_map_note(op, method, listing):
         if not arrays:
             empty.append(role)
         for i, (array, name) in enumerate(zip(arrays, names)):
-            held = ("empty (not listed in declare_backward_dependency)"
-                    if array.dtype is None else
-                    f"{tuple(array.shape)} {np.dtype(array.dtype).name}")
-            rows.append((f"{role}[{i}]", repr(name), held,
-                         f"req[{i}] = {req[i]!r}" if req is not None else ""))
-    widths = [max((len(row[c]) for row in rows if c < 2 or row[3]), default=0)
-              for c in range(3)]
-    lines = ["  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths + [0])).rstrip()
-             for row in rows]
+            held = (
+                "empty (not listed in declare_backward_dependency)"
+                if array.dtype is None
+                else f"{tuple(array.shape)} {np.dtype(array.dtype).name}"
+            )
+            rows.append(
+                (
+                    f"{role}[{i}]",
+                    repr(name),
+                    held,
+                    f"req[{i}] = {req[i]!r}" if req is not None else "",
+                )
+            )
+    widths = [max((len(row[c]) for row in rows if c < 2 or row[3]), default=0) for c in range(3)]
+    lines = [
+        "  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths + [0])).rstrip()
+        for row in rows
+    ]
     lines += [f"  {role}: none" for role in empty]
-    return (f"(Check each index {method} used against what it held in this call of "
-            f"{op.where}:\n" + "\n".join(lines) + ")")
+    return (
+        f"(Check each index {method} used against what it held in this call of "
+        f"{op.where}:\n" + "\n".join(lines) + ")"
+    )
 
 
 # --- warnings that point at your line --------------------------------------------------------
@@ -192,6 +233,7 @@ def _engine_dirs():
     """The folders of minisym and minisym_widgets: frames there are not the learner's."""
     if not _ENGINE_DIRS:
         import importlib.util
+
         _ENGINE_DIRS.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         spec = importlib.util.find_spec("minisym_widgets")
         if spec is not None and spec.origin:
@@ -204,8 +246,9 @@ def warn(message, category=CustomOpWarning):
     array, or ran forward / backward), so a notebook shows your cell, not minisym's internals."""
     dirs = [d + os.sep for d in _engine_dirs()]
     frame, level = sys._getframe(0), 1
-    while frame is not None and any(os.path.abspath(frame.f_code.co_filename).startswith(d)
-                                    for d in dirs):
+    while frame is not None and any(
+        os.path.abspath(frame.f_code.co_filename).startswith(d) for d in dirs
+    ):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, category, stacklevel=level)
 
@@ -229,21 +272,33 @@ class ResultChecker:
         unwritten = _zero_unwritten(req, given)
         listing = slot_listing("out_data", names)
         if returned is not None:
-            left = (f" So {_join(f'out_data[{j}] ({names[j]!r})' for j in unwritten)} "
-                    "holds zeros, not your result." if unwritten else "")
-            self._warn_once(("forward", "returned"), (
-                f"{self.op.where}: write each result into its output instead of returning it: "
-                f"self.assign(out_data[0], req[0], result), one out_data per list_outputs() "
-                f"name ({listing}). forward returned {describe(returned)}, and the engine "
-                f"ignores what forward returns.{left}"))
+            left = (
+                f" So {_join(f'out_data[{j}] ({names[j]!r})' for j in unwritten)} "
+                "holds zeros, not your result."
+                if unwritten
+                else ""
+            )
+            self._warn_once(
+                ("forward", "returned"),
+                (
+                    f"{self.op.where}: write each result into its output instead of returning it: "
+                    f"self.assign(out_data[0], req[0], result), one out_data per list_outputs() "
+                    f"name ({listing}). forward returned {describe(returned)}, and the engine "
+                    f"ignores what forward returns.{left}"
+                ),
+            )
             return
         for j in unwritten:
-            self._warn_once(("forward", j), (
-                f"{self.op.where}: write out_data[{j}] with self.assign(out_data[{j}], "
-                f"req[{j}], result), one out_data per list_outputs() name ({listing}): forward "
-                f"did not write out_data[{j}] ({names[j]!r}) although req[{j}] is {req[j]!r}, "
-                "so minisym set it to zero (MXNet would leave whatever that buffer held)."
-                f"{_replaced(out_data, given, 'out_data', j)}"))
+            self._warn_once(
+                ("forward", j),
+                (
+                    f"{self.op.where}: write out_data[{j}] with self.assign(out_data[{j}], "
+                    f"req[{j}], result), one out_data per list_outputs() name ({listing}): forward "
+                    f"did not write out_data[{j}] ({names[j]!r}) although req[{j}] is {req[j]!r}, "
+                    "so minisym set it to zero (MXNet would leave whatever that buffer held)."
+                    f"{_replaced(out_data, given, 'out_data', j)}"
+                ),
+            )
 
     def after_backward(self, returned, req, lists, given, names):
         """``lists``: {role: SlotList} backward received; ``given``: the WatchedNDArrays it was
@@ -251,68 +306,100 @@ class ResultChecker:
         unwritten = _zero_unwritten(req, given)
         listing = slot_listing("in_grad", names)
         if returned is not None:
-            left = (f" So {_join(f'in_grad[{i}] ({names[i]!r})' for i in unwritten)} got none "
-                    "of your gradient (zero under req 'write', unchanged under 'add')."
-                    if unwritten else "")
-            self._warn_once(("backward", "returned"), (
-                f"{self.op.where}: write each gradient into its in_grad instead of returning "
-                f"it: self.assign(in_grad[0], req[0], grad), one in_grad per list_arguments() "
-                f"name ({listing}). backward returned {describe(returned)}, and the engine "
-                f"ignores what backward returns.{left}"))
+            left = (
+                f" So {_join(f'in_grad[{i}] ({names[i]!r})' for i in unwritten)} got none "
+                "of your gradient (zero under req 'write', unchanged under 'add')."
+                if unwritten
+                else ""
+            )
+            self._warn_once(
+                ("backward", "returned"),
+                (
+                    f"{self.op.where}: write each gradient into its in_grad instead of returning "
+                    f"it: self.assign(in_grad[0], req[0], grad), one in_grad per list_arguments() "
+                    f"name ({listing}). backward returned {describe(returned)}, and the engine "
+                    f"ignores what backward returns.{left}"
+                ),
+            )
             return
         clue = _wrote_into_inputs(lists)
         for i in unwritten:
-            got = ("nothing added to its gradient" if req[i] == "add" else
-                   "a zero gradient (MXNet would leave whatever that buffer held)")
-            self._warn_once(("backward", i), (
-                f"{self.op.where}: write the gradient of {names[i]!r} with "
-                f"self.assign(in_grad[{i}], req[{i}], grad), one in_grad per list_arguments() "
-                f"name ({listing}); if {names[i]!r} has no gradient, assign 0 there or bind it "
-                f"with grad_req='null'. backward did not write in_grad[{i}] ({names[i]!r}) "
-                f"although req[{i}] is {req[i]!r}, so {names[i]!r} got {got}.{clue}"
-                f"{_replaced(lists['in_grad'], given, 'in_grad', i)}"))
-
+            got = (
+                "nothing added to its gradient"
+                if req[i] == "add"
+                else "a zero gradient (MXNet would leave whatever that buffer held)"
+            )
+            self._warn_once(
+                ("backward", i),
+                (
+                    f"{self.op.where}: write the gradient of {names[i]!r} with "
+                    f"self.assign(in_grad[{i}], req[{i}], grad), one in_grad per list_arguments() "
+                    f"name ({listing}); if {names[i]!r} has no gradient, assign 0 there or bind it "
+                    f"with grad_req='null'. backward did not write in_grad[{i}] ({names[i]!r}) "
+                    f"although req[{i}] is {req[i]!r}, so {names[i]!r} got {got}.{clue}"
+                    f"{_replaced(lists['in_grad'], given, 'in_grad', i)}"
+                ),
+            )
 
     def on_write(self, phase):
         """The ``on_write`` of the arrays ``phase`` writes its results into: under req 'add'
         a write that replaces the values (anything but ``+=``, which ``self.assign`` uses) warns
         as it happens, unless the call read those values first (``x[:] = x + g`` adds too)."""
+
         def heard(array, how, read_before):
             if array.req != "add" or how in ADDS_INTO or read_before:
                 return
             i, name = array.slot.index, array.slot.name
             kind = "grad" if phase == "backward" else "result"
-            self._warn_once((phase, "overwrote", array.label), (
-                f"{self.op.where}: add into {array.label} ({name!r}) instead of overwriting "
-                f"it: write self.assign({array.label}, req[{i}], {kind}), which adds when "
-                f"req[{i}] is 'add' (or {array.label}[:] += {kind}). {how} replaced the values "
-                f"{array.label} held, but req[{i}] is 'add' ("
-                + ("grad_req='add': gradients accumulate over backward calls, and those of "
-                   "earlier calls are lost)." if phase == "backward" else
-                   "the result is added to what the output holds, which is lost).")),
-                MistakeWarning)
+            self._warn_once(
+                (phase, "overwrote", array.label),
+                (
+                    f"{self.op.where}: add into {array.label} ({name!r}) instead of overwriting "
+                    f"it: write self.assign({array.label}, req[{i}], {kind}), which adds when "
+                    f"req[{i}] is 'add' (or {array.label}[:] += {kind}). {how} replaced the values "
+                    f"{array.label} held, but req[{i}] is 'add' ("
+                    + (
+                        "grad_req='add': gradients accumulate over backward calls, and those of "
+                        "earlier calls are lost)."
+                        if phase == "backward"
+                        else "the result is added to what the output holds, which is lost)."
+                    )
+                ),
+                MistakeWarning,
+            )
+
         return heard
 
     def after_replacing(self, phase, role, slots, given):
         """Warn once per slot when ``phase`` replaced an entry of ``slots`` (``aux[0] = x``)
         and left the engine's array (in ``given``) unwritten; for out_data / in_grad only when
         it read that array (otherwise the "did not write" warning has already said so)."""
-        for i, array in enumerate(given[:len(slots)]):
+        for i, array in enumerate(given[: len(slots)]):
             if list.__getitem__(slots, i) is array or array.written:
                 continue
             if role != "aux" and (array.req == "null" or not array.exposed):
                 continue
             label, name = f"{role}[{i}]", slots.names[i]
-            fix = {"aux": f"{label}[:] = new_value",
-                   "in_grad": f"self.assign({label}, req[{i}], grad)",
-                   "out_data": f"self.assign({label}, req[{i}], result)"}[role]
-            kept = ("the auxiliary state keeps its old values" if role == "aux" else
-                    f"the engine's {label} keeps the values it held before this call")
-            self._warn_once((phase, "replaced", role, i), (
-                f"{self.op.where}: write into {label} ({name!r}) instead of replacing it: "
-                f"{fix}. {phase.capitalize()} put a new array into the list it received "
-                f"({label} = ...), which the engine never reads, so {kept} (MXNet ignores the "
-                "new one without a word)."), MistakeWarning)
+            fix = {
+                "aux": f"{label}[:] = new_value",
+                "in_grad": f"self.assign({label}, req[{i}], grad)",
+                "out_data": f"self.assign({label}, req[{i}], result)",
+            }[role]
+            kept = (
+                "the auxiliary state keeps its old values"
+                if role == "aux"
+                else f"the engine's {label} keeps the values it held before this call"
+            )
+            self._warn_once(
+                (phase, "replaced", role, i),
+                (
+                    f"{self.op.where}: write into {label} ({name!r}) instead of replacing it: "
+                    f"{fix}. {phase.capitalize()} put a new array into the list it received "
+                    f"({label} = ...), which the engine never reads, so {kept} (MXNet ignores the "
+                    "new one without a word)."
+                ),
+                MistakeWarning,
+            )
 
     def after_reading(self, phase, lists):
         """Warn once per slot when ``phase`` (forward / backward) wrote into a list it only
@@ -321,32 +408,46 @@ class ResultChecker:
             for i, array in enumerate(list.__iter__(slots)):
                 if getattr(array, "written", False):
                     name = slots.names[i]
-                    self._warn_once((phase, "wrote", role, i), (
-                        f"{self.op.where}: compute into a new array instead (x = "
-                        f"{role}[{i}].copy()), and write results into "
-                        + ("out_data with self.assign(out_data[0], req[0], result)"
-                           if phase == "forward" else
-                           "in_grad with self.assign(in_grad[0], req[0], grad)")
-                        + f": {phase} wrote into {role}[{i}] ({name!r}), which it only reads: "
-                        f"{role} is {WHAT_IT_HOLDS[role]}. The write went into a private copy, "
-                        f"so {name!r} and every other operator reading it keep their values (in "
-                        "MXNet the write would change them)."))
+                    self._warn_once(
+                        (phase, "wrote", role, i),
+                        (
+                            f"{self.op.where}: compute into a new array instead (x = "
+                            f"{role}[{i}].copy()), and write results into "
+                            + (
+                                "out_data with self.assign(out_data[0], req[0], result)"
+                                if phase == "forward"
+                                else "in_grad with self.assign(in_grad[0], req[0], grad)"
+                            )
+                            + f": {phase} wrote into {role}[{i}] ({name!r}), which it only reads: "
+                            f"{role} is {WHAT_IT_HOLDS[role]}. The write went into a private "
+                            f"copy, so {name!r} and every other operator reading it keep their "
+                            "values (in MXNet the write would change them)."
+                        ),
+                    )
 
     def after_keeping(self, phase, kept):
         """Warn once per slot that ``phase`` kept an array it was handed (``kept``: [(role,
         index, name)]); the engine has already given each its own copy of the values."""
         for role, i, name in kept:
-            later = ("backward" if phase == "forward" else "a later call")
-            self._warn_once((phase, "kept", role, i), (
-                f"{self.op.where}: keep a copy yourself (self.saved = {role}[{i}].copy())"
-                + (", or declare it in declare_backward_dependency and read it from "
-                   f"backward's {role}[{i}]" if phase == "forward" and
-                   role in ("in_data", "out_data") else "")
-                + f": {phase} kept {role}[{i}] ({name!r}) after it returned (e.g. self.saved = "
-                f"{role}[{i}]). The arrays a call receives are valid only during that call: the "
-                "executor reuses their memory for other operators' values. So the kept NDArray "
-                f"now holds its own copy of the values it had when {phase} returned (reading it "
-                f"in {later} is safe; writing into it changes nothing in the executor)."))
+            later = "backward" if phase == "forward" else "a later call"
+            self._warn_once(
+                (phase, "kept", role, i),
+                (
+                    f"{self.op.where}: keep a copy yourself (self.saved = {role}[{i}].copy())"
+                    + (
+                        ", or declare it in declare_backward_dependency and read it from "
+                        f"backward's {role}[{i}]"
+                        if phase == "forward" and role in ("in_data", "out_data")
+                        else ""
+                    )
+                    + f": {phase} kept {role}[{i}] ({name!r}) after it returned (e.g. self.saved = "
+                    f"{role}[{i}]). The arrays a call receives are valid only during that call: "
+                    "the executor reuses their memory for other operators' values. So the kept "
+                    f"NDArray now holds its own copy of the values it had when {phase} returned "
+                    f"(reading it in {later} is safe; writing into it changes nothing in the "
+                    "executor)."
+                ),
+            )
 
 
 def references(lists):
@@ -400,8 +501,10 @@ def _replaced(slots, given, role, index):
     """The clue when the code replaced the list's entry (``in_grad[0] = grad``)."""
     if list.__getitem__(slots, index) is given[index]:
         return ""
-    return (f" ({role}[{index}] = ... replaced the entry of the list, not the values of the "
-            "array the engine gave you: the engine never sees the new one.)")
+    return (
+        f" ({role}[{index}] = ... replaced the entry of the list, not the values of the "
+        "array the engine gave you: the engine never sees the new one.)"
+    )
 
 
 def _wrote_into_inputs(lists):
@@ -410,9 +513,11 @@ def _wrote_into_inputs(lists):
         slots = lists[role]
         for j, array in enumerate(list.__iter__(slots)):
             if getattr(array, "written", False):
-                return (f" It wrote into {role}[{j}] ({slots.names[j]!r}) instead: {role} is "
-                        f"{WHAT_IT_HOLDS[role]}; backward reads it and writes its results "
-                        "into in_grad.")
+                return (
+                    f" It wrote into {role}[{j}] ({slots.names[j]!r}) instead: {role} is "
+                    f"{WHAT_IT_HOLDS[role]}; backward reads it and writes its results "
+                    "into in_grad."
+                )
     return ""
 
 
@@ -437,13 +542,19 @@ class KeywordString(str):
         if self.means_false:
             self.means_false = False  # once per keyword of a node
             text = str(self)
-            fix = ("super().__init__(need_top_grad=need_top_grad == 'True')"
-                   if self.keyword == "need_top_grad" else  # CustomOpProp's own, tested there
-                   _conversion(self.keyword, self.keyword, text, True))
-            warn(f"{self.where}: convert the keyword {self.keyword} in {self.prop}.__init__ "
-                 f"before testing it, e.g. {fix}. Every keyword of mx.sym.Custom reaches "
-                 f"{self.prop} as a string, and {self.keyword}={text!r} is a non-empty string, "
-                 f"so it counts as true: the opposite of what {text} means.", MistakeWarning)
+            fix = (
+                "super().__init__(need_top_grad=need_top_grad == 'True')"
+                if self.keyword == "need_top_grad"
+                # CustomOpProp's own, tested there
+                else _conversion(self.keyword, self.keyword, text, True)
+            )
+            warn(
+                f"{self.where}: convert the keyword {self.keyword} in {self.prop}.__init__ "
+                f"before testing it, e.g. {fix}. Every keyword of mx.sym.Custom reaches "
+                f"{self.prop} as a string, and {self.keyword}={text!r} is a non-empty string, "
+                f"so it counts as true: the opposite of what {text} means.",
+                MistakeWarning,
+            )
         return len(self) > 0
 
 
@@ -466,8 +577,9 @@ def _means_false(text):
 
 def keyword_strings(kwargs, where, prop):
     """{keyword: KeywordString} for the str values of ``kwargs`` (the others as they are)."""
-    return {k: KeywordString(v, k, where, prop) if isinstance(v, str) else v
-            for k, v in kwargs.items()}
+    return {
+        k: KeywordString(v, k, where, prop) if isinstance(v, str) else v for k, v in kwargs.items()
+    }
 
 
 def string_kwargs_note(op, exc, method, *objects):
@@ -483,9 +595,14 @@ def string_kwargs_note(op, exc, method, *objects):
         return None
     text = str(exc)
     shown = [k for k, v in numeric.items() if repr(v) in text]
-    stored = [(k, type(obj).__name__, attr) for obj in objects if obj is not None
-              for attr, value in getattr(obj, "__dict__", {}).items()
-              for k, v in numeric.items() if isinstance(value, str) and value == v]
+    stored = [
+        (k, type(obj).__name__, attr)
+        for obj in objects
+        if obj is not None
+        for attr, value in getattr(obj, "__dict__", {}).items()
+        for k, v in numeric.items()
+        if isinstance(value, str) and value == v
+    ]
     prop = op.prop_class_name
     if stored:
         k, owner, attr = ([s for s in stored if s[0] in shown] or stored)[0]
@@ -499,9 +616,11 @@ def string_kwargs_note(op, exc, method, *objects):
         detail = f"it received {got}, all strings"
     else:
         return None
-    return (f"(In {op.where}: every keyword argument of mx.sym.Custom reaches {prop}.__init__ "
-            f"as a string, and {detail}. Convert it in {prop}.__init__: "
-            f"{_conversion(attr, k, numeric[k], method == 'infer_shape' or 'integer' in text)}.)")
+    return (
+        f"(In {op.where}: every keyword argument of mx.sym.Custom reaches {prop}.__init__ "
+        f"as a string, and {detail}. Convert it in {prop}.__init__: "
+        f"{_conversion(attr, k, numeric[k], method == 'infer_shape' or 'integer' in text)}.)"
+    )
 
 
 def _looks_like_a_number(value):

@@ -3,6 +3,7 @@
 ``Param(int, required=True)`` declares a parameter; ``parse_params`` turns the string attributes
 of a node (``{'kernel': '(3, 3)'}``) into Python values (``(3, 3)``) with MXNet's defaults.
 """
+
 import ast
 import difflib
 
@@ -10,8 +11,16 @@ import numpy as np
 
 from ..base import MXNetTypeError, MXNetValueError
 
-__all__ = ["Param", "REQUIRED", "parse_params", "param_text", "shape_tuple", "optional", "boolean",
-           "dtype_str"]
+__all__ = [
+    "Param",
+    "REQUIRED",
+    "parse_params",
+    "param_text",
+    "shape_tuple",
+    "optional",
+    "boolean",
+    "dtype_str",
+]
 
 REQUIRED = object()
 
@@ -34,16 +43,19 @@ def shape_tuple(text):
         value = None
     if isinstance(value, int) and not isinstance(value, bool):
         return (value,)
-    if isinstance(value, (tuple, list)) and all(isinstance(v, int) and not isinstance(v, bool)
-                                                 for v in value):
+    if isinstance(value, (tuple, list)) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
         return tuple(value)
     raise ValueError(f"expected a tuple of ints such as (3, 3), got {text!r}")
 
 
 def optional(parse):
     """A parser that also accepts 'None'."""
+
     def parse_optional(text):
         return None if text.strip() == "None" else parse(text)
+
     parse_optional.__name__ = f"optional {getattr(parse, '__name__', 'value')}"
     return parse_optional
 
@@ -64,12 +76,16 @@ def param_text(key, value, where):
         return np.dtype(value).name
     if isinstance(value, np.ndarray) and value.ndim > 0:
         as_tuple = tuple(value.tolist()) if value.ndim == 1 else None
-        fix = (f"pass a tuple: {key}={_text(as_tuple, True)}" if as_tuple is not None
-               else f"pass a tuple of numbers, e.g. {key}=tuple(array.ravel().tolist())")
+        fix = (
+            f"pass a tuple: {key}={_text(as_tuple, True)}"
+            if as_tuple is not None
+            else f"pass a tuple of numbers, e.g. {key}=tuple(array.ravel().tolist())"
+        )
         raise MXNetValueError(
             f"{where}: parameter {key} is a NumPy array {np.array2string(value, separator=', ')}"
             f"; MXNet stores parameters as text and cannot read an array's text "
-            f"{str(value)!r} back; {fix}")
+            f"{str(value)!r} back; {fix}"
+        )
     return _text(value, top=True)
 
 
@@ -89,8 +105,14 @@ def _text(value, top):
     return str(value) if top else repr(value)
 
 
-_TYPE_NAMES = {int: "int", float: "float", boolean: "boolean", shape_tuple: "Shape(tuple)",
-               str: "string", dtype_str: "dtype"}
+_TYPE_NAMES = {
+    int: "int",
+    float: "float",
+    boolean: "boolean",
+    shape_tuple: "Shape(tuple)",
+    str: "string",
+    dtype_str: "dtype",
+}
 
 
 class Param:
@@ -121,7 +143,8 @@ class Param:
             if text not in self.choices:
                 raise MXNetValueError(
                     f"{where}: {key}={text!r} is not allowed; choose one of "
-                    + ", ".join(repr(c) for c in self.choices))
+                    + ", ".join(repr(c) for c in self.choices)
+                )
             return text
         try:
             value = self.parse(text)
@@ -129,8 +152,9 @@ class Param:
             # a crafted text (a symbol file's '1+1+...+1') nests too deeply for the parser
             detail = str(exc) if len(text) <= 80 else "it is not one"
             shown = repr(text) if len(text) <= 80 else repr(text[:60]) + f"... ({len(text)} chars)"
-            raise MXNetValueError(f"{where}: parameter {key}={shown} cannot be read as "
-                                  f"{self.type_name} ({detail})") from None
+            raise MXNetValueError(
+                f"{where}: parameter {key}={shown} cannot be read as {self.type_name} ({detail})"
+            ) from None
         if self.check is not None:
             problem = self.check(value)
             if problem:
@@ -144,22 +168,26 @@ def parse_params(schema, attrs, where):
     Keys of the form ``__x__`` are user attributes and ignored; any other unknown key is a
     TypeError that lists the operator's parameters.
     """
-    unknown = [k for k in attrs
-               if k not in schema and not (k.startswith("__") and k.endswith("__"))]
+    unknown = [
+        k for k in attrs if k not in schema and not (k.startswith("__") and k.endswith("__"))
+    ]
     if unknown:
         known = ", ".join(schema) or "(none)"
         close = difflib.get_close_matches(unknown[0], list(schema), n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
         raise MXNetTypeError(
             f"{where}: unknown parameter {unknown[0]!r}.{hint} Its parameters are: {known}. "
-            f"(Attributes of your own must look like __{unknown[0]}__.)")
+            f"(Attributes of your own must look like __{unknown[0]}__.)"
+        )
     values = {}
     for key, param in schema.items():
         if key in attrs:
             values[key] = param.read(attrs[key], where, key)
         elif param.required:
-            raise MXNetValueError(f"{where}: required parameter {key!r} ({param.type_name}) is "
-                                  f"missing; pass {key}=... when you create it")
+            raise MXNetValueError(
+                f"{where}: required parameter {key!r} ({param.type_name}) is "
+                f"missing; pass {key}=... when you create it"
+            )
         else:
             values[key] = param.default
     return values

@@ -1,9 +1,21 @@
 """Building blocks of shape and type rules. A shape is a tuple of ints; ``None`` is an unknown shape
 and a 0 inside a tuple an unknown dimension (MXNet 1.x's convention)."""
+
 from ..base import MXNetValueError
 
-__all__ = ["known", "merge_shape", "ShapeConflict", "same_shape", "same_dtype", "fmt",
-           "prod", "try_merge", "channel_first_axes", "permute", "unpermute"]
+__all__ = [
+    "known",
+    "merge_shape",
+    "ShapeConflict",
+    "same_shape",
+    "same_dtype",
+    "fmt",
+    "prod",
+    "try_merge",
+    "channel_first_axes",
+    "permute",
+    "unpermute",
+]
 
 
 class ShapeConflict(Exception):
@@ -16,8 +28,12 @@ def fmt(shape):
         return "unknown"
     if not isinstance(shape, tuple):
         return str(shape)
-    return ("(" + ", ".join("?" if d == 0 else str(d) for d in shape)
-            + ("," if len(shape) == 1 else "") + ")")
+    return (
+        "("
+        + ", ".join("?" if d == 0 else str(d) for d in shape)
+        + ("," if len(shape) == 1 else "")
+        + ")"
+    )
 
 
 def known(shape):
@@ -97,8 +113,9 @@ def _unify(op, values, merge, what, fix):
         try:
             common = merge(common, value)
         except ShapeConflict:
-            label = lambda i: (f"input {i} '{names[i]}'" if i < len(names)
-                               else f"output {i - len(names)}")
+            label = lambda i: (
+                f"input {i} '{names[i]}'" if i < len(names) else f"output {i - len(names)}"
+            )
             raise MXNetValueError(
                 f"{op.where}: {what} inconsistent: {label(index)} is {fmt(value)} but "
                 f"{label(first)} is {fmt(values[first])}; {op.op_name} needs equal {what}s. {fix}"
@@ -119,8 +136,13 @@ def same_dtype(op, in_type, out_type):
     """Every input, output and auxiliary state has one dtype (the usual type rule)."""
     n_args = len(op.list_arguments())
     n_aux = len(op.list_auxiliary_states())
-    common = _unify(op, list(in_type) + list(out_type), merge_value, "dtype",
-                    "Cast one of them with mx.sym.cast(x, dtype=...).")
+    common = _unify(
+        op,
+        list(in_type) + list(out_type),
+        merge_value,
+        "dtype",
+        "Cast one of them with mx.sym.cast(x, dtype=...).",
+    )
     return [common] * n_args, [common] * len(op.list_outputs()), [common] * n_aux
 
 

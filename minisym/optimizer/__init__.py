@@ -11,12 +11,31 @@ float32 and rounds the result into the float16 weight. LAMB's one-index update l
 master unchanged, as MXNet's kernel does (see ``adam.py``). Without it, a float16 weight
 warns once when its state is created.
 """
+
 from .adam import FTML, LAMB, Adam, Adamax, Nadam
 from .adaptive import AdaDelta, AdaGrad, Ftrl, RMSProp
 from .optimizer import Optimizer, create, register
 from .sgd import NAG, SGD, SGLD, Signum, ccSGD
 from .updater import Updater, get_updater
 
-__all__ = ["Optimizer", "SGD", "ccSGD", "NAG", "Signum", "SGLD", "Adam", "Adamax", "Nadam", "LAMB",
-           "FTML", "AdaGrad", "RMSProp", "AdaDelta", "Ftrl", "Updater", "create", "register",
-           "get_updater"]
+__all__ = [
+    "Optimizer",
+    "SGD",
+    "ccSGD",
+    "NAG",
+    "Signum",
+    "SGLD",
+    "Adam",
+    "Adamax",
+    "Nadam",
+    "LAMB",
+    "FTML",
+    "AdaGrad",
+    "RMSProp",
+    "AdaDelta",
+    "Ftrl",
+    "Updater",
+    "create",
+    "register",
+    "get_updater",
+]

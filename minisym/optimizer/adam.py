@@ -5,6 +5,7 @@ Adam, LAMB and FTML follow the fused kernels MXNet 1.9.1's classes call (``adam_
 Adamax and Nadam are computed in Python in MXNet, step by step as here. ``t`` is the index's
 own update count.
 """
+
 import math
 import os
 
@@ -28,8 +29,9 @@ __all__ = ["Adam", "Adamax", "Nadam", "LAMB", "FTML"]
 class Adam(Optimizer):
     """Adam, bias correction folded into the rate: lr_t = lr * sqrt(1-beta2^t) / (1-beta1^t)."""
 
-    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
-                 lazy_update=True, **kwargs):
+    def __init__(
+        self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, lazy_update=True, **kwargs
+    ):
         super().__init__(learning_rate=learning_rate, **kwargs)
         self.beta1 = beta1
         self.beta2 = beta2
@@ -46,11 +48,11 @@ class Adam(Optimizer):
         self._update_count(index)
         lr, wd = self._get_lr(index), self._get_wd(index)
         t = self._index_update_count[index]
-        lr *= math.sqrt(1. - self.beta2 ** t) / (1. - self.beta1 ** t)
+        lr *= math.sqrt(1.0 - self.beta2**t) / (1.0 - self.beta1**t)
         mean, var = state
         g = rescaled(grad, self.rescale_grad, self.clip_gradient, weight, wd)
-        mean[:] = self.beta1 * mean._data + (1. - self.beta1) * g
-        var[:] = self.beta2 * var._data + (1. - self.beta2) * g * g
+        mean[:] = self.beta1 * mean._data + (1.0 - self.beta1) * g
+        var[:] = self.beta2 * var._data + (1.0 - self.beta2) * g * g
         weight[:] = weight._data - lr * mean._data / (np.sqrt(var._data) + self.epsilon)
 
 
@@ -72,11 +74,11 @@ class Adamax(Optimizer):
         check_ndarrays("Adamax", weight, grad)
         self._update_count(index)
         lr, wd = self._get_lr(index), self._get_wd(index)
-        lr /= 1. - self.beta1 ** self._index_update_count[index]
+        lr /= 1.0 - self.beta1 ** self._index_update_count[index]
         g = python_clip(grad._data * self.rescale_grad + wd * weight._data, self.clip_gradient)
         mean, norm = state
         mean[:] = mean._data * self.beta1
-        mean[:] = mean._data + (1. - self.beta1) * g
+        mean[:] = mean._data + (1.0 - self.beta1) * g
         norm[:] = np.maximum(self.beta2 * norm._data, np.abs(g))
         weight[:] = weight._data - lr * mean._data / norm._data
 
@@ -85,8 +87,15 @@ class Adamax(Optimizer):
 class Nadam(Optimizer):
     """Nesterov Adam with MXNet's warming momentum schedule (``schedule_decay``)."""
 
-    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
-                 schedule_decay=0.004, **kwargs):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta1=0.9,
+        beta2=0.999,
+        epsilon=1e-8,
+        schedule_decay=0.004,
+        **kwargs,
+    ):
         super().__init__(learning_rate=learning_rate, **kwargs)
         self.beta1 = beta1
         self.beta2 = beta2
@@ -94,7 +103,7 @@ class Nadam(Optimizer):
         self.schedule_decay = schedule_decay
         # One product for the whole optimizer, as in MXNet: every update of any index
         # multiplies it by that index's momentum_t.
-        self.m_schedule = 1.
+        self.m_schedule = 1.0
 
     def create_state(self, index, weight):
         """(mean, variance), both zeros like ``weight``."""
@@ -107,19 +116,19 @@ class Nadam(Optimizer):
         lr, wd = self._get_lr(index), self._get_wd(index)
         t = self._index_update_count[index]
         g = python_clip(grad._data * self.rescale_grad + wd * weight._data, self.clip_gradient)
-        momentum_t = self.beta1 * (1. - 0.5 * (pow(0.96, t * self.schedule_decay)))
-        momentum_t_1 = self.beta1 * (1. - 0.5 * (pow(0.96, (t + 1) * self.schedule_decay)))
+        momentum_t = self.beta1 * (1.0 - 0.5 * (pow(0.96, t * self.schedule_decay)))
+        momentum_t_1 = self.beta1 * (1.0 - 0.5 * (pow(0.96, (t + 1) * self.schedule_decay)))
         self.m_schedule = self.m_schedule * momentum_t
         m_schedule_next = self.m_schedule * momentum_t_1
         mean, var = state
         mean[:] = mean._data * self.beta1
-        mean[:] = mean._data + (1. - self.beta1) * g
+        mean[:] = mean._data + (1.0 - self.beta1) * g
         var[:] = var._data * self.beta2
-        var[:] = var._data + (1. - self.beta2) * g * g
-        g_prime = g / (1. - self.m_schedule)
-        mean_prime = mean._data / (1. - m_schedule_next)
-        var_prime = var._data / (1. - pow(self.beta2, t))
-        mean_bar = (1. - momentum_t) * g_prime + momentum_t_1 * mean_prime
+        var[:] = var._data + (1.0 - self.beta2) * g * g
+        g_prime = g / (1.0 - self.m_schedule)
+        mean_prime = mean._data / (1.0 - m_schedule_next)
+        var_prime = var._data / (1.0 - pow(self.beta2, t))
+        mean_bar = (1.0 - momentum_t) * g_prime + momentum_t_1 * mean_prime
         weight[:] = weight._data - lr * mean_bar / (np.sqrt(var_prime) + self.epsilon)
 
 
@@ -127,8 +136,17 @@ class Nadam(Optimizer):
 class LAMB(Optimizer):
     """LAMB: an Adam direction (plus wd*w) scaled per weight by ||w|| / ||direction||."""
 
-    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-6,
-                 lower_bound=None, upper_bound=None, bias_correction=True, **kwargs):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta1=0.9,
+        beta2=0.999,
+        epsilon=1e-6,
+        lower_bound=None,
+        upper_bound=None,
+        bias_correction=True,
+        **kwargs,
+    ):
         super().__init__(learning_rate=learning_rate, **kwargs)
         self.beta1 = beta1
         self.beta2 = beta2
@@ -136,8 +154,9 @@ class LAMB(Optimizer):
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
         self.bias_correction = bias_correction
-        self.aggregate_num = max(1, min(45, int(os.getenv("MXNET_OPTIMIZER_AGGREGATION_SIZE",
-                                                          "45"))))
+        self.aggregate_num = max(
+            1, min(45, int(os.getenv("MXNET_OPTIMIZER_AGGREGATION_SIZE", "45")))
+        )
 
     def create_state(self, index, weight):
         """(mean, variance), both zeros like ``weight``."""
@@ -148,8 +167,14 @@ class LAMB(Optimizer):
         if not isinstance(index, (list, tuple)):
             check_ndarrays("LAMB", weight, grad)
             self._update_count(index)
-            self._step(weight, grad, state, self._get_lr(index), self._get_wd(index),
-                       self._index_update_count[index])
+            self._step(
+                weight,
+                grad,
+                state,
+                self._get_lr(index),
+                self._get_wd(index),
+                self._index_update_count[index],
+            )
             return
         # multi_lamb_update: every count first, then the rates (a scheduler sees the new count)
         for w, g in zip(weight, grad):
@@ -174,8 +199,15 @@ class LAMB(Optimizer):
             check_ndarrays("LAMB", weight, grad)
             self._update_count(index)
             master, inner = state
-            new = self._step(master, grad.astype(np.float32), inner, self._get_lr(index),
-                             self._get_wd(index), self._index_update_count[index], write=False)
+            new = self._step(
+                master,
+                grad.astype(np.float32),
+                inner,
+                self._get_lr(index),
+                self._get_wd(index),
+                self._index_update_count[index],
+                write=False,
+            )
             weight[:] = new.astype(weight._data.dtype)
             return
         self._update_count(list(index))
@@ -187,14 +219,15 @@ class LAMB(Optimizer):
     def _step(self, weight, grad, state, lr, wd, t, write=True):
         """One LAMB step of ``weight`` (written in place unless not ``write``); the new values."""
         mean, var = state
-        beta1, beta2, eps, rescale, wd = scalars(weight, self.beta1, self.beta2, self.epsilon,
-                                                 self.rescale_grad, wd)
+        beta1, beta2, eps, rescale, wd = scalars(
+            weight, self.beta1, self.beta2, self.epsilon, self.rescale_grad, wd
+        )
         g = fused_clip(grad._data * rescale, self.clip_gradient)
         mean[:] = beta1 * mean._data + (1 - beta1) * g
         var[:] = beta2 * var._data + (1 - beta2) * g * g
         m, v = mean._data, var._data
         if self.bias_correction:
-            m, v = m / (1 - beta1 ** t), v / (1 - beta2 ** t)
+            m, v = m / (1 - beta1**t), v / (1 - beta2**t)
         direction = m / (np.sqrt(v) + eps) + wd * weight._data
         r1 = np.sqrt(np.sum(np.square(weight._data)))
         r2 = np.sqrt(np.sum(np.square(direction)))
@@ -228,12 +261,19 @@ class FTML(Optimizer):
         check_ndarrays("FTML", weight, grad)
         self._update_count(index)
         lr, wd, beta1, beta2, eps, rescale, t = scalars(
-            weight, self._get_lr(index), self._get_wd(index), self.beta1, self.beta2,
-            self.epsilon, self.rescale_grad, self._index_update_count[index])
+            weight,
+            self._get_lr(index),
+            self._get_wd(index),
+            self.beta1,
+            self.beta2,
+            self.epsilon,
+            self.rescale_grad,
+            self._index_update_count[index],
+        )
         d, v, z = state
         g = fused_clip(rescale * grad._data + wd * weight._data, self.clip_gradient)
         v[:] = beta2 * v._data + (1 - beta2) * np.square(g)
-        d_t = (1 - beta1 ** t) / lr * (np.sqrt(v._data / (1 - beta2 ** t)) + eps)
+        d_t = (1 - beta1**t) / lr * (np.sqrt(v._data / (1 - beta2**t)) + eps)
         z[:] = beta1 * z._data + (1 - beta1) * g - (d_t - beta1 * d._data) * weight._data
         d[:] = d_t
         weight[:] = -z._data / d_t

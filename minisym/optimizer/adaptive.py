@@ -6,6 +6,7 @@ RMSProp and Ftrl follow the fused kernels MXNet 1.9.1's classes call (``rmsprop_
 in Python in MXNet, step by step as here. Their states are float32 whatever the weight's dtype,
 as in MXNet.
 """
+
 import numpy as np
 
 from .optimizer import (
@@ -48,8 +49,16 @@ class AdaGrad(Optimizer):
 class RMSProp(Optimizer):
     """RMSProp (Tieleman & Hinton), or with ``centered=True`` Graves' version with momentum."""
 
-    def __init__(self, learning_rate=0.001, gamma1=0.9, gamma2=0.9, epsilon=1e-8,
-                 centered=False, clip_weights=None, **kwargs):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        gamma1=0.9,
+        gamma2=0.9,
+        epsilon=1e-8,
+        centered=False,
+        clip_weights=None,
+        **kwargs,
+    ):
         super().__init__(learning_rate=learning_rate, **kwargs)
         self.gamma1 = gamma1
         self.gamma2 = gamma2
@@ -67,8 +76,14 @@ class RMSProp(Optimizer):
         check_ndarrays("RMSProp", weight, grad)
         self._update_count(index)
         lr, wd, gamma1, gamma2, eps, rescale = scalars(
-            weight, self._get_lr(index), self._get_wd(index), self.gamma1, self.gamma2,
-            self.epsilon, self.rescale_grad)
+            weight,
+            self._get_lr(index),
+            self._get_wd(index),
+            self.gamma1,
+            self.gamma2,
+            self.epsilon,
+            self.rescale_grad,
+        )
         g = fused_clip(rescale * grad._data + wd * weight._data, self.clip_gradient)
         if not self.centered:
             (n,) = state
@@ -79,7 +94,8 @@ class RMSProp(Optimizer):
             n[:] = (1 - gamma1) * g * g + gamma1 * n._data
             mean[:] = (1 - gamma1) * g + gamma1 * mean._data
             delta[:] = gamma2 * delta._data - (
-                lr * g / np.sqrt(n._data - mean._data * mean._data + eps))
+                lr * g / np.sqrt(n._data - mean._data * mean._data + eps)
+            )
             new = weight._data + delta._data
         weight[:] = fused_clip(new, self.clip_weights)
 
@@ -107,10 +123,10 @@ class AdaDelta(Optimizer):
         acc_g, acc_delta = state
         rho, eps = self.rho, self.epsilon
         acc_g[:] = acc_g._data * rho
-        acc_g[:] = acc_g._data + (1. - rho) * g * g
+        acc_g[:] = acc_g._data + (1.0 - rho) * g * g
         delta = np.sqrt(acc_delta._data + eps) / np.sqrt(acc_g._data + eps) * g
         acc_delta[:] = acc_delta._data * rho
-        acc_delta[:] = acc_delta._data + (1. - rho) * delta * delta
+        acc_delta[:] = acc_delta._data + (1.0 - rho) * delta * delta
         weight[:] = weight._data - (delta + wd * weight._data)
 
 
@@ -132,12 +148,21 @@ class Ftrl(Optimizer):
         """One FTRL step (``ftrl_update``)."""
         check_ndarrays("Ftrl", weight, grad)
         self._update_count(index)
-        wd, lr, rescale, beta, lamda1 = scalars(weight, self._get_wd(index), self._get_lr(index),
-                                                self.rescale_grad, self.beta, self.lamda1)
+        wd, lr, rescale, beta, lamda1 = scalars(
+            weight,
+            self._get_wd(index),
+            self._get_lr(index),
+            self.rescale_grad,
+            self.beta,
+            self.lamda1,
+        )
         z, n = state
         g = fused_clip(grad._data * rescale, self.clip_gradient)
         w = weight._data
         z[:] = z._data + (g - (np.sqrt(n._data + np.square(g)) - np.sqrt(n._data)) * w / lr)
         n[:] = n._data + np.square(g)
-        weight[:] = ((np.sign(z._data) * lamda1 - z._data) / ((beta + np.sqrt(n._data)) / lr + wd)
-                     * (np.abs(z._data) > lamda1))
+        weight[:] = (
+            (np.sign(z._data) * lamda1 - z._data)
+            / ((beta + np.sqrt(n._data)) / lr + wd)
+            * (np.abs(z._data) > lamda1)
+        )

@@ -20,14 +20,15 @@ Optimizers whose MXNet class calls a fused kernel (``sgd_mom_update``, ``adam_up
 Python (AdaGrad, AdaDelta, Adamax, Nadam, SGLD) clip whenever it is not None, as
 ``mx.nd.clip(g, -c, c)`` does: ``clip_gradient=0`` zeroes the gradient there.
 """
+
 import os
 import sys
 import warnings
 
 import numpy as np
 
+from ..arrays.ndarray import NDArray
 from ..ndarray import zeros
-from ..ndarray.ndarray import NDArray
 
 __all__ = ["Optimizer", "register", "create", "zeros_like"]
 
@@ -48,9 +49,19 @@ class Optimizer:
 
     opt_registry = {}
 
-    def __init__(self, rescale_grad=1., param_idx2name=None, wd=0., clip_gradient=None,
-                 learning_rate=None, lr_scheduler=None, sym=None, begin_num_update=0,
-                 multi_precision=False, param_dict=None):
+    def __init__(
+        self,
+        rescale_grad=1.0,
+        param_idx2name=None,
+        wd=0.0,
+        clip_gradient=None,
+        learning_rate=None,
+        lr_scheduler=None,
+        sym=None,
+        begin_num_update=0,
+        multi_precision=False,
+        param_dict=None,
+    ):
         self.rescale_grad = rescale_grad
         self.lr_scheduler = lr_scheduler
         if lr_scheduler is None and learning_rate is None:
@@ -59,8 +70,12 @@ class Optimizer:
         if lr_scheduler is not None and learning_rate is not None:
             if lr_scheduler.base_lr != learning_rate:
                 # MXNet prints this warning (to stdout) rather than raising or warning it.
-                print(UserWarning("learning rate from ``lr_scheduler`` has been "
-                                  "overwritten by ``learning_rate`` in optimizer."))
+                print(
+                    UserWarning(
+                        "learning rate from ``lr_scheduler`` has been "
+                        "overwritten by ``learning_rate`` in optimizer."
+                    )
+                )
                 lr_scheduler.base_lr = learning_rate
         self.wd = wd
         self.lr_mult = {}
@@ -74,8 +89,9 @@ class Optimizer:
         self.aggregate_num = 0
         if param_idx2name is None:
             param_idx2name = {}
-        assert isinstance(param_idx2name, dict), \
+        assert isinstance(param_idx2name, dict), (
             "param_idx2name should be a dict of param indexes to names."
+        )
         self.idx2name = param_idx2name.copy()
         self.sym_info = (sym.attr_dict(), sym.list_arguments()) if sym is not None else ()
         self.param_dict = param_dict if param_dict else {}
@@ -90,9 +106,11 @@ class Optimizer:
         name = klass.__name__.lower()
         if name in Optimizer.opt_registry:
             old = Optimizer.opt_registry[name]
-            warnings.warn(f"WARNING: New optimizer {klass.__module__}.{klass.__name__} is "
-                          f"overriding existing optimizer {old.__module__}.{old.__name__}",
-                          stacklevel=2)
+            warnings.warn(
+                f"WARNING: New optimizer {klass.__module__}.{klass.__name__} is "
+                f"overriding existing optimizer {old.__module__}.{old.__name__}",
+                stacklevel=2,
+            )
         Optimizer.opt_registry[name] = klass
         return klass
 
@@ -102,10 +120,13 @@ class Optimizer:
         if name.lower() in Optimizer.opt_registry:
             return Optimizer.opt_registry[name.lower()](**kwargs)
         import difflib
+
         close = difflib.get_close_matches(name.lower(), sorted(Optimizer.opt_registry), n=1)
         hint = f". Did you mean {close[0]!r}?" if close else ""
-        raise ValueError(f"Cannot find optimizer {name} "
-                         f"(registered: {', '.join(sorted(Optimizer.opt_registry))}){hint}")
+        raise ValueError(
+            f"Cannot find optimizer {name} "
+            f"(registered: {', '.join(sorted(Optimizer.opt_registry))}){hint}"
+        )
 
     # --- learning rate -----------------------------------------------------------------------
     @property
@@ -118,9 +139,11 @@ class Optimizer:
     def set_learning_rate(self, lr):
         """Set the global learning rate (not allowed when a scheduler sets it)."""
         if self.lr_scheduler is not None:
-            raise UserWarning("LRScheduler of the optimizer has already been defined. Note that "
-                              "set_learning_rate can mutate the value of the learning rate of the "
-                              "optimizer only when the LRScheduler of the optimizer is undefined.")
+            raise UserWarning(
+                "LRScheduler of the optimizer has already been defined. Note that "
+                "set_learning_rate can mutate the value of the learning rate of the "
+                "optimizer only when the LRScheduler of the optimizer is undefined."
+            )
         self.lr = lr
 
     def set_lr_scale(self, args_lrscale):
@@ -203,9 +226,11 @@ class Optimizer:
             master = weight.astype(np.float32)
             return (master,) + (self.create_state(index, master),)
         if weight.dtype == np.float16 and not self.multi_precision:
-            learner_warning("Accumulating with float16 in optimizer can lead to poor accuracy "
-                            "or slow convergence. Consider using multi_precision=True option of "
-                            "the optimizer")
+            learner_warning(
+                "Accumulating with float16 in optimizer can lead to poor accuracy "
+                "or slow convergence. Consider using multi_precision=True option of "
+                "the optimizer"
+            )
         return self.create_state(index, weight)
 
     def update(self, index, weight, grad, state):
@@ -275,7 +300,8 @@ def check_ndarrays(name, weight, grad):
     """AssertionError (MXNet's type) unless ``weight`` and ``grad`` are NDArrays."""
     assert isinstance(weight, NDArray) and isinstance(grad, NDArray), (
         f"{name}.update takes NDArrays: weight is {type(weight).__name__}, grad is "
-        f"{type(grad).__name__} (wrap NumPy values in mx.nd.array(...))")
+        f"{type(grad).__name__} (wrap NumPy values in mx.nd.array(...))"
+    )
 
 
 def scalars(weight, *values):

@@ -5,12 +5,13 @@ Each follows the arithmetic of the kernel MXNet 1.9.1's class calls (``sgd_updat
 ``sgd_mom_update``, ``nag_mom_update``, ``signsgd_update``, ``signum_update``), in the weight's
 dtype. The momentum state MXNet keeps is the *negative* accumulated step.
 """
+
 import math
 import os
 
 import numpy as np
 
-from ..ndarray.ndarray import NDArray
+from ..arrays.ndarray import NDArray
 from ..random import generator
 from .optimizer import (
     Optimizer,
@@ -28,9 +29,11 @@ __all__ = ["SGD", "ccSGD", "NAG", "Signum", "SGLD"]
 
 
 def _float16_warning(name):
-    learner_warning("Accumulating with float16 in optimizer can lead to poor accuracy or slow "
-                    "convergence. Consider using multi_precision=True option of the "
-                    f"{name} optimizer")
+    learner_warning(
+        "Accumulating with float16 in optimizer can lead to poor accuracy or slow "
+        "convergence. Consider using multi_precision=True option of the "
+        f"{name} optimizer"
+    )
 
 
 @register
@@ -65,15 +68,21 @@ class SGD(Optimizer):
     def update_multi_precision(self, index, weight, grad, state):
         """``update``, through float32 master copies for float16 weights under multi_precision."""
         first = weight[0] if isinstance(index, (list, tuple)) else weight
-        self._update_impl(index, weight, grad, state,
-                          multi_precision=self.multi_precision and first.dtype == np.float16)
+        self._update_impl(
+            index,
+            weight,
+            grad,
+            state,
+            multi_precision=self.multi_precision and first.dtype == np.float16,
+        )
 
     def _update_impl(self, indices, weights, grads, states, multi_precision):
         if not isinstance(indices, (list, tuple)):
             indices, weights, grads, states = [indices], [weights], [grads], [states]
         for weight, grad in zip(weights, grads):
-            assert isinstance(weight, NDArray) and isinstance(grad, NDArray), \
+            assert isinstance(weight, NDArray) and isinstance(grad, NDArray), (
                 "SGD updates NDArrays: weight and grad must be NDArray"
+            )
         self._update_count(indices)
         lrs, wds = self._get_lrs(indices), self._get_wds(indices)
         for weight, grad, state, lr, wd in zip(weights, grads, states, lrs, wds):
@@ -95,7 +104,7 @@ class SGD(Optimizer):
 
 
 @register
-class ccSGD(SGD):  # noqa: N801 -- MXNet's name, registered as 'ccsgd'
+class ccSGD(SGD):  # -- MXNet's name, registered as 'ccsgd'
     """[Deprecated in MXNet] the same as SGD, kept because old examples use ``'ccsgd'``."""
 
 
@@ -136,13 +145,14 @@ class NAG(Optimizer):
     def _step(self, index, weight, grad, momentum):
         check_ndarrays("NAG", weight, grad)
         self._update_count(index)
-        lr, wd, rescale = scalars(weight, self._get_lr(index), self._get_wd(index),
-                                  self.rescale_grad)
+        lr, wd, rescale = scalars(
+            weight, self._get_lr(index), self._get_wd(index), self.rescale_grad
+        )
         g = fused_clip(rescale * grad._data, self.clip_gradient)
         if momentum is None:
             weight[:] = (1 - lr * wd) * weight._data - lr * g
             return
-        mu, = scalars(weight, self.momentum if self.momentum > 0 else 0.0)
+        (mu,) = scalars(weight, self.momentum if self.momentum > 0 else 0.0)
         mom = mu * momentum._data
         weight[:] = weight._data - mom + (mu + 1) * (mom - lr * (g + wd * weight._data))
         # The kernel writes the weight in place before it updates the momentum, so the
@@ -167,14 +177,14 @@ class Signum(Optimizer):
         """One Signum step (``signum_update``), or signSGD (``signsgd_update``) without state."""
         check_ndarrays("Signum", weight, grad)
         self._update_count(index)
-        lr, wd, rescale = scalars(weight, self._get_lr(index), self._get_wd(index),
-                                  self.rescale_grad)
+        lr, wd, rescale = scalars(
+            weight, self._get_lr(index), self._get_wd(index), self.rescale_grad
+        )
         if state is None:
             # signsgd_update takes the sign of the raw gradient: no rescale_grad, no clipping
             weight[:] = (1 - lr * wd) * weight._data - lr * np.sign(grad._data)
             return
-        mu, wd_lh = scalars(weight, self.momentum if self.momentum > 0 else 0.0,
-                            self.wd_lh or 0.0)
+        mu, wd_lh = scalars(weight, self.momentum if self.momentum > 0 else 0.0, self.wd_lh or 0.0)
         g = fused_clip(rescale * grad._data, self.clip_gradient)
         state[:] = mu * state._data - (1 - mu) * wd * weight._data - (1 - mu) * g
         weight[:] = (1 - lr * wd_lh) * weight._data + lr * np.sign(state._data)

@@ -3,6 +3,8 @@ optimizer state per index, and saves and restores them (``get_states`` / ``set_s
 MXNet's format, parsed and never unpickled (``minisym.mxnet_states``), or with the optimizer
 in minisym's own (``minisym.optimizer_states``)."""
 
+from ..mxnet_states import write_states
+
 __all__ = ["Updater", "get_updater"]
 
 
@@ -43,15 +45,18 @@ class Updater:
         size = self.optimizer.aggregate_num
         for items in by_dtype.values():
             for start in range(0, len(items), size):
-                idxs, ws, gs = zip(*items[start:start + size])
+                idxs, ws, gs = zip(*items[start : start + size])
                 self.optimizer.update_multi_precision(
-                    list(idxs), list(ws), list(gs), [self.states[i] for i in idxs])
+                    list(idxs), list(ws), list(gs), [self.states[i] for i in idxs]
+                )
 
     def set_states(self, states):
         """Restore the states (and maybe the optimizer) written by ``get_states``, or MXNet's
         pickled states when they hold only arrays. The bytes are parsed, never unpickled
         (``minisym.optimizer_states``, ``minisym.mxnet_states``)."""
+        # deferred: optimizer_states reads and writes optimizers (it imports this package)
         from .. import optimizer_states
+
         states, optimizer = optimizer_states.loads(states)
         self.states = states
         if optimizer is not None:
@@ -70,8 +75,9 @@ class Updater:
         """The states as bytes: MXNet's format ({index: state} as MXNet pickles it, written
         opcode by opcode), or with ``dump_optimizer`` minisym's own (arrays and a JSON layout,
         optimizer included), which MXNet cannot read."""
+        # deferred: optimizer_states reads and writes optimizers (it imports this package)
         from .. import optimizer_states
-        from ..mxnet_states import write_states
+
         if not dump_optimizer:
             return write_states(self.states)
         return optimizer_states.dumps(self.states, self.optimizer)

@@ -1,15 +1,14 @@
 """``mx.sym`` / ``mx.symbol``: Variable, Group, load, and one function per operator."""
+
 from .. import ops as _ops
 from ..fluent import install_fluent
 
 # create_op is unused here but re-exported: mx.nd's imperative calls use sym.create_op.
 from .creation import Group, Variable, create_op, make_function, var  # noqa: F401
-from .json_io import load, load_json
 from .overload import install_operators
-from .symbol import Symbol, _install_binding
+from .symbol import Symbol, load, load_json
 
 install_operators()
-_install_binding()
 
 
 def _install_functions(namespace):
@@ -21,7 +20,7 @@ def _install_functions(namespace):
 
 _install_functions(globals())
 from . import contrib  # noqa: E402,F401  (mx.sym.contrib.Proposal: after the functions exist)
-from .dispatch import (  # noqa: E402,F401,A004
+from .dispatch import (  # noqa: E402
     arange,
     eye,
     hypot,
@@ -52,11 +51,30 @@ class _Internal:
 
 _internal = _Internal()
 for _name, _value in list(globals().items()):
-    if _name.startswith("_") and callable(_value) and _name[1:2].isalpha() and \
-            _name in _ops.functions():
+    if (
+        _name.startswith("_")
+        and callable(_value)
+        and _name[1:2].isalpha()
+        and _name in _ops.functions()
+    ):
         setattr(_internal, _name, _value)
 
-__all__ = ["Symbol", "Variable", "var", "Group", "load", "load_json", "maximum", "minimum",
-           "hypot", "pow", "power", "zeros", "ones", "eye", "arange", "linspace",
-           "split_v2"] + sorted(
-    name for name in _ops.functions() if not name.startswith("_"))
+__all__ = [
+    "Symbol",
+    "Variable",
+    "var",
+    "Group",
+    "load",
+    "load_json",
+    "maximum",
+    "minimum",
+    "hypot",
+    "pow",
+    "power",
+    "zeros",
+    "ones",
+    "eye",
+    "arange",
+    "linspace",
+    "split_v2",
+] + sorted(name for name in _ops.functions() if not name.startswith("_"))

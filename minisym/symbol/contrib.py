@@ -1,6 +1,7 @@
 """``mx.sym.contrib`` / ``mx.symbol.contrib``: the operators MXNet registers as
 ``_contrib_<Name>`` (``Proposal``, ``MultiProposal``, ...), without the prefix, as in MXNet."""
-from ..ops.registry import namespace_functions
+
+from ..ops.operator_base import namespace_functions
 from .creation import make_function
 
 

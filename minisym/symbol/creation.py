@@ -1,4 +1,5 @@
 """Creating symbols: variables, operator calls (with implicit inputs), Group, composition."""
+
 import numpy as np
 
 from .. import attribute
@@ -16,12 +17,23 @@ __all__ = ["var", "Variable", "Group", "create_op", "make_function", "compose"]
 _STORAGE_TYPES = {"default": 0, "row_sparse": 1, "csr": 2}
 
 
-def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, init=None,
-        stype=None, **kwargs):
+def var(
+    name,
+    attr=None,
+    shape=None,
+    lr_mult=None,
+    wd_mult=None,
+    dtype=None,
+    init=None,
+    stype=None,
+    **kwargs,
+):
     """A variable (an input of the graph) named exactly ``name``; no counter is used."""
     if not isinstance(name, str):
-        raise TypeError(f"Expect a string for variable `name`; got {type(name).__name__} "
-                        f"{name!r} — write mx.sym.Variable('{name}')")
+        raise TypeError(
+            f"Expect a string for variable `name`; got {type(name).__name__} "
+            f"{name!r} — write mx.sym.Variable('{name}')"
+        )
     attrs = attribute.current().get(attr)
     if shape is not None:
         if isinstance(shape, (tuple, list)):  # a str or an int is read when inference runs
@@ -39,13 +51,17 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
         attrs["__storage_type__"] = str(_STORAGE_TYPES[stype])
     bad = [k for k, v in attrs.items() if not isinstance(v, str)]
     if bad:
-        raise ValueError(f"Set Attr only accepts string values: attr {bad[0]}="
-                         f"{attrs[bad[0]]!r} should be {str(attrs[bad[0]])!r}")
+        raise ValueError(
+            f"Set Attr only accepts string values: attr {bad[0]}="
+            f"{attrs[bad[0]]!r} should be {str(attrs[bad[0]])!r}"
+        )
     for key, value in kwargs.items():
         if not (key.startswith("__") and key.endswith("__")):
-            raise ValueError(f"Attribute name={key} is not supported. Additional attributes must "
-                             "start and end with double underscores, e.g, __yourattr__ "
-                             f"(write __{key}__={value!r})")
+            raise ValueError(
+                f"Attribute name={key} is not supported. Additional attributes must "
+                "start and end with double underscores, e.g, __yourattr__ "
+                f"(write __{key}__={value!r})"
+            )
         attrs[key] = str(value)
     return Symbol([(variable_node(name, {attr_key(k): str(v) for k, v in attrs.items()}), 0)])
 
@@ -59,23 +75,28 @@ def _dtype_code(name, dtype):
         return DTYPE_NP_TO_MX[np.dtype(dtype).type]
     except (TypeError, KeyError):
         choices = ", ".join(repr(np.dtype(t).name) for t in DTYPE_NP_TO_MX)
-        raise TypeError(f"mx.sym.Variable({name!r}): dtype={dtype!r} is not a data type "
-                             f"MXNet has; use one of {choices} (or the numpy type, e.g. "
-                             "np.float32)") from None
+        raise TypeError(
+            f"mx.sym.Variable({name!r}): dtype={dtype!r} is not a data type "
+            f"MXNet has; use one of {choices} (or the numpy type, e.g. "
+            "np.float32)"
+        ) from None
 
 
 def Group(symbols, create_fn=None):
     """One symbol whose outputs are the outputs of ``symbols``, in order (duplicates kept)."""
     if not symbols or any(not isinstance(s, Symbol) for s in symbols):
-        raise TypeError("Expected a list of symbols as input (e.g. mx.sym.Group([loss, "
-                        "mx.sym.BlockGrad(pred)])); got "
-                        + (repr(symbols) if not symbols else
-                           ", ".join(type(s).__name__ for s in symbols)))
+        raise TypeError(
+            "Expected a list of symbols as input (e.g. mx.sym.Group([loss, "
+            "mx.sym.BlockGrad(pred)])); got "
+            + (repr(symbols) if not symbols else ", ".join(type(s).__name__ for s in symbols))
+        )
     return Symbol([entry for s in symbols for entry in s.outputs])
 
 
-_ONE_WAY = ("Operators with variable length input can only accept input Symbols either as "
-            "positional or keyword arguments, not both")
+_ONE_WAY = (
+    "Operators with variable length input can only accept input Symbols either as "
+    "positional or keyword arguments, not both"
+)
 
 
 def create_op(fn, args, kwargs):
@@ -110,33 +131,43 @@ def node_from_call(fn, call):
             f"{where}: Incorrect number of arguments, requires {len(input_names)}, provided "
             f"{len(positional)}: {op_cls.key_var_num_args}={params[op_cls.key_var_num_args]} "
             f"says how many inputs it takes; give that many, or leave "
-            f"{op_cls.key_var_num_args} out (it is counted for you)")
+            f"{op_cls.key_var_num_args} out (it is counted for you)"
+        )
     if op_cls.key_var_num_args is None and positional:  # Custom: by the Prop's argument names
         how.update(_add_positional_inputs(op, input_names, positional, sym_kwargs))
         positional = []
-    return Symbol(_op_outputs(op, node_name, attrs, input_names, positional, sym_kwargs, how,
-                              signature_of(fn).inputs))
+    return Symbol(
+        _op_outputs(
+            op, node_name, attrs, input_names, positional, sym_kwargs, how, signature_of(fn).inputs
+        )
+    )
 
 
 def _check_variadic_inputs(fn, positional, sym_kwargs):
     """Inputs of a variadic operator (Concat) are all positional or all by keyword."""
     if positional and sym_kwargs:
-        raise TypeError(f"{_ONE_WAY} ({fn.func_name} got {len(positional)} by position and "
-                        f"{sorted(sym_kwargs)} by keyword)")
+        raise TypeError(
+            f"{_ONE_WAY} ({fn.func_name} got {len(positional)} by position and "
+            f"{sorted(sym_kwargs)} by keyword)"
+        )
 
 
 def _add_positional_inputs(op, input_names, args, sym_kwargs):
     """Put each positional input of a Custom operator into ``sym_kwargs`` under the Prop's
     argument name it fills; returns how each arrived."""
     if args and sym_kwargs:
-        raise TypeError(f"{_ONE_WAY} ({op.where} got {len(args)} by position and "
-                        f"{sorted(sym_kwargs)} by keyword)")
+        raise TypeError(
+            f"{_ONE_WAY} ({op.where} got {len(args)} by position and "
+            f"{sorted(sym_kwargs)} by keyword)"
+        )
     if len(args) > len(input_names):
-        raise TypeError(f"{op.where}: takes at most {len(input_names)} input symbols "
-                        f"{input_names}, got {len(args)} positional arguments")
+        raise TypeError(
+            f"{op.where}: takes at most {len(input_names)} input symbols "
+            f"{input_names}, got {len(args)} positional arguments"
+        )
     for slot, value in zip(input_names, args):
         sym_kwargs[slot] = value
-    return {slot: ("position", i) for i, slot in enumerate(input_names[:len(args)])}
+    return {slot: ("position", i) for i, slot in enumerate(input_names[: len(args)])}
 
 
 def _op_outputs(op, node_name, attrs, input_names, positional, sym_kwargs, how, call_inputs=()):
@@ -144,10 +175,16 @@ def _op_outputs(op, node_name, attrs, input_names, positional, sym_kwargs, how, 
     unknown = [k for k in sym_kwargs if k not in input_names]
     if unknown:
         listed = "\n".join(f"\t[{i}]{n}" for i, n in enumerate(input_names))
-        unused = (f" {op.op_name} has an input {unknown[0]!r}, but with these parameters it "
-                  f"takes only {input_names}." if unknown[0] in call_inputs else "")
-        raise MXNetTypeError(f"{op.where}: keyword argument name {unknown[0]} not found.{unused}"
-                             f"\nCandidate arguments:\n{listed}")
+        unused = (
+            f" {op.op_name} has an input {unknown[0]!r}, but with these parameters it "
+            f"takes only {input_names}."
+            if unknown[0] in call_inputs
+            else ""
+        )
+        raise MXNetTypeError(
+            f"{op.where}: keyword argument name {unknown[0]} not found.{unused}"
+            f"\nCandidate arguments:\n{listed}"
+        )
     inputs, given = [], []
     for index, slot in enumerate(input_names):
         if index < len(positional):
@@ -171,8 +208,10 @@ def _op_outputs(op, node_name, attrs, input_names, positional, sym_kwargs, how, 
 
 def make_function(fn):
     """The Python function ``mx.sym.<fn.func_name>`` for an OpFunction."""
+
     def op_function(*args, **kwargs):
         return create_op(fn, args, kwargs)
+
     op_function.__name__ = op_function.__qualname__ = fn.func_name
     op_function.__signature__ = signature_of(fn).python_signature()
     op_function.__doc__ = function_doc(fn, "Symbol")
@@ -183,32 +222,43 @@ def function_doc(fn, returns):
     """The docstring of ``mx.sym.<name>`` / ``mx.nd.<name>``: signature, what it computes,
     the positional order and the auto-names."""
     cls, signature = fn.op_cls, signature_of(fn, returns == "NDArray")
-    params = ", ".join(f"{k}={'<required>' if p.required else repr(p.default)}"
-                       for k, p in cls.params.items())
+    params = ", ".join(
+        f"{k}={'<required>' if p.required else repr(p.default)}" for k, p in cls.params.items()
+    )
     inputs = "*data" if signature.variadic else ", ".join(signature.inputs)
-    order = ("" if signature.variadic else
-             f"\n\nPositional arguments fill, in order: {signature.order_text()}.")
-    return (f"{fn.func_name}({inputs}{', ' + params if params else ''}) -> {returns}"
-            f"\n\n{(cls.__doc__ or '').strip()}{order}\n\nCreates operator {cls.op_name!r}; "
-            f"auto-names are {fn.hint}0, {fn.hint}1, ...")
+    order = (
+        ""
+        if signature.variadic
+        else f"\n\nPositional arguments fill, in order: {signature.order_text()}."
+    )
+    return (
+        f"{fn.func_name}({inputs}{', ' + params if params else ''}) -> {returns}"
+        f"\n\n{(cls.__doc__ or '').strip()}{order}\n\nCreates operator {cls.op_name!r}; "
+        f"auto-names are {fn.hint}0, {fn.hint}1, ..."
+    )
 
 
 def compose(symbol, *args, **kwargs):
     """A copy of ``symbol`` whose free variables named in ``kwargs`` are replaced by symbols."""
     name = kwargs.pop("name", None)
     if args and kwargs:
-        raise TypeError("compose only accept input Symbols either as positional or keyword "
-                        "arguments, not both")
+        raise TypeError(
+            "compose only accept input Symbols either as positional or keyword arguments, not both"
+        )
     if any(not isinstance(v, Symbol) for v in list(args) + list(kwargs.values())):
         raise TypeError("Compose expect `Symbol` as arguments")
     if args:
-        raise MXNetTypeError("General composition only support kwargs for now: write "
-                             f"sym({symbol.list_arguments()[0]}=other_symbol)")
+        raise MXNetTypeError(
+            "General composition only support kwargs for now: write "
+            f"sym({symbol.list_arguments()[0]}=other_symbol)"
+        )
     variables = {n.name for n in symbol.topo_order() if n.is_variable}
     missing = [k for k in kwargs if k not in variables]
     if missing:
-        raise MXNetValueError(f"compose: {missing[0]!r} is not a variable of this symbol; its "
-                              f"variables are {sorted(variables)}")
+        raise MXNetValueError(
+            f"compose: {missing[0]!r} is not a variable of this symbol; its "
+            f"variables are {sorted(variables)}"
+        )
     replace = {k: check_single_output(v, "compose", k) for k, v in kwargs.items()}
     rebuilt = {}
     for node in symbol.topo_order():
@@ -232,4 +282,3 @@ def _follow(rebuilt, node, index):
     """The entry that replaces ``(node, index)`` after composition."""
     new_node, new_index = rebuilt[id(node)]
     return (new_node, index if new_index is None else new_index)
-

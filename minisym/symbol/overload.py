@@ -1,11 +1,12 @@
 """Python operators on symbols: ``a + b`` builds ``elemwise_add`` named ``_plus0``, and so on."""
+
 from numbers import Number
 
 import numpy as np
 
 from ..base import NotImplementedForSymbol
-from ..operands import OPERATOR_SYMBOLS, unsupported_operand
-from ..ops.registry import functions
+from ..operand_errors import OPERATOR_SYMBOLS, unsupported_operand
+from ..ops.operator_base import functions
 from .creation import create_op
 from .symbol import Symbol
 
@@ -35,8 +36,11 @@ def _binary(dunder, symbol_fn, scalar_fn):
             return _call(symbol_fn, self, other)
         if isinstance(other, scalars):
             return _call(scalar_fn, self, scalar=other)
-        raise TypeError(f"type {type(other)} not supported: "
-                        + unsupported_operand(self, written, other, reverse))
+        raise TypeError(
+            f"type {type(other)} not supported: "
+            + unsupported_operand(self, written, other, reverse)
+        )
+
     method.__name__ = dunder
     return method
 
@@ -47,8 +51,10 @@ _NUMERIC_TYPES = (int, float, np.generic)
 
 def _in_place(symbol_op):
     """``+=`` and friends: NDArray-only, so a Symbol raises MXNet's NotImplementedForSymbol."""
+
     def method(self, other):
         raise NotImplementedForSymbol(method, symbol_op, other)
+
     in_place = {"+=": "add", "-=": "sub", "*=": "mul", "/=": "truediv"}[symbol_op]
     method.__name__ = f"__i{in_place}__"
     return method

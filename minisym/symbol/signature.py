@@ -5,11 +5,22 @@ parameters in their documented order, then ``name, attr, out`` (``out, name`` fo
 So ``Dropout(data, 0.5)`` sets ``p``, ``Convolution(x, w, None, no_bias=True)`` leaves the bias
 out, and a variadic operator (``Concat``, ``Custom``) takes ``(*data, **kwargs)``.
 """
+
 import functools
 import inspect
 
-__all__ = ["CallSignature", "BoundCall", "signature_of", "call_inputs", "call_params",
-           "short_repr", "ordinal"]
+from ..arrays.ndarray import NDArray
+from .symbol import Symbol
+
+__all__ = [
+    "CallSignature",
+    "BoundCall",
+    "signature_of",
+    "call_inputs",
+    "call_params",
+    "short_repr",
+    "ordinal",
+]
 
 
 class _NullType:
@@ -26,7 +37,7 @@ def call_inputs(op_cls):
     """Every input ``mx.sym.<op>`` takes before its parameters, in order: the operator's
     ``call_inputs`` when it declares them, else its inputs under the default parameters
     (Convolution: data, weight, bias; ``no_bias=True`` only leaves the bias unused)."""
-    declared = getattr(op_cls, "call_inputs", None)
+    declared = op_cls.call_inputs
     if declared is not None:
         return tuple(declared)
     return _default_inputs(op_cls)
@@ -43,7 +54,7 @@ def _default_inputs(op_cls):
 
 def call_params(op_cls):
     """The parameters in positional order (``make_loss`` takes none by position)."""
-    declared = getattr(op_cls, "call_params", None)
+    declared = op_cls.call_params
     return tuple(op_cls.params if declared is None else declared)
 
 
@@ -56,8 +67,6 @@ def ordinal(index):
 
 def short_repr(value):
     """A value as an error message shows it: Symbols and NDArrays by name and shape."""
-    from ..ndarray.ndarray import NDArray
-    from .symbol import Symbol
     if isinstance(value, Symbol):
         return f"<Symbol {value.name}>"
     if isinstance(value, NDArray):
@@ -73,10 +82,10 @@ class BoundCall:
     parameters, and ``name`` / ``attr`` / ``out``."""
 
     def __init__(self):
-        self.inputs = {}      # slot -> value, in the order the slots were filled
-        self.how = {}         # slot -> ('position', i) or ('keyword', slot)
+        self.inputs = {}  # slot -> value, in the order the slots were filled
+        self.how = {}  # slot -> ('position', i) or ('keyword', slot)
         self.positional = []  # a variadic operator's inputs, in order
-        self.params = {}      # parameter -> value (only those given)
+        self.params = {}  # parameter -> value (only those given)
         self.name = self.attr = self.out = None
 
 
@@ -88,8 +97,7 @@ class CallSignature:
         self.fn = fn
         self.prefix = "mx.nd" if imperative else "mx.sym"
         self.kind = "NDArray" if imperative else "Symbol"
-        self.variadic = (op_cls.key_var_num_args is not None
-                         or getattr(op_cls, "inputs_by_position_or_name", False))
+        self.variadic = op_cls.key_var_num_args is not None or op_cls.inputs_by_position_or_name
         self.inputs = () if self.variadic else call_inputs(op_cls)
         self.params = () if self.variadic else call_params(op_cls)
         self.tail = ("out", "name") if imperative else ("name", "attr", "out")
@@ -103,9 +111,12 @@ class CallSignature:
         """The ``inspect.Signature`` MXNet's generated function has (``help()`` shows it)."""
         kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
         if self.variadic:
-            return inspect.Signature([
-                inspect.Parameter("data", inspect.Parameter.VAR_POSITIONAL),
-                inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
+            return inspect.Signature(
+                [
+                    inspect.Parameter("data", inspect.Parameter.VAR_POSITIONAL),
+                    inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD),
+                ]
+            )
         parameters = [inspect.Parameter(n, kind, default=None) for n in self.inputs]
         parameters += [inspect.Parameter(n, kind, default=_Null) for n in self.params]
         parameters += [inspect.Parameter(n, kind, default=None) for n in self.tail]
@@ -169,20 +180,27 @@ class CallSignature:
         slots = self.inputs + self.params + self.tail
         fname = self.fn.func_name
         given = ", ".join(f"{s}={short_repr(v)}" for s, v in zip(slots, args))
-        extra = ", ".join(short_repr(v) for v in args[len(slots):])
+        extra = ", ".join(short_repr(v) for v in args[len(slots) :])
         example = ", ".join(list(self.inputs[:1]) + [f"{p}=..." for p in self.params[:2]])
-        fix = (f"Give the parameters by keyword, e.g. {self.where}({example})" if self.params
-               else f"{self.where} has no parameters to give by position")
-        return (f"{fname}() takes from 0 to {len(slots)} positional arguments but {len(args)} "
-                f"were given. {self.where} takes, in this order: {self.order_text()}. "
-                f"Yours fill {given}, and {extra} is left over. {fix}.")
+        fix = (
+            f"Give the parameters by keyword, e.g. {self.where}({example})"
+            if self.params
+            else f"{self.where} has no parameters to give by position"
+        )
+        return (
+            f"{fname}() takes from 0 to {len(slots)} positional arguments but {len(args)} "
+            f"were given. {self.where} takes, in this order: {self.order_text()}. "
+            f"Yours fill {given}, and {extra} is left over. {fix}."
+        )
 
     def _twice_message(self, key, first, value):
         position, first_value = first
-        return (f"{self.fn.func_name}() got multiple values for argument '{key}': "
-                f"{short_repr(first_value)} by position (the {ordinal(position)} argument) and "
-                f"{short_repr(value)} by keyword. {self.where} takes, in this order: "
-                f"{self.order_text()}. Give {key} once.")
+        return (
+            f"{self.fn.func_name}() got multiple values for argument '{key}': "
+            f"{short_repr(first_value)} by position (the {ordinal(position)} argument) and "
+            f"{short_repr(value)} by keyword. {self.where} takes, in this order: "
+            f"{self.order_text()}. Give {key} once."
+        )
 
 
 @functools.lru_cache(maxsize=None)

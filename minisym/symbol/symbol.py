@@ -1,13 +1,26 @@
 """The Symbol: a list of output entries of an immutable graph, and what you can ask of it."""
+
+from .. import bind as binding
 from .. import lifecycle
 from ..base import MXNetError, MXNetValueError, NotImplementedForSymbol
+from ..context import current_context
+from ..fileio import write_atomically
 from ..graph import topo_order
+from ..graph.debug_text import debug_text
+from ..graph.infer import infer_shape, infer_type
+from ..graph.json_io import graph_from_json, graph_to_json, heads_from_file, heads_from_text
 
-__all__ = ["Symbol", "HIDDEN_KEYS", "attr_key"]
+__all__ = ["Symbol", "HIDDEN_KEYS", "attr_key", "load", "load_json"]
 
 # Attribute names MXNet stores as __key__ but also shows without underscores (c_api_symbolic.cc).
-HIDDEN_KEYS = ("ctx_group", "lr_mult", "wd_mult", "force_mirroring", "mirror_stage",
-               "profiler_scope")
+HIDDEN_KEYS = (
+    "ctx_group",
+    "lr_mult",
+    "wd_mult",
+    "force_mirroring",
+    "mirror_stage",
+    "profiler_scope",
+)
 
 
 def attr_key(key):
@@ -57,8 +70,10 @@ class Symbol:
         auxiliary state when some operator uses it as a mutable input."""
         aux_ids = {id(src) for node in self.topo_order() for src, _ in node.aux_inputs}
         variables = [n for n in self.topo_order() if n.is_variable]
-        return ([n for n in variables if id(n) not in aux_ids],
-                [n for n in variables if id(n) in aux_ids])
+        return (
+            [n for n in variables if id(n) not in aux_ids],
+            [n for n in variables if id(n) in aux_ids],
+        )
 
     # --- names and lists -----------------------------------------------------------------------
     @property
@@ -104,15 +119,21 @@ class Symbol:
             if len(matches) > 1:
                 raise ValueError(f'There are multiple outputs with name "{index}"')
             if not matches:
-                raise ValueError(f'Cannot find output that matches name "{index}"; the outputs '
-                                 f"are {self.list_outputs()}")
+                raise ValueError(
+                    f'Cannot find output that matches name "{index}"; the outputs '
+                    f"are {self.list_outputs()}"
+                )
             index = matches[0]
         if not isinstance(index, int) or isinstance(index, bool):
-            raise TypeError(f"Symbol only support integer index to fetch i-th output; got "
-                            f"{type(index).__name__} (use an int, an output name or a slice)")
+            raise TypeError(
+                f"Symbol only support integer index to fetch i-th output; got "
+                f"{type(index).__name__} (use an int, an output name or a slice)"
+            )
         if not 0 <= index < len(self._outputs):
-            raise IndexError(f"output index {index} is out of range: this symbol has "
-                             f"{len(self._outputs)} output(s) {self.list_outputs()}")
+            raise IndexError(
+                f"output index {index} is out of range: this symbol has "
+                f"{len(self._outputs)} output(s) {self.list_outputs()}"
+            )
         return Symbol([self._outputs[index]])
 
     def get_internals(self):
@@ -144,8 +165,10 @@ class Symbol:
     def list_attr(self, recursive=False):
         """The first output's node's attributes (hidden keys also without dunders)."""
         if recursive:
-            raise DeprecationWarning("Symbol.list_attr with recursive=True has been deprecated. "
-                                     "Please use attr_dict instead.")
+            raise DeprecationWarning(
+                "Symbol.list_attr with recursive=True has been deprecated. "
+                "Please use attr_dict instead."
+            )
         return _with_aliases(self._outputs[0][0].attrs)
 
     def attr_dict(self):
@@ -154,8 +177,10 @@ class Symbol:
 
     def _set_attr(self, **kwargs):
         """Symbols are immutable here; setting attributes after creation is not supported."""
-        raise NotImplementedError("minisym symbols are immutable: give attributes when you create "
-                                  "them (attr={...} or mx.AttrScope)")
+        raise NotImplementedError(
+            "minisym symbols are immutable: give attributes when you create "
+            "them (attr={...} or mx.AttrScope)"
+        )
 
     # --- inference -------------------------------------------------------------------------------
     def infer_shape(self, *args, **kwargs):
@@ -163,7 +188,6 @@ class Symbol:
 
         Returns ``(None, None, None)`` and warns when some shapes cannot be decided.
         """
-        from .infer import infer_shape
         with lifecycle.action("infer_shape", self):  # not a decorator: warnings keep stacklevel
             try:
                 return infer_shape(self, args, kwargs, partial=False)
@@ -173,19 +197,16 @@ class Symbol:
 
     def infer_shape_partial(self, *args, **kwargs):
         """Like infer_shape, but unknown shapes come back as ``()`` (0s for unknown dims)."""
-        from .infer import infer_shape
         with lifecycle.action("infer_shape_partial", self):
             return infer_shape(self, args, kwargs, partial=True)
 
     def infer_type(self, *args, **kwargs):
         """(arg_types, out_types, aux_types) as numpy type classes, e.g. ``data='float32'``."""
-        from .infer import infer_type
         with lifecycle.action("infer_type", self):
             return infer_type(self, args, kwargs, partial=False)
 
     def infer_type_partial(self, *args, **kwargs):
         """Like infer_type, but unknown types come back as None."""
-        from .infer import infer_type
         with lifecycle.action("infer_type_partial", self):
             return infer_type(self, args, kwargs, partial=True)
 
@@ -193,7 +214,6 @@ class Symbol:
     def eval(self, ctx=None, **kwargs):
         """[one NDArray per output] for the arrays in ``kwargs`` (every argument, by name):
         bind, then forward with is_train=False. ``(a + b).eval(a=x, b=y)[0]``."""
-        from ..context import current_context
         return self.bind(current_context() if ctx is None else ctx, kwargs).forward()
 
     def __abs__(self):
@@ -203,19 +223,60 @@ class Symbol:
     # --- composition ---------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         """A copy with free variables replaced: ``net2(fc3_data=net1)``."""
+        # deferred: composing is creation's work, and creation makes Symbols of this module
         from .creation import compose
+
         return compose(self, *args, **kwargs)
+
+    def bind(
+        self,
+        ctx,
+        args,
+        args_grad=None,
+        grad_req="write",
+        aux_states=None,
+        group2ctx=None,
+        shared_exec=None,
+    ):
+        """An Executor that uses your NDArrays in place (see minisym.bind.bind)."""
+        return binding.bind(
+            self, ctx, args, args_grad, grad_req, aux_states, group2ctx, shared_exec
+        )
+
+    def simple_bind(
+        self,
+        ctx,
+        grad_req="write",
+        type_dict=None,
+        stype_dict=None,
+        group2ctx=None,
+        shared_arg_names=None,
+        shared_exec=None,
+        shared_buffer=None,
+        **kwargs,
+    ):
+        """An Executor with zero-filled arrays for the shapes you give, e.g. data=(32, 784)."""
+        return binding.simple_bind(
+            self,
+            ctx,
+            grad_req,
+            type_dict,
+            stype_dict,
+            group2ctx,
+            shared_arg_names,
+            shared_exec,
+            shared_buffer,
+            **kwargs,
+        )
 
     # --- serialization -----------------------------------------------------------------------
     def tojson(self):
         """The graph as MXNet 1.9.1's JSON text (byte-identical to MXNet's)."""
-        from .json_io import graph_to_json
         return graph_to_json(self)
 
     def save(self, fname):
         """Write ``tojson()`` to ``fname`` (through a temporary file in the same folder, so a
         crash or a full disk in the middle leaves the previous ``fname`` readable)."""
-        from ..fileio import write_atomically
         if not isinstance(fname, str):
             raise TypeError("fname needs to be string")
         write_atomically(fname, self.tojson().encode("utf-8"), "Symbol.save")
@@ -224,9 +285,7 @@ class Symbol:
         return {"handle": self.tojson()}
 
     def __setstate__(self, state):
-        from .json_io import graph_from_json
-        loaded = graph_from_json(state["handle"])
-        object.__setattr__(self, "_outputs", loaded._outputs)
+        object.__setattr__(self, "_outputs", tuple(graph_from_json(state["handle"])))
         object.__setattr__(self, "_order", None)
 
     def __reduce__(self):
@@ -236,8 +295,7 @@ class Symbol:
         return Symbol(self._outputs)
 
     def __deepcopy__(self, memo):
-        from .json_io import graph_from_json
-        return graph_from_json(self.tojson())
+        return Symbol(graph_from_json(self.tojson()))
 
     def __repr__(self):
         name = self.name
@@ -256,7 +314,6 @@ class Symbol:
     def debug_str(self):
         """The graph as MXNet prints it: the outputs, then every node in DFS order, each
         operator with its inputs (a variable's with its version) and attributes."""
-        from .debug_text import debug_text
         return debug_text(self._outputs, self.topo_order())
 
 
@@ -278,29 +335,9 @@ def check_single_output(symbol, where, slot):
     if len(symbol._outputs) != 1:
         raise MXNetValueError(
             f"{where}: input {slot} is a symbol with {len(symbol)} outputs "
-            f"{symbol.list_outputs()}; pick one, e.g. sym[0] or sym['{symbol.list_outputs()[0]}']")
+            f"{symbol.list_outputs()}; pick one, e.g. sym[0] or sym['{symbol.list_outputs()[0]}']"
+        )
     return symbol._outputs[0]
-
-
-def _install_binding():
-    """Give Symbol its bind / simple_bind methods (kept in minisym.bind)."""
-    from .. import bind as binding
-
-    def bind(self, ctx, args, args_grad=None, grad_req="write", aux_states=None,
-             group2ctx=None, shared_exec=None):
-        """An Executor that uses your NDArrays in place (see minisym.bind.bind)."""
-        return binding.bind(self, ctx, args, args_grad, grad_req, aux_states, group2ctx,
-                            shared_exec)
-
-    def simple_bind(self, ctx, grad_req="write", type_dict=None, stype_dict=None,
-                    group2ctx=None, shared_arg_names=None, shared_exec=None, shared_buffer=None,
-                    **kwargs):
-        """An Executor with zero-filled arrays for the shapes you give, e.g. data=(32, 784)."""
-        return binding.simple_bind(self, ctx, grad_req, type_dict, stype_dict, group2ctx,
-                                   shared_arg_names, shared_exec, shared_buffer, **kwargs)
-
-    Symbol.bind = bind
-    Symbol.simple_bind = simple_bind
 
 
 def shape_hint(symbol):
@@ -310,9 +347,21 @@ def shape_hint(symbol):
     data = arguments[0] if arguments else "data"
     example = f"{data}=(32, 784)" if data.isidentifier() else "data=(32, 784)"
     who = f"Symbol '{symbol.name}'" if symbol.name is not None else "Symbol"
-    return (f"{who}: use infer_shape to get shapes, a Symbol has no .shape: "
-            f"arg_shapes, out_shapes, aux_shapes = sym.infer_shape({example}) (your input's "
-            f"shape); then out_shapes[0] is the shape of '{outputs[0]}' "
-            "(dict(zip(sym.list_outputs(), out_shapes)) names every output). A Symbol describes "
-            "a computation and has no shape until inference gives it one. ('Symbol' object "
-            "has no attribute 'shape')")
+    return (
+        f"{who}: use infer_shape to get shapes, a Symbol has no .shape: "
+        f"arg_shapes, out_shapes, aux_shapes = sym.infer_shape({example}) (your input's "
+        f"shape); then out_shapes[0] is the shape of '{outputs[0]}' "
+        "(dict(zip(sym.list_outputs(), out_shapes)) names every output). A Symbol describes "
+        "a computation and has no shape until inference gives it one. ('Symbol' object "
+        "has no attribute 'shape')"
+    )
+
+
+def load_json(json_str):
+    """``mx.sym.load_json``: a Symbol from MXNet JSON text."""
+    return Symbol(heads_from_text(json_str))
+
+
+def load(fname):
+    """``mx.sym.load``: a Symbol from a JSON file written by ``save`` (or by MXNet)."""
+    return Symbol(heads_from_file(fname))

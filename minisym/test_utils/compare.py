@@ -4,15 +4,30 @@
 tolerances default to the larger of the two arrays' dtype defaults (float32: rtol 1e-4, atol
 1e-3). When it fails, ``Mismatch`` says which elements differ and by how much, in a few lines.
 """
+
 import numbers
 
 import numpy as np
 
-from ..ndarray.ndarray import NDArray
+from ..arrays.ndarray import NDArray
 
-__all__ = ["default_dtype", "default_rtols", "default_atols", "default_numeric_eps",
-           "get_tolerance", "get_tols", "get_atol", "get_rtol", "same", "almost_equal",
-           "assert_almost_equal", "assert_allclose", "np_reduce", "Mismatch", "as_numpy"]
+__all__ = [
+    "default_dtype",
+    "default_rtols",
+    "default_atols",
+    "default_numeric_eps",
+    "get_tolerance",
+    "get_tols",
+    "get_atol",
+    "get_rtol",
+    "same",
+    "almost_equal",
+    "assert_almost_equal",
+    "assert_allclose",
+    "np_reduce",
+    "Mismatch",
+    "as_numpy",
+]
 
 _FLOAT64 = np.dtype(np.float64)
 _INTS = (np.bool_, np.int8, np.uint8, np.int32, np.uint32, np.int64, np.uint64)
@@ -39,8 +54,11 @@ def default_atols():
 
 def default_numeric_eps():
     """{np.dtype: finite-difference step}: powers of two, so adding one drops no bits."""
-    return {np.dtype(np.float16): 1.0 / 2**6, np.dtype(np.float32): 1.0 / 2**9,
-            np.dtype(np.float64): 1.0 / 2**14}
+    return {
+        np.dtype(np.float16): 1.0 / 2**6,
+        np.dtype(np.float32): 1.0 / 2**9,
+        np.dtype(np.float64): 1.0 / 2**14,
+    }
 
 
 def get_tolerance(dat, tol, default_tol):
@@ -55,8 +73,10 @@ def get_tols(x, y, rtol, atol):
     """(rtol, atol) for comparing x and y: the larger default of their two dtypes, unless given."""
     x = np.array(x) if isinstance(x, numbers.Number) else x
     y = np.array(y) if isinstance(y, numbers.Number) else y
-    return (max(get_tolerance(x, rtol, default_rtols()), get_tolerance(y, rtol, default_rtols())),
-            max(get_tolerance(x, atol, default_atols()), get_tolerance(y, atol, default_atols())))
+    return (
+        max(get_tolerance(x, rtol, default_rtols()), get_tolerance(y, rtol, default_rtols())),
+        max(get_tolerance(x, atol, default_atols()), get_tolerance(y, atol, default_atols())),
+    )
 
 
 def get_atol(atol=None, dtype=_FLOAT64):
@@ -81,8 +101,10 @@ def same(a, b):
 
 def _check_shapes(a, b, names):
     if np.shape(a) != np.shape(b):
-        raise AssertionError(f"{names[0]} has shape {np.shape(a)} but {names[1]} has shape "
-                             f"{np.shape(b)}; with use_broadcast=False they must be equal")
+        raise AssertionError(
+            f"{names[0]} has shape {np.shape(a)} but {names[1]} has shape "
+            f"{np.shape(b)}; with use_broadcast=False they must be equal"
+        )
 
 
 def almost_equal(a, b, rtol=None, atol=None, equal_nan=False, use_broadcast=True):
@@ -92,8 +114,16 @@ def almost_equal(a, b, rtol=None, atol=None, equal_nan=False, use_broadcast=True
     return bool(np.allclose(a, b, rtol=get_rtol(rtol), atol=get_atol(atol), equal_nan=equal_nan))
 
 
-def assert_almost_equal(a, b, rtol=None, atol=None, names=("a", "b"), equal_nan=False,
-                        use_broadcast=True, mismatches=(10, 10)):
+def assert_almost_equal(
+    a,
+    b,
+    rtol=None,
+    atol=None,
+    names=("a", "b"),
+    equal_nan=False,
+    use_broadcast=True,
+    mismatches=(10, 10),
+):
     """Raise AssertionError saying where a and b (numpy arrays, NDArrays or numbers) differ.
 
     Tolerances default per dtype (``default_rtols`` / ``default_atols``, the larger of the two);
@@ -107,8 +137,9 @@ def assert_almost_equal(a, b, rtol=None, atol=None, names=("a", "b"), equal_nan=
         rtol = atol = 0
     mismatch = Mismatch.find(a, b, rtol, atol, equal_nan, names)
     if mismatch is not None:
-        error = AssertionError(mismatch.report(f"{names[0]} and {names[1]} differ",
-                                               rows=min(mismatches[0], 5)))
+        error = AssertionError(
+            mismatch.report(f"{names[0]} and {names[1]} differ", rows=min(mismatches[0], 5))
+        )
         error.mismatch = mismatch.found_by("assert_almost_equal")
         raise error
 
@@ -120,8 +151,11 @@ def assert_allclose(a, b, rtol=1e-07, atol=0, equal_nan=True):
 
 def np_reduce(dat, axis, keepdims, numpy_reduce_func):
     """Reduce ``dat`` over ``axis`` (None, an int or a list) one axis at a time with e.g. np.sum."""
-    axes = [axis] if isinstance(axis, int) else (
-        list(axis) if axis is not None else list(range(dat.ndim)))
+    axes = (
+        [axis]
+        if isinstance(axis, int)
+        else (list(axis) if axis is not None else list(range(dat.ndim)))
+    )
     out = dat
     for i in sorted(axes, reverse=True):
         out = numpy_reduce_func(out, axis=i)
@@ -176,9 +210,12 @@ class Mismatch:
         self.bad = bad
         self.check, self.slot, self.argument, self.hints = "", "", None, []
         self.count, self.size, self.shape = int(bad.sum()), a.size, a.shape
-        self.worst = [tuple(int(k) for k in np.unravel_index(i, a.shape))
-                      for i in _largest_first(np.where(bad, absdiff, -1.0).ravel(),
-                                              min(self.count, WORST_KEPT))]
+        self.worst = [
+            tuple(int(k) for k in np.unravel_index(i, a.shape))
+            for i in _largest_first(
+                np.where(bad, absdiff, -1.0).ravel(), min(self.count, WORST_KEPT)
+            )
+        ]
         diff = absdiff[bad]
         self.max_abs = float(np.max(diff))
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -190,9 +227,11 @@ class Mismatch:
         try:
             a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
         except ValueError:
-            raise ValueError(f"{names[0]} has shape {np.shape(a)} and {names[1]} has shape "
-                             f"{np.shape(b)}: they cannot be compared, not even by "
-                             "broadcasting") from None
+            raise ValueError(
+                f"{names[0]} has shape {np.shape(a)} and {names[1]} has shape "
+                f"{np.shape(b)}: they cannot be compared, not even by "
+                "broadcasting"
+            ) from None
         if a.dtype == np.bool_ or b.dtype == np.bool_:  # numpy cannot subtract booleans
             a, b = a.astype(np.int8), b.astype(np.int8)
         close = np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
@@ -257,13 +296,15 @@ class Mismatch:
 
     def summary(self):
         """``'3 of 20 elements differ (shape (4, 5)); max abs error ..., max rel error ...'``."""
-        return (f"{self.count} of {self.size} elements differ (shape {self.shape}); max abs "
-                f"error {fmt(self.max_abs)}, max rel error {fmt(self.max_rel)} (rtol={self.rtol}, "
-                f"atol={self.atol})")
+        return (
+            f"{self.count} of {self.size} elements differ (shape {self.shape}); max abs "
+            f"error {fmt(self.max_abs)}, max rel error {fmt(self.max_rel)} (rtol={self.rtol}, "
+            f"atol={self.atol})"
+        )
 
     def table(self, rows=5):
         """The worst ``rows`` elements, one line each, under a header."""
-        shown = self.worst[:max(rows, 1)]
+        shown = self.worst[: max(rows, 1)]
         width = max([len(str(i)) for i in shown] + [len("index")])
         lines = [f"{'index':<{width}}  {self.names[0]:>12}  {self.names[1]:>12}"]
         for i in shown:

@@ -1,6 +1,7 @@
 """``check_consistency``: one symbol run under several contexts / dtypes, compared with the most
 precise run, as MXNet's ``mx.test_utils.check_consistency``. In minisym every context computes
 on the CPU, so it compares dtypes (and the code paths a ``ctx_list`` names) only."""
+
 import traceback
 
 import numpy as np
@@ -17,17 +18,30 @@ def _smaller_dtype(dt1, dt2):
     return dt1 if dt2 is None or np.dtype(dt1).itemsize < np.dtype(dt2).itemsize else dt2
 
 
-def check_consistency(sym, ctx_list, scale=1.0, grad_req="write", arg_params=None,
-                      aux_params=None, rtol=None, atol=None, raise_on_err=True,
-                      ground_truth=None, equal_nan=False, use_uniform=False,
-                      rand_type=np.float64):
+def check_consistency(
+    sym,
+    ctx_list,
+    scale=1.0,
+    grad_req="write",
+    arg_params=None,
+    aux_params=None,
+    rtol=None,
+    atol=None,
+    raise_on_err=True,
+    ground_truth=None,
+    equal_nan=False,
+    use_uniform=False,
+    rand_type=np.float64,
+):
     """Bind ``sym`` once per entry of ``ctx_list`` (each a dict of ``simple_bind`` arguments:
     ``{'ctx': mx.cpu(0), 'conv_data': (2, 2, 10, 10), 'type_dict': {'conv_data': np.float32}}``),
     feed all the same random inputs, and assert the outputs (and with ``grad_req`` not 'null'
     the gradients) agree with the most precise run's; returns that run's
     ``{output / argument name: NDArray}``."""
-    assert len(ctx_list) > 1, "check_consistency compares runs: give at least two entries in " \
+    assert len(ctx_list) > 1, (
+        "check_consistency compares runs: give at least two entries in "
         "ctx_list, e.g. the same shapes with type_dict float64 and float32"
+    )
     syms = [sym] * len(ctx_list) if isinstance(sym, Symbol) else sym
     assert len(syms) == len(ctx_list), "give one symbol, or one symbol per ctx_list entry"
     output_names, arg_names = syms[0].list_outputs(), syms[0].list_arguments()
@@ -53,8 +67,15 @@ def check_consistency(sym, ctx_list, scale=1.0, grad_req="write", arg_params=Non
     for i, exe in enumerate(exe_list):
         if i != gt_idx:
             for name, arr in zip(output_names, exe.outputs):
-                _compare(arr, gt[name], rtol, atol, equal_nan, raise_on_err,
-                         f"Predict Err: ctx {i} vs ctx {gt_idx} at {name}")
+                _compare(
+                    arr,
+                    gt[name],
+                    rtol,
+                    atol,
+                    equal_nan,
+                    raise_on_err,
+                    f"Predict Err: ctx {i} vs ctx {gt_idx} at {name}",
+                )
 
     if grad_req != "null":
         _train(exe_list)
@@ -67,9 +88,16 @@ def check_consistency(sym, ctx_list, scale=1.0, grad_req="write", arg_params=Non
                     continue
                 gtarr = gt[name]
                 rt, at = _train_tols(arr, gtarr, dtypes[i], dtypes[gt_idx], rtol, atol)
-                _compare(arr, gtarr, rt, at, equal_nan, raise_on_err,
-                         f"Train Err: {np.dtype(arr.dtype).name} {arr.ctx} ctx {i} vs "
-                         f"{np.dtype(gtarr.dtype).name} {gtarr.ctx} ctx {gt_idx} at {name}")
+                _compare(
+                    arr,
+                    gtarr,
+                    rt,
+                    at,
+                    equal_nan,
+                    raise_on_err,
+                    f"Train Err: {np.dtype(arr.dtype).name} {arr.ctx} ctx {i} vs "
+                    f"{np.dtype(gtarr.dtype).name} {gtarr.ctx} ctx {gt_idx} at {name}",
+                )
     return gt
 
 
@@ -80,11 +108,11 @@ def _fill_inputs(exe_list, arg_params, aux_params, scale, grad_req, use_uniform,
     for name, arr in sorted(exe_list[0].arg_dict.items()):
         if name not in arg_params:
             if use_uniform:
-                arg_params[name] = np.random.uniform(low=-0.92 * scale, high=0.92 * scale,
-                                                     size=arr.shape).astype(rand_type)
+                arg_params[name] = np.random.uniform(
+                    low=-0.92 * scale, high=0.92 * scale, size=arr.shape
+                ).astype(rand_type)
             else:
-                arg_params[name] = np.random.normal(size=arr.shape,
-                                                    scale=scale).astype(rand_type)
+                arg_params[name] = np.random.normal(size=arr.shape, scale=scale).astype(rand_type)
     for name in exe_list[0].aux_dict:
         aux_params.setdefault(name, 0)
     for exe in exe_list:
@@ -107,8 +135,9 @@ def _train(exe_list):
         least = [_smaller_dtype(out.dtype, dt) for out, dt in zip(exe.outputs, least)]
     golden = [out.astype(dt).asnumpy() for out, dt in zip(exe_list[0].outputs, least)]
     for exe in exe_list:
-        exe.backward([array(g, ctx=exe._ctx, dtype=out.dtype)
-                      for g, out in zip(golden, exe.outputs)])
+        exe.backward(
+            [array(g, ctx=exe._ctx, dtype=out.dtype) for g, out in zip(golden, exe.outputs)]
+        )
 
 
 def _train_tols(arr, gtarr, dtype, gt_dtype, rtol, atol):

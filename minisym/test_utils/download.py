@@ -1,4 +1,5 @@
 """``download(url)``: fetch a tutorial's data file once; offline, say where to put it by hand."""
+
 import os
 
 __all__ = ["download"]
@@ -61,4 +62,5 @@ def download(url, fname=None, dirname=None, overwrite=False, retries=5):
         f"download: could not fetch {url} ({type(error).__name__}: {error}).\n"
         f"Without a network connection, fetch the file on a machine that has one and put it "
         f"at\n  {os.path.abspath(path)}\nthen download() finds it there and returns its path "
-        "without the network.") from error
+        "without the network."
+    ) from error

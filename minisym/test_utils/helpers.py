@@ -1,5 +1,6 @@
 """The rest of ``mx.test_utils``: the default context, environment variables for a block, random
 dense arrays and shapes (from numpy's global generator, as in MXNet), comparing two optimizers."""
+
 import os
 from contextlib import contextmanager
 
@@ -10,9 +11,17 @@ from ..base import MXNetValueError
 from ..context import Context, current_context
 from .compare import Mismatch, default_dtype, get_tols
 
-__all__ = ["default_context", "set_default_context", "environment", "random_arrays",
-           "rand_ndarray", "rand_shape_2d", "rand_shape_3d", "rand_shape_nd",
-           "compare_optimizer"]
+__all__ = [
+    "default_context",
+    "set_default_context",
+    "environment",
+    "random_arrays",
+    "rand_ndarray",
+    "rand_shape_2d",
+    "rand_shape_3d",
+    "rand_shape_nd",
+    "compare_optimizer",
+]
 
 
 def default_context():
@@ -34,8 +43,10 @@ def environment(*args):
     elif len(args) == 2:
         wanted = {args[0]: args[1]}
     else:
-        raise AssertionError("environment takes one dict {name: value} or two arguments: a "
-                             f"name and a value; got {len(args)} argument(s)")
+        raise AssertionError(
+            "environment takes one dict {name: value} or two arguments: a "
+            f"name and a value; got {len(args)} argument(s)"
+        )
     saved = {name: os.environ.get(name) for name in wanted}
     _set_environ(wanted)
     try:
@@ -54,17 +65,31 @@ def _set_environ(values):
 
 def random_arrays(*shapes):
     """Standard-normal float32 numpy arrays of ``shapes`` (one array when one shape is given)."""
-    arrays = [np.array(np.random.randn(), dtype=default_dtype()) if len(s) == 0
-              else np.random.randn(*s).astype(default_dtype()) for s in shapes]
+    arrays = [
+        np.array(np.random.randn(), dtype=default_dtype())
+        if len(s) == 0
+        else np.random.randn(*s).astype(default_dtype())
+        for s in shapes
+    ]
     return arrays[0] if len(arrays) == 1 else arrays
 
 
-def rand_ndarray(shape, stype="default", density=None, dtype=None, modifier_func=None,
-                 shuffle_csr_indices=False, distribution=None, ctx=None):
+def rand_ndarray(
+    shape,
+    stype="default",
+    density=None,
+    dtype=None,
+    modifier_func=None,
+    shuffle_csr_indices=False,
+    distribution=None,
+    ctx=None,
+):
     """A dense NDArray of ``shape`` with standard-normal values (float32 unless ``dtype``)."""
     if stype != "default":
-        raise MXNetValueError(f"rand_ndarray: minisym has dense arrays only, so stype={stype!r} "
-                              "is not available; use stype='default'")
+        raise MXNetValueError(
+            f"rand_ndarray: minisym has dense arrays only, so stype={stype!r} "
+            "is not available; use stype='default'"
+        )
     return nd.array(random_arrays(shape), ctx=ctx or default_context(), dtype=dtype)
 
 
@@ -81,8 +106,11 @@ def rand_shape_2d(dim0=10, dim1=10, allow_zero_size=False):
 def rand_shape_3d(dim0=10, dim1=10, dim2=10, allow_zero_size=False):
     """A random 3-d shape, each size in 1..dim (0..dim with allow_zero_size)."""
     low = _low(allow_zero_size)
-    return (np.random.randint(low, dim0 + 1), np.random.randint(low, dim1 + 1),
-            np.random.randint(low, dim2 + 1))
+    return (
+        np.random.randint(low, dim0 + 1),
+        np.random.randint(low, dim1 + 1),
+        np.random.randint(low, dim2 + 1),
+    )
 
 
 def rand_shape_nd(num_dim, dim=10, allow_zero_size=False):
@@ -114,13 +142,25 @@ def _uniform_pair(shape, dtype):
     return w.copy(), w
 
 
-def compare_optimizer(opt1, opt2, shape, dtype, w_stype="default", g_stype="default",
-                      rtol=1e-4, atol=1e-5, compare_states=True, ntensors=1):
+def compare_optimizer(
+    opt1,
+    opt2,
+    shape,
+    dtype,
+    w_stype="default",
+    g_stype="default",
+    rtol=1e-4,
+    atol=1e-5,
+    compare_states=True,
+    ntensors=1,
+):
     """One update of the same random weight and gradient by both optimizers: their states and
     weights must agree. ``shape`` a list of shapes: opt2 updates them all at once."""
     if w_stype != "default" or g_stype != "default":
-        raise MXNetValueError("compare_optimizer: minisym has dense arrays only; use "
-                              "w_stype='default' and g_stype='default'")
+        raise MXNetValueError(
+            "compare_optimizer: minisym has dense arrays only; use "
+            "w_stype='default' and g_stype='default'"
+        )
     names = f"{type(opt1).__name__} (opt1) and {type(opt2).__name__} (opt2)"
     if not isinstance(shape, list):
         assert ntensors == 1, "compare_optimizer: ntensors > 1 needs a list of shapes"
@@ -132,8 +172,9 @@ def compare_optimizer(opt1, opt2, shape, dtype, w_stype="default", g_stype="defa
         opt1.update_multi_precision(0, w1, g1, state1)
         opt2.update_multi_precision(0, w2, g2, state2)
         if compare_states:
-            _compare_states(state1, state2, rtol, atol,
-                            "the {state} of " + names + " after one update")
+            _compare_states(
+                state1, state2, rtol, atol, "the {state} of " + names + " after one update"
+            )
         _assert_close(w1, w2, rtol, atol, f"the weights of {names} after one update")
         return
     pairs = [(_uniform_pair(s, dtype), _uniform_pair(s, dtype)) for s in shape]
@@ -145,7 +186,13 @@ def compare_optimizer(opt1, opt2, shape, dtype, w_stype="default", g_stype="defa
         state1 = opt1.create_state_multi_precision(i, w1[i])
         opt1.update_multi_precision(i, w1[i], g1[i], state1)
         if compare_states:
-            _compare_states(state1, state2[i], rtol, atol,
-                            "the {state} of tensor %d of %s after one update" % (i, names))
-        _assert_close(w1[i], w2[i], rtol, atol,
-                      f"the weights of tensor {i} of {names} after one update")
+            _compare_states(
+                state1,
+                state2[i],
+                rtol,
+                atol,
+                "the {state} of tensor %d of %s after one update" % (i, names),
+            )
+        _assert_close(
+            w1[i], w2[i], rtol, atol, f"the weights of tensor {i} of {names} after one update"
+        )

@@ -9,6 +9,7 @@ where:
 - ``get_mnist_ubyte()`` / ``get_mnist_iterator()``: the four unpacked ``-ubyte`` files in
   ``./data`` (or ``data/mnist.zip``, which is unpacked there, as MXNet does).
 """
+
 import gzip
 import os
 import struct
@@ -16,10 +17,16 @@ import zipfile
 
 import numpy as np
 
+from ..io import MNISTIter
+
 __all__ = ["get_mnist", "get_mnist_ubyte", "get_mnist_iterator"]
 
-_NAMES = ("train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte",
-          "t10k-labels-idx1-ubyte")
+_NAMES = (
+    "train-images-idx3-ubyte",
+    "train-labels-idx1-ubyte",
+    "t10k-images-idx3-ubyte",
+    "t10k-labels-idx1-ubyte",
+)
 _GZ_URL = "http://data.mxnet.io/data/mnist/"
 _ZIP_URL = "http://data.mxnet.io/mxnet/data/mnist.zip"
 
@@ -27,10 +34,12 @@ _ZIP_URL = "http://data.mxnet.io/mxnet/data/mnist.zip"
 def _missing(paths, source, where):
     """An OSError naming the files that are not there, where they go, and where to get them."""
     missing = "\n".join(f"  {os.path.abspath(p)}" for p in paths)
-    return OSError(f"{where}: minisym does not download data sets, and these MNIST files are "
-                   f"not there:\n{missing}\nOn a machine with a network connection, fetch "
-                   f"{source} and copy the files to exactly these paths (relative to the "
-                   f"current directory, {os.getcwd()}), then call {where}() again.")
+    return OSError(
+        f"{where}: minisym does not download data sets, and these MNIST files are "
+        f"not there:\n{missing}\nOn a machine with a network connection, fetch "
+        f"{source} and copy the files to exactly these paths (relative to the "
+        f"current directory, {os.getcwd()}), then call {where}() again."
+    )
 
 
 def _read_gz(label_path, image_path):
@@ -54,8 +63,12 @@ def get_mnist():
         raise _missing(missing, " and ".join(_GZ_URL + f for f in missing), "get_mnist")
     train_lbl, train_img = _read_gz(files[1], files[0])
     test_lbl, test_img = _read_gz(files[3], files[2])
-    return {"train_data": train_img, "train_label": train_lbl,
-            "test_data": test_img, "test_label": test_lbl}
+    return {
+        "train_data": train_img,
+        "train_label": train_lbl,
+        "test_data": test_img,
+        "test_label": test_lbl,
+    }
 
 
 def get_mnist_ubyte():
@@ -67,9 +80,11 @@ def get_mnist_ubyte():
         return
     archive = os.path.join("data", "mnist.zip")
     if not os.path.exists(archive):
-        raise _missing([p for p in paths if not os.path.exists(p)],
-                       f"{_ZIP_URL} (unzipped; or put mnist.zip itself in data/)",
-                       "get_mnist_ubyte")
+        raise _missing(
+            [p for p in paths if not os.path.exists(p)],
+            f"{_ZIP_URL} (unzipped; or put mnist.zip itself in data/)",
+            "get_mnist_ubyte",
+        )
     with zipfile.ZipFile(archive) as zf:
         zf.extractall("data")
 
@@ -77,13 +92,25 @@ def get_mnist_ubyte():
 def get_mnist_iterator(batch_size, input_shape, num_parts=1, part_index=0):
     """(train, val) ``mx.io.MNISTIter`` of ``data/``'s MNIST files, both shuffled (MNISTIter's
     default); the data flat (batch, 784) unless ``input_shape`` has 3 axes, e.g. (1, 28, 28)."""
-    from ..io import MNISTIter
     get_mnist_ubyte()
     flat = len(input_shape) != 3
-    train = MNISTIter(image="data/train-images-idx3-ubyte", label="data/train-labels-idx1-ubyte",
-                      input_shape=input_shape, batch_size=batch_size, shuffle=True, flat=flat,
-                      num_parts=num_parts, part_index=part_index)
-    val = MNISTIter(image="data/t10k-images-idx3-ubyte", label="data/t10k-labels-idx1-ubyte",
-                    input_shape=input_shape, batch_size=batch_size, flat=flat,
-                    num_parts=num_parts, part_index=part_index)
+    train = MNISTIter(
+        image="data/train-images-idx3-ubyte",
+        label="data/train-labels-idx1-ubyte",
+        input_shape=input_shape,
+        batch_size=batch_size,
+        shuffle=True,
+        flat=flat,
+        num_parts=num_parts,
+        part_index=part_index,
+    )
+    val = MNISTIter(
+        image="data/t10k-images-idx3-ubyte",
+        label="data/t10k-labels-idx1-ubyte",
+        input_shape=input_shape,
+        batch_size=batch_size,
+        flat=flat,
+        num_parts=num_parts,
+        part_index=part_index,
+    )
     return train, val

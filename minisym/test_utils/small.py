@@ -1,6 +1,7 @@
 """The small helpers of ``mx.test_utils`` that MXNet's own unit tests call: expecting an
 exception, a random sample, comparing with NaN ignored or tuple by tuple, silencing stderr, and an
 iterator that repeats one batch."""
+
 import os
 import sys
 from contextlib import contextmanager
@@ -10,8 +11,14 @@ import numpy as np
 from ..io import DataIter
 from .compare import assert_almost_equal
 
-__all__ = ["assert_exception", "random_sample", "assert_almost_equal_ignore_nan",
-           "compare_ndarray_tuple", "discard_stderr", "DummyIter"]
+__all__ = [
+    "assert_exception",
+    "random_sample",
+    "assert_almost_equal_ignore_nan",
+    "compare_ndarray_tuple",
+    "discard_stderr",
+    "DummyIter",
+]
 
 
 def assert_exception(f, exception_type, *args, **kwargs):
@@ -20,8 +27,9 @@ def assert_exception(f, exception_type, *args, **kwargs):
         f(*args, **kwargs)
     except exception_type:
         return
-    raise AssertionError(f"{getattr(f, '__name__', f)} was expected to raise "
-                         f"{exception_type.__name__}, and returned")
+    raise AssertionError(
+        f"{getattr(f, '__name__', f)} was expected to raise {exception_type.__name__}, and returned"
+    )
 
 
 def random_sample(population, k):

@@ -3,6 +3,7 @@ are grouped on one xdist worker), a fresh page per test, a screenshot when a tes
 
 ``MINISYM_SCREENSHOTS=1`` also saves the pictures the README shows into ``docs/``.
 """
+
 import os
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from lab import CHROMIUM, CHROMIUM_ARGS, Lab, watch_page  # noqa: E402
+from lab import CHROMIUM, CHROMIUM_ARGS, Lab, watch_page
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("BROWSER_ARTIFACTS", REPO / "test-artifacts"))
@@ -24,10 +25,10 @@ def browser(tmp_path_factory):
             pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium")
         pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium): browser tests skipped")
     from playwright.sync_api import sync_playwright
+
     xdg = tmp_path_factory.mktemp("chromium-xdg")
     # Chromium's crash reporter and dconf write under $HOME even with a temporary profile.
-    env = dict(os.environ, XDG_CONFIG_HOME=str(xdg / "config"),
-               XDG_CACHE_HOME=str(xdg / "cache"))
+    env = dict(os.environ, XDG_CONFIG_HOME=str(xdg / "config"), XDG_CACHE_HOME=str(xdg / "cache"))
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=env)
         yield chromium
@@ -68,8 +69,10 @@ def pytest_runtest_makereport(item, call):
 def screenshot():
     """``screenshot(locator, 'index_map')`` saves docs/index_map.png when MINISYM_SCREENSHOTS
     is set (the README's pictures are regenerated on purpose, not on every run)."""
+
     def save(locator, name):
         if os.environ.get("MINISYM_SCREENSHOTS"):
             DOCS.mkdir(exist_ok=True)
             locator.screenshot(path=str(DOCS / f"{name}.png"))
+
     return save

@@ -2,6 +2,7 @@
 page (lessons/zh-CN/README.md) open, JupyterLab's menus in Chinese, Chinese characters drawn
 with a real font (not as empty boxes), and a Chinese lesson run with its widgets' words in
 Chinese, because the kernels get the Makefile's LANG / LANGUAGE."""
+
 import re
 import shlex
 import shutil
@@ -35,7 +36,7 @@ GLYPHS = """(chars) => chars.map((ch) => {
   g.fillText(ch, 4, 40);
   return canvas.toDataURL();
 })"""
-NO_GLYPH = "\U000F0000"  # a private-use code point: no font draws it
+NO_GLYPH = "\U000f0000"  # a private-use code point: no font draws it
 
 # Per code cell of the open notebook: its tags and the names of its error outputs.
 ERRORS = """() => {
@@ -56,8 +57,14 @@ ERRORS = """() => {
 def make_lab_zh_command():
     """(environment, config file, folder) of the `jupyter lab` line that `make -n lab-zh`
     prints: the command as make runs it, variables expanded."""
-    dry = subprocess.run(["make", "-n", "--no-print-directory", "lab-zh"], cwd=REPO,
-                         capture_output=True, text=True, timeout=60, check=True)
+    dry = subprocess.run(
+        ["make", "-n", "--no-print-directory", "lab-zh"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     line = next(line for line in dry.stdout.splitlines() if "jupyter lab" in line)
     words = shlex.split(line)
     assert words[0] == "env", line
@@ -76,7 +83,8 @@ def chinese(message):
     finally:
         i18n.set_language(None)
     assert any(ord(ch) in CJK for ch in text), (
-        f"{WIDGET_CATALOGUE.relative_to(REPO)} has no Chinese for {message!r}: translate it")
+        f"{WIDGET_CATALOGUE.relative_to(REPO)} has no Chinese for {message!r}: translate it"
+    )
     return text
 
 
@@ -87,8 +95,9 @@ def lab_zh(browser, tmp_path_factory):
     env, config, folder = make_lab_zh_command()
     assert folder == "lessons/", folder
     assert env.get("LANG") == "zh_CN.UTF-8" and env.get("LANGUAGE") == "zh_CN", env
-    server = Lab(tmp_path_factory.mktemp("lab-zh"), extra_args=[f"--config={config}"],
-                 quiet_news=False)
+    server = Lab(
+        tmp_path_factory.mktemp("lab-zh"), extra_args=[f"--config={config}"], quiet_news=False
+    )
     shutil.copytree(LESSONS / ZH, server.root / ZH)
     shutil.copytree(LESSONS / "images", server.root / "images")
     shutil.copy(LESSONS / "README.md", server.root / "README.md")  # the English edition's link
@@ -133,11 +142,11 @@ def assert_cjk_is_drawn(page, text):
     boxes = [ch for ch, picture in zip(chars, drawn) if picture == missing]
     assert not boxes and len(set(drawn)) == len(chars), (
         f"Chinese characters drawn as boxes ({''.join(boxes) or ''.join(chars)}): no CJK font; "
-        "install one (Debian: apt-get install fonts-noto-cjk; .ci/run does)")
+        "install one (Debian: apt-get install fonts-noto-cjk; .ci/run does)"
+    )
 
 
-def test_make_lab_zh_opens_the_chinese_start_page_with_chinese_menus(page_zh, lab_zh,
-                                                                   screenshot):
+def test_make_lab_zh_opens_the_chinese_start_page_with_chinese_menus(page_zh, lab_zh, screenshot):
     page = page_zh
     page.goto(f"{lab_zh.url}/?token={lab_zh.token}")
     heading = page.locator(".jp-RenderedMarkdown h1").first
@@ -157,17 +166,26 @@ def test_make_lab_zh_opens_the_chinese_start_page_with_chinese_menus(page_zh, la
     screenshot(page, "zh_first_minute")
 
 
-@pytest.mark.skipif(not LESSON.exists(), reason=f"{LESSON.relative_to(REPO)} is not written "
-                    "yet: the Chinese lesson's page is tested once it exists")
-@pytest.mark.skipif(not WIDGET_CATALOGUE.exists(), reason=f"{WIDGET_CATALOGUE.relative_to(REPO)}"
-                    " is not written yet: the widgets' Chinese words are tested once it exists")
+@pytest.mark.skipif(
+    not LESSON.exists(),
+    reason=f"{LESSON.relative_to(REPO)} is not written "
+    "yet: the Chinese lesson's page is tested once it exists",
+)
+@pytest.mark.skipif(
+    not WIDGET_CATALOGUE.exists(),
+    reason=f"{WIDGET_CATALOGUE.relative_to(REPO)}"
+    " is not written yet: the widgets' Chinese words are tested once it exists",
+)
 def test_a_chinese_lesson_runs_with_the_widgets_in_chinese(page_zh, lab_zh, screenshot):
     page = page_zh
     panel = open_notebook(page, lab_zh, f"{ZH}/{LESSON.name}")
     run_all(page, panel)
     cells = page.evaluate(ERRORS)
-    unexpected = [(c["source"], c["errors"]) for c in cells
-                  if c["errors"] and "raises-exception" not in c["tags"]]
+    unexpected = [
+        (c["source"], c["errors"])
+        for c in cells
+        if c["errors"] and "raises-exception" not in c["tags"]
+    ]
     assert not unexpected, f"cells failed: {unexpected}"
     assert "文件" in menu_labels(page)
 

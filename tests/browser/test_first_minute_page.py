@@ -1,6 +1,7 @@
 """The first minute after `make lab`, in a real JupyterLab started as the Makefile starts it:
 the course's start page, lessons/README.md, is open as a rendered page (not an empty
 Launcher), no "Jupyter news" prompt, and none of the instructor's grading menus."""
+
 import re
 import shutil
 import time
@@ -16,8 +17,11 @@ REPO = Path(__file__).resolve().parents[2]
 
 def make_lab_command():
     """The config file and folder `make lab` passes to jupyter lab."""
-    line = next(line for line in (REPO / "Makefile").read_text().splitlines()
-                if "jupyter lab" in line and "learner_lab_config.py" in line)
+    line = next(
+        line
+        for line in (REPO / "Makefile").read_text().splitlines()
+        if "jupyter lab" in line and "learner_lab_config.py" in line
+    )
     config = re.search(r"--config=(\S+)", line).group(1)
     return REPO / config, line.split()[-1]
 

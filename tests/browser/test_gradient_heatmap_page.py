@@ -1,6 +1,7 @@
 """The gradient heatmap in a real JupyterLab: a custom operator whose backward has the wrong
 sign fails check_numeric_gradient, and the heatmap appears above the traceback with the worst
 cell outlined; a 4-D difference is shown slice by slice, pooled, and the slider moves it."""
+
 import re
 
 import pytest
@@ -72,8 +73,9 @@ def notebook(lab):
     return "gradient_heatmap.ipynb"
 
 
-def test_a_failed_gradient_check_shows_its_heatmap_above_the_traceback(page, lab, notebook,
-                                                                        screenshot):
+def test_a_failed_gradient_check_shows_its_heatmap_above_the_traceback(
+    page, lab, notebook, screenshot
+):
     panel = open_notebook(page, lab, notebook)
     run_all(page, panel)
     outputs = cell_output(panel, 3)
@@ -83,9 +85,11 @@ def test_a_failed_gradient_check_shows_its_heatmap_above_the_traceback(page, lab
     expect(outputs.nth(1)).to_contain_text("AssertionError: check_numeric_gradient: in_grad[0]")
     expect(heatmap.locator(".msw-gh-caption")).to_contain_text(
         "check_numeric_gradient failed on in_grad[0] ('data', list_arguments()[0]) of "
-        "Custom 'square' (op_type='page_square')")
+        "Custom 'square' (op_type='page_square')"
+    )
     expect(heatmap.locator(".msw-gh-summary")).to_contain_text(
-        "shape (4, 10): 40 of 40 elements outside rtol=0.01, atol=0.0001")
+        "shape (4, 10): 40 of 40 elements outside rtol=0.01, atol=0.0001"
+    )
     expect(heatmap.locator(".msw-gh-summary")).to_contain_text("(sign flipped)")
     for key in ("a_colour", "b_colour", "error_colour"):
         expect(heatmap.locator(f".msw-gh-panel-{key} .msw-gh-cell")).to_have_count(40)
@@ -118,7 +122,8 @@ def check_slices(panel):
     sliced = cell_output(panel, 1).locator(".msw-gradient-heatmap")
     expect(sliced.locator(".msw-gh-slice-label")).to_have_text("[1, 2, :, :]")
     expect(sliced.locator(".msw-gh-fold")).to_contain_text(
-        "each cell shows the worst of a block of 2 × 2 elements")
+        "each cell shows the worst of a block of 2 × 2 elements"
+    )
     worst = sliced.locator(".msw-gh-panel-error_colour .msw-gh-worst")
     expect(worst).to_have_attribute("data-index", "[1, 2, 47, 71]")
     expect(sliced.locator(".msw-gh-panel-error_colour .msw-gh-cell")).to_have_count(30 * 45)

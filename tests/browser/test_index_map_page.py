@@ -1,5 +1,6 @@
 """The index map and the grad_req playground in a real JupyterLab: a learner clicks a slot and
 switches grad_req, and both the page and the Python side change."""
+
 import time
 from pathlib import Path
 
@@ -11,10 +12,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("br
 
 TESTS = Path(__file__).resolve().parents[1]
 
-SOFTMAX = (TESTS / "softmax_op.py").read_text() + """
+SOFTMAX = (
+    (TESTS / "softmax_op.py").read_text()
+    + """
 import ipywidgets
 from minisym_widgets import GradReqPlayground, IndexMap
 """
+)
 
 CELLS = [
     SOFTMAX,
@@ -62,7 +66,8 @@ def test_index_map_and_playground(page, lab, notebook, screenshot):
     expect(detail).to_contain_text("given as label=")
     expect(detail).to_contain_text("(8,)")
     expect(index_map.locator("td[data-label='in_grad[1]']")).to_have_class(
-        "msw-im-slot msw-im-grad msw-im-linked")
+        "msw-im-slot msw-im-grad msw-im-linked"
+    )
     echo = panel.locator(".python-echo")
     expect(echo).to_contain_text("python sees selected=in_data[1]")
 

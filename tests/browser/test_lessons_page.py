@@ -1,6 +1,7 @@
 """Every lesson, opened in a real JupyterLab and run with Run All, as a learner first meets it:
 no error outputs except in cells tagged raises-exception, every widget rendered, no page
 errors, nothing fetched from outside."""
+
 import shutil
 from pathlib import Path
 
@@ -40,8 +41,11 @@ def test_lesson_runs_clean_in_jupyterlab(page, lab, lesson, screenshot):
     panel = open_notebook(page, lab, lesson.name)
     run_all(page, panel)
     cells = page.evaluate(CELLS)
-    unexpected = [(c["source"], c["errors"]) for c in cells
-                  if c["errors"] and "raises-exception" not in c["tags"]]
+    unexpected = [
+        (c["source"], c["errors"])
+        for c in cells
+        if c["errors"] and "raises-exception" not in c["tags"]
+    ]
     assert not unexpected, f"cells failed: {unexpected}"
     silent = [c["source"] for c in cells if "raises-exception" in c["tags"] and not c["errors"]]
     assert not silent, f"cells tagged raises-exception raised nothing: {silent}"
@@ -53,5 +57,6 @@ def test_lesson_runs_clean_in_jupyterlab(page, lab, lesson, screenshot):
     assert not page.external, f"requests outside 127.0.0.1: {page.external}"
     if widgets:  # the README's picture: the lesson around its first widget
         panel.locator(".jp-CodeCell:has(.msw)").first.evaluate(
-            "cell => cell.scrollIntoView({block: 'start'})")
+            "cell => cell.scrollIntoView({block: 'start'})"
+        )
     screenshot(panel, f"lesson_{lesson.stem}")

@@ -1,5 +1,6 @@
 """The memory plan view on ResNet-50 at batch 1 in a real JupyterLab: a click on a buffer fills
 the side panel and reaches Python, and the inference plan replaces the training one."""
+
 import re
 import time
 from pathlib import Path
@@ -68,7 +69,8 @@ def test_memory_plan_view_on_resnet50(page, lab, notebook, screenshot):
     expect(picked).to_contain_text("stage1_unit2_bn1_output")
     expect(picked).to_contain_text("backward reads it: stage1_unit2_bn1 (out_data[0])")
     expect(panel.locator(".echo-memory")).to_contain_text(
-        f"selected={buffer} entry=stage1_unit2_bn1_output")
+        f"selected={buffer} entry=stage1_unit2_bn1_output"
+    )
     time.sleep(0.3)  # let the native tooltip of the pointer settle before the picture
     page.mouse.move(0, 0)
     screenshot(view, "memory_plan_view")

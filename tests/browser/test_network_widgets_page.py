@@ -1,5 +1,6 @@
 """The shape explorer, the stepper and the graph view on ResNet-50, and a custom operator's
 lifecycle, in a real JupyterLab: each reacts to the page, and Python sees what the page did."""
+
 import time
 from pathlib import Path
 
@@ -169,7 +170,8 @@ def check_stepper(panel, screenshot):
     stepper.locator("input.msw-stepper-jump-input").fill("stage1_unit1_conv1")
     stepper.locator("button.msw-stepper-go").click()
     expect(stepper.locator(".msw-stepper-heading")).to_contain_text(
-        "Convolution 'stage1_unit1_conv1'")
+        "Convolution 'stage1_unit1_conv1'"
+    )
     expect(stepper.locator(".msw-stepper-phase")).to_contain_text("forward")
     expect(stepper.locator("img.msw-stepper-img").first).to_be_visible()
     screenshot(stepper, "stepper")

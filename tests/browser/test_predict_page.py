@@ -1,5 +1,6 @@
 """Predict, then run, in a real JupyterLab: a learner types a prediction, presses check (or
 Enter), reads the verdict, asks to be shown the answer; Python counts every try."""
+
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("br
 
 TESTS = Path(__file__).resolve().parents[1]
 
-SETUP = (TESTS / "softmax_op.py").read_text() + """
+SETUP = (
+    (TESTS / "softmax_op.py").read_text()
+    + """
 import ipywidgets
 from minisym_widgets import Predict
 
@@ -29,6 +32,7 @@ relu1 = mx.sym.Activation(fc1, act_type='relu', name='relu1')
 fc2 = mx.sym.FullyConnected(relu1, num_hidden=10, name='fc2')
 net = mx.sym.SoftmaxOutput(fc2, name='softmax')
 """
+)
 
 CELLS = [
     SETUP,
@@ -36,7 +40,7 @@ CELLS = [
     "display(names, echo_of(names, 'echo-names'))",
     "req = Predict.req(SoftmaxProp, 1, shapes={'data': (8, 10), 'label': (8,)},\n"
     "                  grad_req={'data': 'write', 'label': 'null'},\n"
-    "                  question=\"In backward, what is req[1] when the label is bound with "
+    '                  question="In backward, what is req[1] when the label is bound with '
     "grad_req 'null'?\")\n"
     "display(req, echo_of(req, 'echo-req'))",
 ]
@@ -54,7 +58,8 @@ def test_predict_then_check_then_show_me(page, lab, notebook, screenshot):
 
     names = cell_output(panel, 1).locator(".msw-predict")
     expect(names.locator(".msw-predict-question")).to_contain_text(
-        "What does net.list_arguments() return?")
+        "What does net.list_arguments() return?"
+    )
     reveal = names.locator("button.msw-predict-reveal")
     expect(reveal).to_be_hidden()  # nothing to show before a try
     expect(names.locator(".msw-predict-answer")).to_have_count(0)
@@ -72,7 +77,8 @@ def test_predict_then_check_then_show_me(page, lab, notebook, screenshot):
     expect(verdict).to_have_attribute("data-verdict", "wrong")
     expect(verdict.locator(".msw-predict-headline")).to_have_text("4 of 6 names right.")
     expect(verdict.locator(".msw-predict-changes li").first).to_contain_text(
-        "Add 'fc1_bias': it is an implicit variable of FullyConnected 'fc1'")
+        "Add 'fc1_bias': it is an implicit variable of FullyConnected 'fc1'"
+    )
     expect(panel.locator(".echo-names")).to_contain_text("attempts=1 solved=False")
     expect(names.locator(".msw-predict-answer")).to_have_count(0)  # the answer stays hidden
     expect(reveal).to_be_visible()
@@ -81,7 +87,8 @@ def test_predict_then_check_then_show_me(page, lab, notebook, screenshot):
 
     reveal.click()
     expect(names.locator(".msw-predict-answer-text")).to_have_text(
-        "['data', 'fc1_weight', 'fc1_bias', 'fc2_weight', 'fc2_bias', 'softmax_label']")
+        "['data', 'fc1_weight', 'fc1_bias', 'fc2_weight', 'fc2_bias', 'softmax_label']"
+    )
     expect(panel.locator(".echo-names")).to_contain_text("revealed=True")
     expect(reveal).to_be_hidden()
 

@@ -7,6 +7,7 @@ This folder is a package so that its test files may share basenames with those i
 (``test_ndarray.py``, ``test_custom_ops.py``, ``test_io.py``); its own folder is also put on
 ``sys.path`` so that ``from state import snapshot`` works as well as ``from .state import ...``.
 """
+
 import os
 import sys
 

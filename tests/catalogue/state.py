@@ -9,6 +9,7 @@ A snapshot copies every value the learner could see: a Symbol's JSON, an Executo
 gradient, auxiliary and output arrays, a Module's parameters, auxiliary states and optimizer
 state, an NDArray's values. ``assert_unchanged`` names the first array that changed.
 """
+
 import copy
 
 import numpy as np
@@ -17,8 +18,10 @@ import minisym as mx
 
 
 def _arrays(prefix, named):
-    return {f"{prefix}[{name!r}]": None if a is None else np.array(a.asnumpy(), copy=True)
-            for name, a in named.items()}
+    return {
+        f"{prefix}[{name!r}]": None if a is None else np.array(a.asnumpy(), copy=True)
+        for name, a in named.items()
+    }
 
 
 def _executor(ex):
@@ -35,12 +38,13 @@ def _module(mod):
         args, auxs = mod.get_params()
         state.update(_arrays("arg_params", args))
         state.update(_arrays("aux_params", auxs))
-    if getattr(mod, "_exec", None) is not None:
-        state.update({f"executor.{k}": v for k, v in _executor(mod._exec).items()})
+    if getattr(mod, "executor", None) is not None:
+        state.update({f"executor.{k}": v for k, v in _executor(mod.executor).items()})
     updater = getattr(mod, "_updater", None)
     if updater is not None and hasattr(updater, "states"):
         state["optimizer states"] = copy.deepcopy(
-            {k: _numpy_tree(v) for k, v in updater.states.items()})
+            {k: _numpy_tree(v) for k, v in updater.states.items()}
+        )
     return state
 
 
@@ -69,8 +73,13 @@ def snapshot(obj):
 
 def _same(a, b):
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape
-                and a.dtype == b.dtype and np.array_equal(a, b, equal_nan=True))
+        return (
+            isinstance(a, np.ndarray)
+            and isinstance(b, np.ndarray)
+            and a.shape == b.shape
+            and a.dtype == b.dtype
+            and np.array_equal(a, b, equal_nan=True)
+        )
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
@@ -92,7 +101,8 @@ def assert_unchanged(before, obj, ignore=()):
 
 def _compare(before, after, where, ignore=()):
     assert before.keys() == after.keys(), (
-        f"{where}entries changed: {sorted(set(before) ^ set(after))}")
+        f"{where}entries changed: {sorted(set(before) ^ set(after))}"
+    )
     for key in before:
         if key not in ignore:
             assert _same(before[key], after[key]), f"{where}{key} changed by the failed call"

@@ -4,6 +4,7 @@ Each test is one mistake as a beginner types it; it asserts MXNet's exception ty
 the message that teach, and that the symbol, the arrays handed in, and the executor's argument,
 gradient, auxiliary and output arrays are what they were before the failed call.
 """
+
 import signal
 import time
 
@@ -20,17 +21,27 @@ def _fc():
 
 
 def _args(data_shape=(2, 3), weight_shape=(4, 3), dtype="float32"):
-    return {"data": mx.nd.array(np.arange(6).reshape(data_shape) if data_shape == (2, 3)
-                                else np.ones(data_shape), dtype=dtype),
-            "fc_weight": mx.nd.ones(weight_shape), "fc_bias": mx.nd.ones((4,))}
+    return {
+        "data": mx.nd.array(
+            np.arange(6).reshape(data_shape) if data_shape == (2, 3) else np.ones(data_shape),
+            dtype=dtype,
+        ),
+        "fc_weight": mx.nd.ones(weight_shape),
+        "fc_bias": mx.nd.ones((4,)),
+    }
 
 
 @pytest.fixture
 def ex():
     """A bound, run executor with values in every array (so a change would show)."""
-    executor = _fc().bind(mx.cpu(), _args(),
-                          args_grad={n: mx.nd.zeros(s) for n, s in
-                                     (("data", (2, 3)), ("fc_weight", (4, 3)), ("fc_bias", (4,)))})
+    executor = _fc().bind(
+        mx.cpu(),
+        _args(),
+        args_grad={
+            n: mx.nd.zeros(s)
+            for n, s in (("data", (2, 3)), ("fc_weight", (4, 3)), ("fc_bias", (4,)))
+        },
+    )
     executor.forward(is_train=True)
     executor.backward(mx.nd.ones((2, 4)))
     return executor
@@ -50,9 +61,12 @@ def test_simple_bind_with_a_negative_size():
 
 def test_simple_bind_with_a_fractional_size():
     net = _fc()
-    with pytest.raises(TypeError, match=r"simple_bind: 'data' has shape \(2\.5, 5\): dimension "
-                                        r"0 is 2\.5 \(float\), but a size must be an int\. Fix: "
-                                        r"give data=\(2, 5\)"):
+    with pytest.raises(
+        TypeError,
+        match=r"simple_bind: 'data' has shape \(2\.5, 5\): dimension "
+        r"0 is 2\.5 \(float\), but a size must be an int\. Fix: "
+        r"give data=\(2, 5\)",
+    ):
         net.simple_bind(mx.cpu(), data=(2.5, 5))  # minisym used to bind (2, 5) silently
 
 
@@ -79,16 +93,22 @@ def test_simple_bind_with_grad_req_inplace():
 
 
 def test_simple_bind_with_a_misspelled_dtype():
-    with pytest.raises(TypeError, match=r"simple_bind: type_dict\['data'\] is 'float33', which "
-                                        r"is not a data type.*type_dict=\{'data': 'float32'\}"):
+    with pytest.raises(
+        TypeError,
+        match=r"simple_bind: type_dict\['data'\] is 'float33', which "
+        r"is not a data type.*type_dict=\{'data': 'float32'\}",
+    ):
         _fc().simple_bind(mx.cpu(), data=(2, 3), type_dict={"data": "float33"})
 
 
 def test_bind_with_a_numpy_array():
     args = _args()
     args["data"] = np.ones((2, 3))
-    with pytest.raises(TypeError, match=r"args 'data' is ndarray; wrap it with "
-                                        r"mx\.nd\.array\(\.\.\.\)"):
+    with pytest.raises(
+        TypeError,
+        match=r"args 'data' is ndarray; wrap it with "
+        r"mx\.nd\.array\(\.\.\.\)",
+    ):
         _fc().bind(mx.cpu(), args)
 
 
@@ -96,8 +116,11 @@ def test_bind_with_a_missing_weight():
     args = _args()
     del args["fc_weight"]
     before = snapshot(list(args.values()))
-    with pytest.raises(ValueError, match=r"key `fc_weight` is missing in `args`; it needs "
-                                         r"\['data', 'fc_weight', 'fc_bias'\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"key `fc_weight` is missing in `args`; it needs "
+        r"\['data', 'fc_weight', 'fc_bias'\]",
+    ):
         _fc().bind(mx.cpu(), args)
     assert_unchanged(before, list(args.values()))
 
@@ -115,9 +138,12 @@ def test_bind_with_a_wrong_weight_shape():
 
 def test_bind_with_integer_data_and_float_weights():
     args = _args(dtype="int32")
-    with pytest.raises(mx.base.MXNetError, match=r"FullyConnected 'fc': dtype inconsistent: "
-                                                 r"input 1 'weight' is float32 but input 0 "
-                                                 r"'data' is int32.*mx\.sym\.cast"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"FullyConnected 'fc': dtype inconsistent: "
+        r"input 1 'weight' is float32 but input 0 "
+        r"'data' is int32.*mx\.sym\.cast",
+    ):
         _fc().bind(mx.cpu(), args)
 
 
@@ -134,15 +160,19 @@ def test_bind_with_a_misspelled_grad_req():
     with pytest.raises(ValueError, match=r"grad_req must be in \{.*\}, got 'writ'"):
         _fc().bind(mx.cpu(), _args(), args_grad={"data": mx.nd.zeros((2, 3))}, grad_req="writ")
     with pytest.raises(KeyError, match=r"got 'sum'"):  # MXNet looks dict entries up: KeyError
-        _fc().bind(mx.cpu(), _args(), args_grad={"data": mx.nd.zeros((2, 3))},
-                   grad_req={"data": "sum"})
+        _fc().bind(
+            mx.cpu(), _args(), args_grad={"data": mx.nd.zeros((2, 3))}, grad_req={"data": "sum"}
+        )
 
 
 def test_bind_with_a_gradient_array_of_the_wrong_shape():
     grads = {"data": mx.nd.ones((3, 3))}
     before = snapshot(list(grads.values()))
-    with pytest.raises(mx.base.MXNetError, match=r"bind: gradient array of 'data' has shape "
-                                                 r"\(3, 3\) but the argument has \(2, 3\)"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"bind: gradient array of 'data' has shape "
+        r"\(3, 3\) but the argument has \(2, 3\)",
+    ):
         _fc().bind(mx.cpu(), _args(), args_grad=grads)
     assert_unchanged(before, list(grads.values()))
 
@@ -150,25 +180,34 @@ def test_bind_with_a_gradient_array_of_the_wrong_shape():
 # --- the executor ------------------------------------------------------------------------------
 def test_forward_with_another_batch_size(ex):
     before = snapshot(ex)
-    with pytest.raises(ValueError, match=r"Shape not match! Argument data, need: \(2, 3\), "
-                                         r"received: \(3, 3\) \(for another batch size use "
-                                         r"ex\.reshape\(data=\(3, 3\)\)\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"Shape not match! Argument data, need: \(2, 3\), "
+        r"received: \(3, 3\) \(for another batch size use "
+        r"ex\.reshape\(data=\(3, 3\)\)\)",
+    ):
         ex.forward(data=mx.nd.ones((3, 3)))
     assert_unchanged(before, ex)
 
 
 def test_forward_with_a_misspelled_input(ex):
     before = snapshot(ex)
-    with pytest.raises(TypeError, match=r"Unknown argument dat; the arguments are \['data', "
-                                        r"'fc_weight', 'fc_bias'\]"):
+    with pytest.raises(
+        TypeError,
+        match=r"Unknown argument dat; the arguments are \['data', "
+        r"'fc_weight', 'fc_bias'\]",
+    ):
         ex.forward(dat=mx.nd.ones((2, 3)))
     assert_unchanged(before, ex)
 
 
 def test_forward_with_a_python_list(ex):
     before = snapshot(ex)
-    with pytest.raises(ValueError, match=r"only accept keyword argument of NDArrays and "
-                                         r"numpy\.ndarray; data is list"):
+    with pytest.raises(
+        ValueError,
+        match=r"only accept keyword argument of NDArrays and "
+        r"numpy\.ndarray; data is list",
+    ):
         ex.forward(data=[[1, 2, 3], [4, 5, 6]])
     assert_unchanged(before, ex)
 
@@ -182,8 +221,11 @@ def test_forward_with_one_good_and_one_bad_input_copies_neither(ex):
 
 def test_forward_with_is_train_as_a_string(ex):
     before = snapshot(ex)
-    with pytest.raises(ValueError, match=r"forward: is_train='False' is not a bool: write "
-                                         r"is_train=False \(without quotes\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"forward: is_train='False' is not a bool: write "
+        r"is_train=False \(without quotes\)",
+    ):
         ex.forward(is_train="False")  # bool('False') is True: it would train silently
     assert_unchanged(before, ex)
 
@@ -222,16 +264,25 @@ def test_copy_params_from_with_a_wrong_shape(ex):
 
 def test_reshape_with_bad_sizes_or_names(ex):
     before = snapshot(ex)
-    with pytest.raises(mx.base.MXNetError, match=r"Executor\.reshape: 'data' has shape \(-3, 3\):"
-                                                 r" dimension 0 is -3"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"Executor\.reshape: 'data' has shape \(-3, 3\):"
+        r" dimension 0 is -3",
+    ):
         ex.reshape(data=(-3, 3))
     with pytest.raises(TypeError, match=r"Executor\.reshape: 'data' has shape \(1\.5, 3\)"):
         ex.reshape(data=(1.5, 3))  # used to reshape to (1, 3) silently
-    with pytest.raises(mx.base.MXNetError, match=r"'dat' \(did you mean 'data'\?\).*Its "
-                                                 r"arguments are \['data', 'fc_weight'"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"'dat' \(did you mean 'data'\?\).*Its "
+        r"arguments are \['data', 'fc_weight'",
+    ):
         ex.reshape(dat=(1, 3))
-    with pytest.raises(mx.base.MXNetError, match=r"larger than its current \(2, 3\).*set "
-                                                 r"allow_up_sizing=True"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"larger than its current \(2, 3\).*set "
+        r"allow_up_sizing=True",
+    ):
         ex.reshape(data=(5, 3))
     assert_unchanged(before, ex)
 
@@ -252,9 +303,11 @@ def test_replacing_an_argument_array_instead_of_writing_into_it(ex):
     with pytest.warns(mx.MistakeWarning) as caught:
         ex.arg_dict["fc_weight"] = mx.nd.zeros((4, 3))
     message = str(caught[0].message)
-    assert message.startswith("ex.arg_dict['fc_weight'] = ...: write into the array instead: "
-                              "ex.arg_dict['fc_weight'][:] = value (or "
-                              "value.copyto(ex.arg_dict['fc_weight'])).")
+    assert message.startswith(
+        "ex.arg_dict['fc_weight'] = ...: write into the array instead: "
+        "ex.arg_dict['fc_weight'][:] = value (or "
+        "value.copyto(ex.arg_dict['fc_weight']))."
+    )
     assert "forward and backward ignore the new one" in message
     assert caught[0].filename == __file__  # the learner's line, not the engine's
     # as in MXNet the dict keeps the new entry; the executor keeps the array it was bound with
@@ -264,16 +317,23 @@ def test_replacing_an_argument_array_instead_of_writing_into_it(ex):
     assert_unchanged(before, ex, ignore=("arg_dict['fc_weight']",))
 
 
-@pytest.mark.parametrize("which, name, role", [
-    ("grad_dict", "fc_bias", "never receives it"),
-    ("aux_dict", "bn_moving_mean", "the new one is ignored")])
+@pytest.mark.parametrize(
+    "which, name, role",
+    [
+        ("grad_dict", "fc_bias", "never receives it"),
+        ("aux_dict", "bn_moving_mean", "the new one is ignored"),
+    ],
+)
 def test_replacing_a_gradient_or_an_aux_array(which, name, role):
     net = mx.sym.BatchNorm(_fc(), name="bn")
     ex = net.simple_bind(mx.cpu(), data=(2, 3))
     before = snapshot(ex)
     bound = getattr(ex, which)[name]
-    with pytest.warns(mx.MistakeWarning, match=rf"ex\.{which}\['{name}'\] = \.\.\.: write into "
-                                               rf"the array instead.*{role}"):
+    with pytest.warns(
+        mx.MistakeWarning,
+        match=rf"ex\.{which}\['{name}'\] = \.\.\.: write into "
+        rf"the array instead.*{role}",
+    ):
         getattr(ex, which)[name] = mx.nd.ones(bound.shape)
     assert_unchanged(before, ex, ignore=(f"{which}[{name!r}]",))
     arrays = ex.grad_arrays if which == "grad_dict" else ex.aux_arrays
@@ -299,7 +359,8 @@ def test_backward_on_an_executor_bound_without_gradient_arrays():
         "sym.bind(ctx, args, args_grad={name: mx.nd.zeros(shape), ...}) or "
         "sym.simple_bind(ctx, grad_req='write', data=...). This executor was bound without "
         "args_grad, so it has no gradient arrays (every argument, 'data', 'fc_weight', "
-        "'fc_bias', has grad_req 'null') and backward computes nothing.")
+        "'fc_bias', has grad_req 'null') and backward computes nothing."
+    )
     assert caught[0].filename == __file__
     assert_unchanged(before, executor.arg_arrays + executor.outputs)
     with pytest.raises(TypeError) as info:  # MXNet: the same TypeError, from zip()
@@ -308,7 +369,8 @@ def test_backward_on_an_executor_bound_without_gradient_arrays():
         "Executor.grad_dict: bind with gradient arrays to get gradients: sym.bind(ctx, args, "
         "args_grad={name: mx.nd.zeros(shape), ...}) or sym.simple_bind(ctx, grad_req='write', "
         "data=...); this executor was bound without args_grad, so it has no grad_dict. "
-        "('NoneType' object is not iterable)")
+        "('NoneType' object is not iterable)"
+    )
 
 
 def test_two_layers_given_the_same_name():
@@ -318,10 +380,12 @@ def test_two_layers_given_the_same_name():
     with pytest.raises(RuntimeError) as info:  # MXNet: RuntimeError, "... un-allocated"
         net.simple_bind(mx.cpu(), data=(2, 4))
     message = str(info.value)
-    assert ("Two layers are both named 'fc': rename one, e.g. name='fc2' for the FullyConnected "
-            "that reads 'fc_output'. FullyConnected 'fc' (reading 'data') and FullyConnected "
-            "'fc' (reading 'fc_output') each make their weights from their name, so both have "
-            "a 'fc_weight', and the executor finds arrays by name.") in message
+    assert (
+        "Two layers are both named 'fc': rename one, e.g. name='fc2' for the FullyConnected "
+        "that reads 'fc_output'. FullyConnected 'fc' (reading 'data') and FullyConnected "
+        "'fc' (reading 'fc_output') each make their weights from their name, so both have "
+        "a 'fc_weight', and the executor finds arrays by name."
+    ) in message
     assert message.endswith("Input argument NDArray cannot be un-allocated")  # MXNet's text
     assert "Variable('a1')" not in message  # the learner named layers, not Variables
     assert_unchanged(before, net)
@@ -342,8 +406,11 @@ def test_two_layers_given_the_same_name_at_bind():
 
 def test_two_variables_given_the_same_name():
     net = mx.sym.Variable("x") + mx.sym.Variable("x")
-    with pytest.raises(RuntimeError, match=r"Two different variables are both named 'x': give "
-                                           r"them different names"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"Two different variables are both named 'x': give "
+        r"them different names",
+    ):
         net.simple_bind(mx.cpu(), x=(2,))
 
 
@@ -473,10 +540,18 @@ def test_a_backward_failing_below_other_layers_names_what_they_changed():
     with pytest.raises(RuntimeError, match="backward of my layer") as info:
         ex.backward()
     note = info.value.__notes__[-1]
-    changed = ["grad_dict['fc_weight']", "grad_dict['fc_bias']", "grad_dict['bn_gamma']",
-               "grad_dict['bn_beta']", "aux_dict['bn_moving_mean']", "aux_dict['bn_moving_var']"]
-    assert note.startswith("(backward stopped after it had already changed grad_dict['fc_weight']"
-                           " (overwritten, grad_req 'write')")
+    changed = [
+        "grad_dict['fc_weight']",
+        "grad_dict['fc_bias']",
+        "grad_dict['bn_gamma']",
+        "grad_dict['bn_beta']",
+        "aux_dict['bn_moving_mean']",
+        "aux_dict['bn_moving_var']",
+    ]
+    assert note.startswith(
+        "(backward stopped after it had already changed grad_dict['fc_weight']"
+        " (overwritten, grad_req 'write')"
+    )
     for name in changed:
         assert name in note
     assert "BatchNorm updates its moving statistics in backward" in note
@@ -484,5 +559,6 @@ def test_a_backward_failing_below_other_layers_names_what_they_changed():
     assert "Every other gradient and auxiliary array is as it was" in note
     assert "The next backward overwrites those gradients" in note
     assert_unchanged(before, ex, ignore=changed)  # and so it is
-    assert not np.array_equal(before["aux_dict['bn_moving_mean']"],
-                              ex.aux_dict["bn_moving_mean"].asnumpy())  # what the note says
+    assert not np.array_equal(
+        before["aux_dict['bn_moving_mean']"], ex.aux_dict["bn_moving_mean"].asnumpy()
+    )  # what the note says

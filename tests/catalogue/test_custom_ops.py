@@ -5,6 +5,7 @@ exception raised inside the operator reaches the caller as itself, README differ
 parts of the message or note that teach (operator, node, slot, expected vs given, the fix), and
 that the learner's executor or symbol is what it was before the failed call.
 """
+
 import numpy as np
 import pytest
 
@@ -15,12 +16,26 @@ from .state import assert_unchanged, snapshot
 CustomOpWarning = mx.operator.CustomOpWarning
 
 
-def make_op(op_type, forward=None, backward=None, infer_shape=None, infer_type=None,
-            list_arguments=None, backward_deps=None, arguments=("data",)):
+def make_op(
+    op_type,
+    forward=None,
+    backward=None,
+    infer_shape=None,
+    infer_type=None,
+    list_arguments=None,
+    backward_deps=None,
+    arguments=("data",),
+):
     """Register a custom op whose methods are the functions given (MXNet's defaults
     otherwise): forward doubles its first input, backward doubles the head gradient."""
-    fwd, bwd, ishape, itype, largs, deps = (forward, backward, infer_shape, infer_type,
-                                            list_arguments, backward_deps)
+    fwd, bwd, ishape, itype, largs, deps = (
+        forward,
+        backward,
+        infer_shape,
+        infer_type,
+        list_arguments,
+        backward_deps,
+    )
 
     class Op(mx.operator.CustomOp):
         def forward(self, is_train, req, in_data, out_data, aux):
@@ -99,19 +114,24 @@ def test_list_arguments_returning_a_string():
         mx.sym.Custom(mx.sym.Variable("data"), op_type=op, name="c")
     message = str(info.value)
     assert "Custom 'c' (op_type='cat_co_strargs')" in message
-    assert message.startswith("Custom 'c' (op_type='cat_co_strargs'): return a list of names "
-                              "(strs) from MyProp.list_arguments, e.g. return ['data'")
+    assert message.startswith(
+        "Custom 'c' (op_type='cat_co_strargs'): return a list of names "
+        "(strs) from MyProp.list_arguments, e.g. return ['data'"
+    )
     assert "the str 'data', which would be read letter by letter" in message
 
 
 def test_list_arguments_that_raises():
     def broken(self):
         raise RuntimeError("forgot the label")
+
     op = make_op("cat_co_raiseargs", list_arguments=broken)
     with pytest.raises(RuntimeError, match="forgot the label") as info:
         mx.sym.Custom(mx.sym.Variable("data"), op_type=op, name="c")
-    assert ("(raised in MyProp.list_arguments of Custom 'c' (op_type='cat_co_raiseargs'), which "
-            "mx.sym.Custom calls when it creates the node)") in info.value.__notes__
+    assert (
+        "(raised in MyProp.list_arguments of Custom 'c' (op_type='cat_co_raiseargs'), which "
+        "mx.sym.Custom calls when it creates the node)"
+    ) in info.value.__notes__
 
 
 def test_infer_shape_returning_too_few_shapes():
@@ -121,8 +141,10 @@ def test_infer_shape_returning_too_few_shapes():
     with pytest.raises(mx.base.MXNetError) as info:
         net.infer_shape(data=(2, 3))
     message = str(info.value)
-    assert message.startswith("Custom 'c' (op_type='cat_co_fewshapes'): return one shape per "
-                              "name in ['output'] from MyProp.infer_shape: ")
+    assert message.startswith(
+        "Custom 'c' (op_type='cat_co_fewshapes'): return one shape per "
+        "name in ['output'] from MyProp.infer_shape: "
+    )
     assert "InferShape Error: expecting 1 entry in returned output shapes, got 0" in message
     assert_unchanged(before, net)
 
@@ -130,8 +152,11 @@ def test_infer_shape_returning_too_few_shapes():
 def test_infer_shape_returning_a_shape_where_a_list_of_shapes_belongs():
     op = make_op("cat_co_flatshape", infer_shape=lambda ins: (ins, [2, 3], []))
     net = mx.sym.Custom(mx.sym.Variable("data"), op_type=op, name="c")
-    with pytest.raises(mx.base.MXNetError, match=r"expecting 1 entry in returned output "
-                                                 r"shapes, got 2"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"expecting 1 entry in returned output "
+        r"shapes, got 2",
+    ):
         net.infer_shape(data=(2, 3))
     op = make_op("cat_co_intshape", infer_shape=lambda ins: (ins, [3], []))
     net = mx.sym.Custom(mx.sym.Variable("data"), op_type=op, name="c")
@@ -148,8 +173,10 @@ def test_infer_shape_that_raises():
     before = snapshot(net)
     with pytest.raises(ZeroDivisionError) as info:  # as itself (README difference 4)
         net.infer_shape(data=(2, 3))
-    assert ("(raised in MyProp.infer_shape of Custom 'c' (op_type='cat_co_raiseshape'), called "
-            "with in_shape=[[2, 3]])") in info.value.__notes__
+    assert (
+        "(raised in MyProp.infer_shape of Custom 'c' (op_type='cat_co_raiseshape'), called "
+        "with in_shape=[[2, 3]])"
+    ) in info.value.__notes__
     assert_unchanged(before, net)
 
 
@@ -159,8 +186,10 @@ def test_infer_type_returning_something_that_is_not_a_dtype():
     with pytest.raises(TypeError) as info:  # was numpy's "data type 'foo' not understood"
         net.infer_type(data=np.float32)
     message = str(info.value)
-    assert message.startswith("Custom 'c' (op_type='cat_co_badtype'): return numpy types such "
-                              "as np.float32 from MyProp.infer_type")
+    assert message.startswith(
+        "Custom 'c' (op_type='cat_co_badtype'): return numpy types such "
+        "as np.float32 from MyProp.infer_type"
+    )
     assert "it returned 'float32s' for output 0 'output', which is not a data type MXNet" in message
     assert "in_type[0]" in message
 
@@ -180,8 +209,9 @@ def test_infer_shape_that_gives_the_output_a_wrong_shape():
 
 # --- computing ----------------------------------------------------------------------------------
 def test_assign_with_a_misspelled_req():
-    op = make_op("cat_co_badreq",
-                 forward=lambda self, req, i, o: self.assign(o[0], "wrte", i[0] * 2))
+    op = make_op(
+        "cat_co_badreq", forward=lambda self, req, i, o: self.assign(o[0], "wrte", i[0] * 2)
+    )
     ex = _bound(op)
     before = snapshot(ex)
     with pytest.raises(mx.base.MXNetError) as info:  # MXNet ignores it: out_data never written
@@ -194,13 +224,17 @@ def test_assign_with_a_misspelled_req():
 
 
 def test_assign_of_a_wrongly_shaped_result():
-    op = make_op("cat_co_badshape",
-                 forward=lambda self, req, i, o: self.assign(o[0], req[0], i[0][:, :2]))
+    op = make_op(
+        "cat_co_badshape", forward=lambda self, req, i, o: self.assign(o[0], req[0], i[0][:, :2])
+    )
     ex = _bound(op)
     before = snapshot(ex)
-    with pytest.raises(ValueError, match=r"assign: src has shape \(2, 2\) but dst out_data\[0\] "
-                                         r"\('output'\) .*has shape \(2, 3\).*Nothing was "
-                                         r"written"):
+    with pytest.raises(
+        ValueError,
+        match=r"assign: src has shape \(2, 2\) but dst out_data\[0\] "
+        r"\('output'\) .*has shape \(2, 3\).*Nothing was "
+        r"written",
+    ):
         ex.forward(data=mx.nd.ones((2, 3)))
     assert_unchanged(before, ex)  # the data given was rolled back too
 
@@ -208,6 +242,7 @@ def test_assign_of_a_wrongly_shaped_result():
 def test_forward_that_raises_reaches_the_caller_as_itself():
     def boom(self, req, in_data, out_data):
         raise ValueError("my forward is not finished")
+
     op = make_op("cat_co_raisefwd", forward=boom)
     ex = _bound(op)
     before = snapshot(ex)
@@ -220,14 +255,17 @@ def test_forward_that_raises_reaches_the_caller_as_itself():
 def test_backward_that_raises_before_writing_anything():
     def boom(self, req, out_grad, in_data, in_grad):
         raise ValueError("my backward is not finished")
+
     op = make_op("cat_co_raisebwd", backward=boom)
     ex = _bound(op)
     ex.forward(is_train=True)
     before = snapshot(ex)
     with pytest.raises(ValueError, match="my backward is not finished") as info:
         ex.backward(mx.nd.ones((2, 3)))
-    assert ("(backward stopped before writing any gradient or auxiliary state: every array of "
-            "this executor is as it was.)") in info.value.__notes__
+    assert (
+        "(backward stopped before writing any gradient or auxiliary state: every array of "
+        "this executor is as it was.)"
+    ) in info.value.__notes__
     assert_unchanged(before, ex)
 
 
@@ -235,8 +273,13 @@ def test_backward_that_raises_after_adding_some_gradients_says_which():
     def half_done(self, req, out_grad, in_data, in_grad):
         self.assign(in_grad[0], req[0], out_grad[0] * 2)  # 'a' gets its gradient added...
         raise RuntimeError("the gradient of 'b' is not written yet")  # ...then it stops
-    op = make_op("cat_co_halfbwd", backward=half_done, arguments=("a", "b"),
-                 infer_shape=lambda ins: (ins, [ins[0]], []))
+
+    op = make_op(
+        "cat_co_halfbwd",
+        backward=half_done,
+        arguments=("a", "b"),
+        infer_shape=lambda ins: (ins, [ins[0]], []),
+    )
     ex = _bound(op, grad_req="add", names=("a", "b"))
     ex.forward(is_train=True)
     ex.grad_dict["a"][:] = 1
@@ -256,14 +299,17 @@ def test_forward_that_writes_into_its_input():
     def overwrite(self, req, in_data, out_data):
         in_data[0][:] = 0  # "I do not need the input any more"
         self.assign(out_data[0], req[0], 1)
+
     op = make_op("cat_co_writein", forward=overwrite)
     ex = _bound(op)
     data = ex.arg_dict["data"].asnumpy()
     with pytest.warns(CustomOpWarning) as record:
         ex.forward()
     message = str(record[0].message)
-    assert message.startswith("Custom 'c' (op_type='cat_co_writein'): compute into a new array "
-                              "instead (x = in_data[0].copy())")
+    assert message.startswith(
+        "Custom 'c' (op_type='cat_co_writein'): compute into a new array "
+        "instead (x = in_data[0].copy())"
+    )
     assert "forward wrote into in_data[0] ('data'), which it only reads" in message
     assert "The write went into a private copy" in message
     np.testing.assert_array_equal(ex.arg_dict["data"].asnumpy(), data)  # MXNet would zero it
@@ -273,6 +319,7 @@ def test_forward_that_keeps_its_input_for_backward():
     """Forward keeps in_data[0] (not declared for backward) and backward reads it later: the
     memory plan has given that buffer to later operators by then, so it would hold their
     values and the gradient would be silently wrong; the kept array gets its own copy."""
+
     class Square(mx.operator.CustomOp):
         def forward(self, is_train, req, in_data, out_data, aux):
             self.saved = in_data[0]  # the mistake: the array itself, not a copy
@@ -297,10 +344,12 @@ def test_forward_that_keeps_its_input_for_backward():
     with pytest.warns(CustomOpWarning) as record:
         ex.forward(is_train=True)
     message = str(record[0].message)
-    assert message.startswith("Custom 'sq' (op_type='cat_co_keep'): keep a copy yourself "
-                              "(self.saved = in_data[0].copy()), or declare it in "
-                              "declare_backward_dependency and read it from backward's "
-                              "in_data[0]: forward kept in_data[0] ('data') after it returned")
+    assert message.startswith(
+        "Custom 'sq' (op_type='cat_co_keep'): keep a copy yourself "
+        "(self.saved = in_data[0].copy()), or declare it in "
+        "declare_backward_dependency and read it from backward's "
+        "in_data[0]: forward kept in_data[0] ('data') after it returned"
+    )
     ex.backward(mx.nd.ones((2, 3)))
     expected = 0.5 * 5 * 3 * 2 * (2 * np.arange(6).reshape(2, 3)) * 2  # d z / d x
     np.testing.assert_allclose(ex.grad_dict["x"].asnumpy(), expected)
@@ -312,31 +361,35 @@ def test_forward_that_returns_its_result():
     with pytest.warns(CustomOpWarning) as record:
         ex.forward()
     message = str(record[0].message)
-    assert message.startswith("Custom 'c' (op_type='cat_co_returns'): write each result into "
-                              "its output instead of returning it: self.assign(out_data[0], "
-                              "req[0], result)")
+    assert message.startswith(
+        "Custom 'c' (op_type='cat_co_returns'): write each result into "
+        "its output instead of returning it: self.assign(out_data[0], "
+        "req[0], result)"
+    )
     assert "forward returned an NDArray (2, 3), and the engine ignores what forward" in message
     np.testing.assert_array_equal(ex.outputs[0].asnumpy(), np.zeros((2, 3)))
 
 
 def test_reading_an_input_that_does_not_exist():
-    op = make_op("cat_co_offbyone",
-                 forward=lambda self, req, i, o: self.assign(o[0], req[0], i[1]))
+    op = make_op("cat_co_offbyone", forward=lambda self, req, i, o: self.assign(o[0], req[0], i[1]))
     ex = _bound(op)
     before = snapshot(ex)
     with pytest.raises(IndexError) as info:
         ex.forward()
     message = str(info.value)
-    assert message.startswith("Custom 'c' (op_type='cat_co_offbyone'): use an index from 0 to 0 "
-                              "(in_data[0] is 'data'); in_data[1] does not exist: in_data has 1 "
-                              "entry, one per name the Prop declares")
+    assert message.startswith(
+        "Custom 'c' (op_type='cat_co_offbyone'): use an index from 0 to 0 "
+        "(in_data[0] is 'data'); in_data[1] does not exist: in_data has 1 "
+        "entry, one per name the Prop declares"
+    )
     assert "follow list_arguments()" in message
     assert_unchanged(before, ex)
 
 
 def test_nan_from_a_custom_operator_flows_on_without_crashing():
-    op = make_op("cat_co_nan",
-                 forward=lambda self, req, i, o: self.assign(o[0], req[0], np.log(i[0] - 3)))
+    op = make_op(
+        "cat_co_nan", forward=lambda self, req, i, o: self.assign(o[0], req[0], np.log(i[0] - 3))
+    )
     ex = _bound(op)
     with np.errstate(invalid="ignore", divide="ignore"):
         out = ex.forward(is_train=True)[0].asnumpy()

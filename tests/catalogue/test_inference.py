@@ -4,6 +4,7 @@ Each test is one mistake as a beginner types it; it asserts MXNet's exception ty
 the message that teach (operator, node, argument, expected vs given, the fix), and that the
 symbol is unchanged afterwards.
 """
+
 import warnings
 
 import numpy as np
@@ -38,8 +39,11 @@ def test_negative_dimension_is_refused_naming_the_argument_and_dimension():
 def test_non_integer_dimension_is_a_type_error():
     net = _fc()
     before = snapshot(net)
-    with pytest.raises(TypeError, match=r"'data' has shape \(2\.5, 5\): dimension 0 is 2\.5 "
-                                        r"\(float\), but a size must be an int") as info:
+    with pytest.raises(
+        TypeError,
+        match=r"'data' has shape \(2\.5, 5\): dimension 0 is 2\.5 "
+        r"\(float\), but a size must be an int",
+    ) as info:
         net.infer_shape(data=(2.5, 5))  # minisym used to truncate it to 2 silently
     assert "data=(2, 5)" in str(info.value)
     with pytest.raises(TypeError, match=r"dimension 1 is '5' \(str\)"):
@@ -59,7 +63,8 @@ def test_minus_one_as_the_batch_size():
         "data=(-1, 5) is read as 0, 'unknown' (shown as 0 below), and no shape that depends on "
         "it can be decided.\n"
         "Cannot decide shape for the following arguments (0s in shape means unknown "
-        "dimensions). Consider providing them as input:\n\tdata: (0, 5)")  # MXNet's text last
+        "dimensions). Consider providing them as input:\n\tdata: (0, 5)"
+    )  # MXNet's text last
     assert issubclass(caught[0].category, UserWarning)
     assert caught[0].filename == __file__
     assert_unchanged(before, net)
@@ -93,7 +98,8 @@ def test_asking_a_symbol_for_its_shape():
         "out_shapes, aux_shapes = sym.infer_shape(data=(32, 784)) (your input's shape); then "
         "out_shapes[0] is the shape of 'fc_output' (dict(zip(sym.list_outputs(), out_shapes)) "
         "names every output). A Symbol describes a computation and has no shape until "
-        "inference gives it one. ('Symbol' object has no attribute 'shape')")
+        "inference gives it one. ('Symbol' object has no attribute 'shape')"
+    )
     assert not hasattr(net, "shape")  # code that tells arrays from symbols by .shape still can
     assert_unchanged(before, net)
 
@@ -101,8 +107,11 @@ def test_asking_a_symbol_for_its_shape():
 def test_a_list_instead_of_a_tuple():
     net = _fc()
     before = snapshot(net)
-    with pytest.raises(TypeError, match=r"Arguments need to be shapes \(tuple\), but 'data' is "
-                                        r"<class 'list'>\. Write it as a tuple, e.g\. \(2, 5\)"):
+    with pytest.raises(
+        TypeError,
+        match=r"Arguments need to be shapes \(tuple\), but 'data' is "
+        r"<class 'list'>\. Write it as a tuple, e.g\. \(2, 5\)",
+    ):
         net.infer_shape(data=[2, 5])
     assert_unchanged(before, net)
 
@@ -146,8 +155,11 @@ def test_a_wrong_weight_shape_names_the_weight_and_the_shape_it_needs():
 def test_a_misspelled_dtype():
     net = _fc()
     before = snapshot(net)
-    with pytest.raises(TypeError, match=r"infer_type: 'data' is 'float33', which is not a data "
-                                        r"type; .*data=np\.float32 or data='float32'"):
+    with pytest.raises(
+        TypeError,
+        match=r"infer_type: 'data' is 'float33', which is not a data "
+        r"type; .*data=np\.float32 or data='float32'",
+    ):
         net.infer_type(data="float33")
     assert_unchanged(before, net)
 
@@ -167,9 +179,12 @@ def test_mixed_dtypes_name_both_inputs_and_the_cast():
 def test_too_many_positional_shapes():
     net = _fc()
     before = snapshot(net)
-    with pytest.raises(mx.base.MXNetError, match=r"infer_shape: 4 positional values given but "
-                                                 r"the symbol has 3 arguments \['data', "
-                                                 r"'fc_weight', 'fc_bias'\]"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"infer_shape: 4 positional values given but "
+        r"the symbol has 3 arguments \['data', "
+        r"'fc_weight', 'fc_bias'\]",
+    ):
         net.infer_shape((2, 3), (4, 3), (4,), (1,))  # MXNet: basic_string::_S_construct null
     with pytest.raises(ValueError, match="either by positional or kwargs way, not both"):
         net.infer_shape((2, 3), fc_bias=(4,))
@@ -189,7 +204,8 @@ def test_a_reshape_whose_sizes_do_not_match():
 def test_an_axis_out_of_range():
     net = mx.sym.sum(mx.sym.Variable("data"), axis=3, name="total")
     before = snapshot(net)
-    with pytest.raises(mx.base.MXNetError,
-                       match=r"sum 'total': axis 3 is out of range for data with 2 dimensions"):
+    with pytest.raises(
+        mx.base.MXNetError, match=r"sum 'total': axis 3 is out of range for data with 2 dimensions"
+    ):
         net.infer_shape(data=(2, 6))
     assert_unchanged(before, net)

@@ -7,6 +7,7 @@ with MXNet's exception type. Regression metrics take (N, C) labels legitimately 
 Each test checks that the arrays handed in, and the metric's sums when it refuses, are as they
 were.
 """
+
 import warnings
 
 import numpy as np
@@ -58,7 +59,8 @@ def test_one_hot_labels_given_to_a_classification_metric(make, error, scores, cl
         f"{name}.update: give the labels as class ids, e.g. label.argmax(axis={axis}) (shape "
         f"(4,)) if they are one-hot. The labels have shape {scores.shape}, the predictions' own "
         f"shape, but {name} wants one class id per sample: labels of shape (4,) for scores of "
-        f"shape {scores.shape}.")
+        f"shape {scores.shape}."
+    )
     assert_unchanged(before, labels + preds)
     assert _sums(metric) == sums
 
@@ -75,15 +77,18 @@ def test_predictions_and_labels_swapped(make, error, scores, classes):
         f"{name}.update(labels, preds): pass the labels first: metric.update([label], [pred]). "
         f"The first argument (the labels) has shape {scores.shape} and holds scores, the second "
         "(the predictions) (4,): the predictions, one score per class, are the wider array, and "
-        "the labels hold one class id per sample.")
+        "the labels hold one class id per sample."
+    )
     assert_unchanged(before, labels + preds)
     assert _sums(metric) == sums
 
 
-@pytest.mark.parametrize("metric, mxnet_value", [
-    (mx.metric.Accuracy, 0.6666666666666666), (mx.metric.PCC, float("nan"))])
-def test_one_hot_labels_given_to_accuracy_compute_what_mxnet_does_with_a_warning(metric,
-                                                                                 mxnet_value):
+@pytest.mark.parametrize(
+    "metric, mxnet_value", [(mx.metric.Accuracy, 0.6666666666666666), (mx.metric.PCC, float("nan"))]
+)
+def test_one_hot_labels_given_to_accuracy_compute_what_mxnet_does_with_a_warning(
+    metric, mxnet_value
+):
     metric = metric()
     labels, preds = [mx.nd.array(ONE_HOT)], [mx.nd.array(SCORES)]
     before = snapshot(labels + preds)
@@ -95,7 +100,8 @@ def test_one_hot_labels_given_to_accuracy_compute_what_mxnet_does_with_a_warning
         f"if they are one-hot. The labels have shape (4, 3), the predictions' own shape, but "
         f"{name} wants one class id per sample: labels of shape (4,) for scores of shape "
         "(4, 3). With equal shapes the predictions are read as class ids (as MXNet does): the "
-        "scores are cast to int, so the value it reports is wrong.")
+        "scores are cast to int, so the value it reports is wrong."
+    )
     assert caught[0].filename == __file__
     np.testing.assert_equal(metric.get()[1], mxnet_value)  # MXNet 1.9.1's (wrong) value
     assert_unchanged(before, labels + preds)
@@ -115,14 +121,18 @@ def test_accuracy_with_labels_and_predictions_swapped():
 
 def test_accuracy_with_one_hot_labels_and_class_id_predictions():
     metric = mx.metric.Accuracy()
-    with pytest.raises(mx.base.MXNetError, match=r"^Accuracy\.update: give the labels as class "
-                                                 r"ids, e\.g\. label\.argmax\(axis=1\) \(shape "
-                                                 r"\(4,\)\).*wider than the predictions' \(4,\)"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"^Accuracy\.update: give the labels as class "
+        r"ids, e\.g\. label\.argmax\(axis=1\) \(shape "
+        r"\(4,\)\).*wider than the predictions' \(4,\)",
+    ):
         metric.update([mx.nd.array(ONE_HOT)], [mx.nd.array(CLASSES)])
 
 
-@pytest.mark.parametrize("make", [
-    mx.metric.MSE, mx.metric.MAE, mx.metric.RMSE, mx.metric.PearsonCorrelation])
+@pytest.mark.parametrize(
+    "make", [mx.metric.MSE, mx.metric.MAE, mx.metric.RMSE, mx.metric.PearsonCorrelation]
+)
 def test_regression_metrics_take_labels_shaped_like_the_predictions(make):
     metric = make()
     with warnings.catch_warnings():
@@ -131,17 +141,23 @@ def test_regression_metrics_take_labels_shaped_like_the_predictions(make):
     assert np.isfinite(metric.get()[1])
 
 
-@pytest.mark.parametrize("make, labels, preds", [
-    (mx.metric.Accuracy, CLASSES, SCORES),                          # scores, class ids
-    (mx.metric.Accuracy, CLASSES, CLASSES),                         # class ids both sides
-    (mx.metric.Accuracy, np.array([[0, 2], [1, 1]], "float32"),     # per-position class ids
-     np.array([[0, 2], [1, 0]], "float32")),
-    (mx.metric.Accuracy, CLASSES[:, None], SCORES),                 # (N, 1) labels
-    (mx.metric.PCC, CLASSES, SCORES),
-    (lambda: mx.metric.TopKAccuracy(top_k=2), CLASSES, SCORES),
-    (mx.metric.CrossEntropy, CLASSES, SCORES),
-    (mx.metric.F1, BINARY, BINARY_SCORES),
-])
+@pytest.mark.parametrize(
+    "make, labels, preds",
+    [
+        (mx.metric.Accuracy, CLASSES, SCORES),  # scores, class ids
+        (mx.metric.Accuracy, CLASSES, CLASSES),  # class ids both sides
+        (
+            mx.metric.Accuracy,
+            np.array([[0, 2], [1, 1]], "float32"),  # per-position class ids
+            np.array([[0, 2], [1, 0]], "float32"),
+        ),
+        (mx.metric.Accuracy, CLASSES[:, None], SCORES),  # (N, 1) labels
+        (mx.metric.PCC, CLASSES, SCORES),
+        (lambda: mx.metric.TopKAccuracy(top_k=2), CLASSES, SCORES),
+        (mx.metric.CrossEntropy, CLASSES, SCORES),
+        (mx.metric.F1, BINARY, BINARY_SCORES),
+    ],
+)
 def test_right_labels_stay_silent(make, labels, preds):
     metric = make()
     with warnings.catch_warnings():

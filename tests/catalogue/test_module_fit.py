@@ -5,6 +5,7 @@ MXNetError where MXNet raises MXNetError), the parts of the message that teach, 
 module is what it was: its parameters, auxiliary states, executor arrays and optimizer state
 (``state.snapshot``), or, for a module not trained yet, that it is still not bound.
 """
+
 import io
 import sys
 
@@ -33,8 +34,12 @@ def batches(batch_size=4):
 def trained():
     """A module after one epoch of SGD with momentum: parameters and optimizer state exist."""
     mod = mx.mod.Module(mlp())
-    mod.fit(batches(), num_epoch=1, optimizer_params={"learning_rate": 0.1, "momentum": 0.9},
-            progress_bar=False)
+    mod.fit(
+        batches(),
+        num_epoch=1,
+        optimizer_params={"learning_rate": 0.1, "momentum": 0.9},
+        progress_bar=False,
+    )
     return mod
 
 
@@ -46,9 +51,12 @@ def untouched(mod):
 # --- fit ------------------------------------------------------------------------------------------
 def test_fit_on_numpy_arrays_instead_of_an_iterator():
     mod = mx.mod.Module(mlp())
-    with pytest.raises(AttributeError, match=r"fit: train_data must be a data iterator such as "
-                                             r"mx\.io\.NDArrayIter, got ndarray.*NDArrayIter\(X, "
-                                             r"y, batch_size=32\)"):
+    with pytest.raises(
+        AttributeError,
+        match=r"fit: train_data must be a data iterator such as "
+        r"mx\.io\.NDArrayIter, got ndarray.*NDArrayIter\(X, "
+        r"y, batch_size=32\)",
+    ):
         mod.fit(X, num_epoch=1)
     assert untouched(mod)
 
@@ -66,33 +74,45 @@ def test_fit_with_a_misspelled_metric(trained):
 
 def test_fit_with_lr_instead_of_learning_rate():
     mod = mx.mod.Module(mlp())
-    with pytest.raises(TypeError, match=r"optimizer_params has 'lr', which the SGD optimizer "
-                                        r"does not take\. Did you mean 'learning_rate'\? It "
-                                        r"takes: .*learning_rate.*momentum"):
+    with pytest.raises(
+        TypeError,
+        match=r"optimizer_params has 'lr', which the SGD optimizer "
+        r"does not take\. Did you mean 'learning_rate'\? It "
+        r"takes: .*learning_rate.*momentum",
+    ):
         mod.fit(batches(), optimizer_params={"lr": 0.1}, num_epoch=1)
     assert untouched(mod)
 
 
 def test_fit_with_a_learning_rate_that_is_a_string():
     mod = mx.mod.Module(mlp())
-    with pytest.raises(TypeError, match=r"optimizer_params learning_rate='0\.1' must be a "
-                                        r"number, e\.g\. \('learning_rate', 0\.1\)"):
+    with pytest.raises(
+        TypeError,
+        match=r"optimizer_params learning_rate='0\.1' must be a "
+        r"number, e\.g\. \('learning_rate', 0\.1\)",
+    ):
         mod.fit(batches(), optimizer_params=(("learning_rate", "0.1"),), num_epoch=1)
     assert untouched(mod)
 
 
 def test_fit_with_an_optimizer_that_does_not_exist():
     mod = mx.mod.Module(mlp())
-    with pytest.raises(ValueError, match=r"Cannot find optimizer sgdd \(registered: adadelta, "
-                                         r"adagrad, adam, .*\bsgd\b.*\)\. Did you mean 'sgd'\?"):
+    with pytest.raises(
+        ValueError,
+        match=r"Cannot find optimizer sgdd \(registered: adadelta, "
+        r"adagrad, adam, .*\bsgd\b.*\)\. Did you mean 'sgd'\?",
+    ):
         mod.fit(batches(), optimizer="sgdd", num_epoch=1)
     assert untouched(mod)
 
 
 def test_fit_for_a_fractional_number_of_epochs():
     mod = mx.mod.Module(mlp())
-    with pytest.raises(TypeError, match=r"num_epoch is how many epochs to train, a whole number "
-                                        r"such as num_epoch=10; got 2\.5"):
+    with pytest.raises(
+        TypeError,
+        match=r"num_epoch is how many epochs to train, a whole number "
+        r"such as num_epoch=10; got 2\.5",
+    ):
         mod.fit(batches(), num_epoch=2.5)
     assert untouched(mod)
 
@@ -107,8 +127,10 @@ def test_forward_with_a_batch_of_another_feature_size(trained):
         trained.forward(wide)
     message = str(info.value)
     assert isinstance(info.value, ValueError)
-    assert "Module.forward: the data has shape 'data' (4, 5), but the module was bound for " \
-           "'data' (4, 4)" in message
+    assert (
+        "Module.forward: the data has shape 'data' (4, 5), but the module was bound for "
+        "'data' (4, 4)" in message
+    )
     assert "'fc1_weight' would need the shape (3, 5) instead of its (3, 4)" in message
     assert "Only the batch size may change" in message and "The module is unchanged" in message
     assert_unchanged(before, trained)
@@ -120,18 +142,24 @@ def test_forward_with_a_batch_of_another_feature_size(trained):
 
 def test_forward_with_an_ndarray_instead_of_a_databatch(trained):
     before = snapshot(trained)
-    with pytest.raises(AttributeError, match=r"Module\.forward takes a DataBatch, got NDArray: "
-                                             r"wrap the arrays in one, mod\.forward\(mx\.io\."
-                                             r"DataBatch\(data=\[x\], label=\[y\]\)\)"):
+    with pytest.raises(
+        AttributeError,
+        match=r"Module\.forward takes a DataBatch, got NDArray: "
+        r"wrap the arrays in one, mod\.forward\(mx\.io\."
+        r"DataBatch\(data=\[x\], label=\[y\]\)\)",
+    ):
         trained.forward(mx.nd.ones((4, 4)))
     assert_unchanged(before, trained)
 
 
 def test_forward_before_bind():
     mod = mx.mod.Module(mlp())
-    with pytest.raises(AssertionError, match=r"Module\.forward: call bind first: mod\.bind\("
-                                             r"data_shapes=\.\.\., label_shapes=\.\.\.\); then "
-                                             r"mod\.init_params\(\)"):
+    with pytest.raises(
+        AssertionError,
+        match=r"Module\.forward: call bind first: mod\.bind\("
+        r"data_shapes=\.\.\., label_shapes=\.\.\.\); then "
+        r"mod\.init_params\(\)",
+    ):
         mod.forward(mx.io.DataBatch([mx.nd.ones((4, 4))]))
     assert untouched(mod)
 
@@ -142,8 +170,11 @@ def test_update_before_init_optimizer():
     mod.init_params()
     mod.forward_backward(mx.io.DataBatch([mx.nd.ones((4, 4))], [mx.nd.zeros((4,))]))
     before = snapshot(mod)
-    with pytest.raises(AssertionError, match=r"Module\.update: call init_optimizer first: "
-                                             r"mod\.init_optimizer\(optimizer='sgd'"):
+    with pytest.raises(
+        AssertionError,
+        match=r"Module\.update: call init_optimizer first: "
+        r"mod\.init_optimizer\(optimizer='sgd'",
+    ):
         mod.update()
     assert_unchanged(before, mod)
 
@@ -159,8 +190,10 @@ def test_set_params_with_a_weight_of_the_wrong_shape(trained):
         trained.set_params(given, auxs)
     message = str(info.value)
     assert isinstance(info.value, ValueError)
-    assert "Module.set_params: arg_params['fc1_weight'] has shape (3, 5), but the module's " \
-           "'fc1_weight' has shape (3, 4) (bound for data 'data' (4, 4))" in message
+    assert (
+        "Module.set_params: arg_params['fc1_weight'] has shape (3, 5), but the module's "
+        "'fc1_weight' has shape (3, 4) (bound for data 'data' (4, 4))" in message
+    )
     assert "nothing was changed" in message
     assert_unchanged(before, trained)
 
@@ -169,9 +202,12 @@ def test_init_params_with_an_initializer_name_instead_of_an_initializer():
     mod = mx.mod.Module(mlp())
     mod.bind(data_shapes=[("data", (4, 4))], label_shapes=[("softmax_label", (4,))])
     before = snapshot(mod)
-    with pytest.raises(TypeError, match=r"initializer must be an mx\.init\.Initializer such as "
-                                        r"mx\.init\.Xavier\(\), got the str 'xavier' \(write "
-                                        r"initializer=mx\.init\.create\('xavier'\)\)"):
+    with pytest.raises(
+        TypeError,
+        match=r"initializer must be an mx\.init\.Initializer such as "
+        r"mx\.init\.Xavier\(\), got the str 'xavier' \(write "
+        r"initializer=mx\.init\.create\('xavier'\)\)",
+    ):
         mod.init_params(initializer="xavier")
     assert_unchanged(before, mod)
     assert not mod.params_initialized
@@ -191,8 +227,11 @@ def test_init_optimizer_with_a_misspelled_name():
     mod.bind(data_shapes=[("data", (4, 4))], label_shapes=[("softmax_label", (4,))])
     mod.init_params(mx.init.Xavier())
     before = snapshot(mod)
-    with pytest.raises(ValueError, match=r"Cannot find optimizer adamm \(registered: adadelta, "
-                                         r"adagrad, adam, .*\)\. Did you mean 'adam'\?"):
+    with pytest.raises(
+        ValueError,
+        match=r"Cannot find optimizer adamm \(registered: adadelta, "
+        r"adagrad, adam, .*\)\. Did you mean 'adam'\?",
+    ):
         mod.init_optimizer(optimizer="adamm")
     assert_unchanged(before, mod)
     assert not mod.optimizer_initialized
@@ -201,9 +240,12 @@ def test_init_optimizer_with_a_misspelled_name():
 # --- bind -----------------------------------------------------------------------------------------
 def test_bind_with_one_pair_instead_of_a_list_of_pairs():
     mod = mx.mod.Module(mlp())
-    with pytest.raises(TypeError, match=r"data_shapes is a list of \(name, shape\) pairs, e\.g\. "
-                                        r"data_shapes=\[\('data', \(32, 784\)\)\].*got \('data', "
-                                        r"\(4, 4\)\)"):
+    with pytest.raises(
+        TypeError,
+        match=r"data_shapes is a list of \(name, shape\) pairs, e\.g\. "
+        r"data_shapes=\[\('data', \(32, 784\)\)\].*got \('data', "
+        r"\(4, 4\)\)",
+    ):
         mod.bind(data_shapes=("data", (4, 4)))
     assert untouched(mod)
 
@@ -212,8 +254,11 @@ def test_rebind_with_a_negative_size_keeps_the_bound_module(trained):
     """force_rebind with a shape that cannot bind: the module keeps its executor and values."""
     before = snapshot(trained)
     with pytest.raises(OverflowError) as info:  # MXNet's type in simple_bind
-        trained.bind(data_shapes=[("data", (4, -4))], label_shapes=[("softmax_label", (4,))],
-                     force_rebind=True)
+        trained.bind(
+            data_shapes=[("data", (4, -4))],
+            label_shapes=[("softmax_label", (4,))],
+            force_rebind=True,
+        )
     assert "'data' has shape (4, -4): dimension 1 is -4" in str(info.value)
     assert "Fix: give data=(4, 4)" in str(info.value)
     assert_unchanged(before, trained)
@@ -233,8 +278,13 @@ def test_interrupting_fit_leaves_the_module_usable(monkeypatch):
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        mod.fit(data, num_epoch=3, batch_end_callback=stop_after_three,
-                optimizer_params={"learning_rate": 0.1}, progress_bar="stable")
+        mod.fit(
+            data,
+            num_epoch=3,
+            batch_end_callback=stop_after_three,
+            optimizer_params={"learning_rate": 0.1},
+            progress_bar="stable",
+        )
     shown = stderr.getvalue()
     assert shown.endswith("\n") and "batch 2/10" in shown  # the line is ended, not left open
     assert data.cursor == -data.batch_size  # rewound: the next fit starts a whole epoch
@@ -243,8 +293,12 @@ def test_interrupting_fit_leaves_the_module_usable(monkeypatch):
 
     seen = []
     with pytest.warns(UserWarning, match="already initialized"):  # MXNet's warning, kept
-        mod.fit(data, num_epoch=1, batch_end_callback=lambda p: seen.append(p.nbatch),
-                progress_bar=False)
+        mod.fit(
+            data,
+            num_epoch=1,
+            batch_end_callback=lambda p: seen.append(p.nbatch),
+            progress_bar=False,
+        )
     assert seen == list(range(10))
-    (name, accuracy), = mod.score(batches(), "acc")
+    ((name, accuracy),) = mod.score(batches(), "acc")
     assert name == "accuracy" and 0 <= accuracy <= 1

@@ -5,6 +5,7 @@ Each test is one mistake as a beginner types it; it asserts MXNet's exception ty
 MXNetError for some and a Python type for others: minisym's error is both where they differ
 between calls), the parts of the message that teach, and that the arrays involved are unchanged.
 """
+
 import pickle
 
 import numpy as np
@@ -33,44 +34,65 @@ def test_zeros_with_a_negative_size():
 
 
 def test_ones_and_full_with_a_fractional_size():
-    with pytest.raises(TypeError, match=r"mx\.nd\.ones: shape \(2, 1\.5\): dimension 1 is 1\.5 "
-                                        r"\(float\), but a size must be an int\. Fix: give "
-                                        r"shape=\(2, 1\)"):
+    with pytest.raises(
+        TypeError,
+        match=r"mx\.nd\.ones: shape \(2, 1\.5\): dimension 1 is 1\.5 "
+        r"\(float\), but a size must be an int\. Fix: give "
+        r"shape=\(2, 1\)",
+    ):
         mx.nd.ones((2, 1.5))
     with pytest.raises(TypeError, match=r"mx\.nd\.full: shape \(2\.0, 2\): dimension 0 is 2\.0"):
         mx.nd.full((2.0, 2), 7)  # even a whole float: MXNet refuses it too
-    with pytest.raises(TypeError, match=r"mx\.nd\.zeros: shape='2x3' is not a shape; give a "
-                                        r"tuple of sizes, e\.g\. shape=\(2, 3\)"):
+    with pytest.raises(
+        TypeError,
+        match=r"mx\.nd\.zeros: shape='2x3' is not a shape; give a "
+        r"tuple of sizes, e\.g\. shape=\(2, 3\)",
+    ):
         mx.nd.zeros("2x3")
 
 
 def test_full_with_a_text_value():
-    with pytest.raises(TypeError, match=r"mx\.nd\.full: val='a' \(str\) is not a number; give "
-                                        r"the value every element gets"):
+    with pytest.raises(
+        TypeError,
+        match=r"mx\.nd\.full: val='a' \(str\) is not a number; give "
+        r"the value every element gets",
+    ):
         mx.nd.full((2, 3), "a")
 
 
 def test_an_unsupported_dtype():
-    with pytest.raises(TypeError, match=r"dtype='complex64' is not a data type MXNet has; use "
-                                        r"one of 'float32'"):
+    with pytest.raises(
+        TypeError,
+        match=r"dtype='complex64' is not a data type MXNet has; use "
+        r"one of 'float32'",
+    ):
         mx.nd.zeros((2,), dtype="complex64")  # minisym used to make a complex array
     with pytest.raises(TypeError, match=r"dtype='float33' is not a data type MXNet has"):
         mx.nd.array([1, 2], dtype="float33")
 
 
 def test_array_from_a_ragged_list():
-    with pytest.raises(TypeError, match=r"source_array must be array like object \(.*"
-                                        r"inhomogeneous"):
+    with pytest.raises(
+        TypeError,
+        match=r"source_array must be array like object \(.*"
+        r"inhomogeneous",
+    ):
         mx.nd.array([[1, 2], [3]])
 
 
 def test_reshape_to_a_size_that_does_not_match(x):
     before = snapshot(x)
-    with pytest.raises(ValueError, match=r"cannot reshape array of shape \(2, 6\) \(12 values\) "
-                                         r"into \(5, 2\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"cannot reshape array of shape \(2, 6\) \(12 values\) "
+        r"into \(5, 2\)",
+    ):
         x.reshape((5, 2))
-    with pytest.raises(TypeError, match=r"NDArray\.reshape: shape=\(1\.5, 8\): dimension 0 is "
-                                        r"1\.5 \(float\), but a size must be an int"):
+    with pytest.raises(
+        TypeError,
+        match=r"NDArray\.reshape: shape=\(1\.5, 8\): dimension 0 is "
+        r"1\.5 \(float\), but a size must be an int",
+    ):
         x.reshape((1.5, 8))
     with pytest.raises(mx.base.MXNetError, match=r"shape code -5 is not one of 0, -1"):
         x.reshape((-5, 2))
@@ -84,16 +106,22 @@ def test_assigning_a_value_of_the_wrong_shape(x):
     message = str(info.value)
     assert "x[:] = value: value has shape (3, 6) but x[:] has shape (2, 6)" in message
     assert "Nothing was written" in message
-    with pytest.raises(ValueError, match=r"x\[0\] = value: value has shape \(4,\) but x\[0\] "
-                                         r"has shape \(6,\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"x\[0\] = value: value has shape \(4,\) but x\[0\] "
+        r"has shape \(6,\)",
+    ):
         x[0] = np.ones(4)
     assert_unchanged(before, x)
 
 
 def test_assigning_text(x):
     before = snapshot(x)
-    with pytest.raises(TypeError, match=r"NDArray does not support assignment with non-array-"
-                                        r"like object 'a' of type <class 'str'>"):
+    with pytest.raises(
+        TypeError,
+        match=r"NDArray does not support assignment with non-array-"
+        r"like object 'a' of type <class 'str'>",
+    ):
         x[:] = "a"  # MXNet's type; minisym used to raise numpy's ValueError
     assert_unchanged(before, x)
 
@@ -101,9 +129,12 @@ def test_assigning_text(x):
 def test_adding_arrays_whose_shapes_do_not_broadcast(x):
     y = mx.nd.ones((3, 6))
     before = snapshot([x, y])
-    with pytest.raises(mx.base.MXNetError, match=r"NDArray \(2, 6\) \+ NDArray \(3, 6\): the "
-                                                 r"shapes cannot be broadcast together: axis 0 "
-                                                 r"differs \(2 vs 3\)"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"NDArray \(2, 6\) \+ NDArray \(3, 6\): the "
+        r"shapes cannot be broadcast together: axis 0 "
+        r"differs \(2 vs 3\)",
+    ):
         x + y
     with pytest.raises(mx.base.MXNetError, match=r"\+=.*the result must keep the left's shape"):
         x += mx.nd.ones((6, 1))  # (2, 6) + (6, 1) would broadcast to (6, 6)
@@ -125,23 +156,32 @@ def test_dot_of_arrays_that_do_not_fit(x):
 def test_copyto_an_array_of_another_shape(x):
     target = mx.nd.zeros((3, 3))
     before = snapshot([x, target])
-    with pytest.raises(mx.base.MXNetError, match=r"copyto: shape mismatch, \(2, 6\) into "
-                                                 r"\(3, 3\)"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"copyto: shape mismatch, \(2, 6\) into "
+        r"\(3, 3\)",
+    ):
         x.copyto(target)
     assert_unchanged(before, [x, target])
 
 
 def test_indexing_with_a_float(x):
-    with pytest.raises(ValueError, match=r"NDArray does not support slicing with key 1\.5 .*an "
-                                         r"index is an int \(x\[1\]\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"NDArray does not support slicing with key 1\.5 .*an "
+        r"index is an int \(x\[1\]\)",
+    ):
         x[1.5]  # MXNet's ValueError (numpy would say IndexError)
     with pytest.raises(IndexError, match="index 5 is out of bounds for axis 0 with size 2"):
         x[5]
 
 
 def test_asscalar_of_a_whole_array(x):
-    with pytest.raises(ValueError, match=r"The current array is not a scalar: shape \(2, 6\); "
-                                         r"index it first, e.g\. x\[0\]\.asscalar\(\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"The current array is not a scalar: shape \(2, 6\); "
+        r"index it first, e.g\. x\[0\]\.asscalar\(\)",
+    ):
         x.asscalar()
 
 
@@ -157,14 +197,20 @@ def test_an_operator_on_an_empty_array():
 
 
 def test_an_operator_missing_an_input():
-    with pytest.raises(TypeError, match=r"mx\.nd\.FullyConnected: give every input as an "
-                                        r"NDArray; missing 'weight', 'bias'"):
+    with pytest.raises(
+        TypeError,
+        match=r"mx\.nd\.FullyConnected: give every input as an "
+        r"NDArray; missing 'weight', 'bias'",
+    ):
         mx.nd.FullyConnected(mx.nd.ones((2, 3)), num_hidden=4)
 
 
 def test_arange_with_a_zero_step():
-    with pytest.raises(mx.base.MXNetError, match=r"mx\.nd\.arange: step=0 never reaches "
-                                                 r"stop=5"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"mx\.nd\.arange: step=0 never reaches "
+        r"stop=5",
+    ):
         mx.nd.arange(0, 5, 0)  # was a ZeroDivisionError
 
 
@@ -197,7 +243,8 @@ def test_reading_a_loaded_list_as_an_array(saved):
     assert str(info.value) == (
         f"index the list mx.nd.load({saved[0]!r}) returned first: loaded[0].asnumpy() (it holds "
         "2 NDArray(s), loaded[0] to loaded[1]; it is a list, not an NDArray) ('list' object has "
-        "no attribute 'asnumpy')")
+        "no attribute 'asnumpy')"
+    )
     assert_unchanged(before, list(loaded))
     assert loaded[0].shape == (2, 3) and type(loaded).__name__ == "list"  # the fix works
 
@@ -210,19 +257,26 @@ def test_reading_a_loaded_dict_as_an_array(saved):
     assert str(info.value) == (
         f"index the dict mx.nd.load({saved[1]!r}) returned by name first: "
         "loaded['arg:fc1_weight'].shape (it holds 2 NDArray(s) named 'arg:fc1_weight', "
-        "'arg:fc1_bias'; it is a dict, not an NDArray) ('dict' object has no attribute 'shape')")
+        "'arg:fc1_bias'; it is a dict, not an NDArray) ('dict' object has no attribute 'shape')"
+    )
     assert_unchanged(before, list(loaded.values()))
 
 
 def test_arithmetic_on_what_mx_nd_load_returned(saved):
     as_list, as_dict = mx.nd.load(saved[0]), mx.nd.load(saved[1])
-    with pytest.raises(TypeError, match=r"^index the list mx\.nd\.load\(.*\) returned first: "
-                                        r"loaded\[0\] \+ \.\.\. .*\(can only concatenate list "
-                                        r"\(not \"int\"\) to list\)$"):
+    with pytest.raises(
+        TypeError,
+        match=r"^index the list mx\.nd\.load\(.*\) returned first: "
+        r"loaded\[0\] \+ \.\.\. .*\(can only concatenate list "
+        r"\(not \"int\"\) to list\)$",
+    ):
         as_list + 1
-    with pytest.raises(TypeError, match=r"^index the dict .* by name first: "
-                                        r"loaded\['arg:fc1_weight'\] \* \.\.\. .*unsupported "
-                                        r"operand type\(s\) for \*: 'dict' and 'float'\)$"):
+    with pytest.raises(
+        TypeError,
+        match=r"^index the dict .* by name first: "
+        r"loaded\['arg:fc1_weight'\] \* \.\.\. .*unsupported "
+        r"operand type\(s\) for \*: 'dict' and 'float'\)$",
+    ):
         as_dict * 0.5
     with pytest.raises(TypeError, match=r"loaded\[0\] - \.\.\..*'int' and 'list'"):
         1 - as_list

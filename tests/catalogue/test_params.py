@@ -6,6 +6,7 @@ against the bytes that are really there before anything is allocated, and what i
 MXNetError (a ValueError too) naming the file. Nothing read from a file is ever unpickled or
 evaluated. A failed load or save leaves the learner's module and arrays as they were.
 """
+
 import os
 import pickle
 import struct
@@ -27,8 +28,11 @@ def header(count):
 
 def record(shape, flag=0):
     """A dense version-2 array record without its values."""
-    return (struct.pack("<Ii", V2, 0) + struct.pack(f"<i{len(shape)}q", len(shape), *shape)
-            + struct.pack("<iii", 1, 0, flag))
+    return (
+        struct.pack("<Ii", V2, 0)
+        + struct.pack(f"<i{len(shape)}q", len(shape), *shape)
+        + struct.pack("<iii", 1, 0, flag)
+    )
 
 
 def names(*texts):
@@ -65,8 +69,9 @@ def good(tmp_path):
 
 def mlp():
     data = mx.sym.Variable("data")
-    return mx.sym.SoftmaxOutput(mx.sym.FullyConnected(data, num_hidden=3, name="fc1"),
-                                name="softmax")
+    return mx.sym.SoftmaxOutput(
+        mx.sym.FullyConnected(data, num_hidden=3, name="fc1"), name="softmax"
+    )
 
 
 @pytest.fixture
@@ -79,9 +84,13 @@ def module():
 
 # --- damaged and foreign files --------------------------------------------------------------------
 def test_a_truncated_params_file(tmp_path, good):
-    path = written(tmp_path, good[:len(good) // 2])
-    refused(lambda: mx.nd.load(path), f"{path}: Invalid NDArray file format: array 0 declares "
-            "the shape (3, 4) of float32, 48 bytes, but the file ends", "truncated")
+    path = written(tmp_path, good[: len(good) // 2])
+    refused(
+        lambda: mx.nd.load(path),
+        f"{path}: Invalid NDArray file format: array 0 declares "
+        "the shape (3, 4) of float32, 48 bytes, but the file ends",
+        "truncated",
+    )
 
 
 def test_a_file_cut_inside_the_names(tmp_path, good):
@@ -91,8 +100,11 @@ def test_a_file_cut_inside_the_names(tmp_path, good):
 
 def test_random_bytes(tmp_path):
     path = written(tmp_path, np.random.RandomState(0).bytes(300))
-    refused(lambda: mx.nd.load(path), f"{path}: Invalid NDArray file format: it does not start "
-            "with MXNet's NDArray-list header 0x112 (is it a .params file?)")
+    refused(
+        lambda: mx.nd.load(path),
+        f"{path}: Invalid NDArray file format: it does not start "
+        "with MXNet's NDArray-list header 0x112 (is it a .params file?)",
+    )
 
 
 def test_a_png_image_named_params(tmp_path):
@@ -103,8 +115,9 @@ def test_a_png_image_named_params(tmp_path):
 def test_the_symbol_file_instead_of_the_params_file(tmp_path):
     path = tmp_path / "model-symbol.json"
     mlp().save(str(path))
-    refused(lambda: mx.nd.load(str(path)), "it is an MXNet symbol JSON file (read it with "
-                                           "mx.sym.load)")
+    refused(
+        lambda: mx.nd.load(str(path)), "it is an MXNet symbol JSON file (read it with mx.sym.load)"
+    )
 
 
 def test_a_folder_instead_of_a_file(tmp_path):
@@ -133,18 +146,24 @@ def test_a_pickle_with_reduce_is_never_unpickled(tmp_path):
     assert not marker.exists()
 
 
-@pytest.mark.parametrize("shape, declared", [
-    ((100000, 100000, 100000), "4,000,000,000,000,000 bytes"),
-    ((2 ** 40, 2 ** 40), "4,835,703,278,458,516,698,824,704 bytes"),  # overflows int64
-])
+@pytest.mark.parametrize(
+    "shape, declared",
+    [
+        ((100000, 100000, 100000), "4,000,000,000,000,000 bytes"),
+        ((2**40, 2**40), "4,835,703,278,458,516,698,824,704 bytes"),  # overflows int64
+    ],
+)
 def test_a_huge_declared_size_is_refused_before_anything_is_allocated(tmp_path, shape, declared):
     """MXNet tries: "Failed to allocate CPU Memory" (or, for the overflowing shape, reads a
     0x0 array)."""
     path = written(tmp_path, header(1) + record(shape) + bytes(64))
     tracemalloc.start()
     try:
-        refused(lambda: mx.nd.load(path), f"declares the shape {shape} of float32, {declared}",
-                "nothing was allocated")
+        refused(
+            lambda: mx.nd.load(path),
+            f"declares the shape {shape} of float32, {declared}",
+            "nothing was allocated",
+        )
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -157,9 +176,10 @@ def test_a_negative_dimension(tmp_path):
 
 
 def test_a_huge_array_count(tmp_path):
-    path = written(tmp_path, header(2 ** 62) + record((1,)) + bytes(8))
-    refused(lambda: mx.nd.load(path), "the header declares 4,611,686,018,427,387,904 arrays, but "
-                                      "only")
+    path = written(tmp_path, header(2**62) + record((1,)) + bytes(8))
+    refused(
+        lambda: mx.nd.load(path), "the header declares 4,611,686,018,427,387,904 arrays, but only"
+    )
 
 
 def test_names_with_path_tricks_are_only_names(tmp_path):
@@ -188,8 +208,11 @@ def test_optimizer_states_that_are_a_pickle_are_never_unpickled(tmp_path):
     updater = mx.optimizer.get_updater(mx.optimizer.SGD(momentum=0.9))
     updater(0, mx.nd.ones(2), mx.nd.zeros(2))
     before = snapshot(list(updater.states.values()))
-    refused(lambda: updater.set_states(pickle.dumps({0: Evil()})),
-            "Updater.set_states: these states are a Python pickle", "Updater.get_states()")
+    refused(
+        lambda: updater.set_states(pickle.dumps({0: Evil()})),
+        "Updater.set_states: these states are a Python pickle",
+        "Updater.get_states()",
+    )
     assert not marker.exists()
     assert_unchanged(before, list(updater.states.values()))
 
@@ -199,9 +222,12 @@ def test_load_checkpoint_of_arrays_saved_without_arg_prefix(tmp_path):
     prefix = str(tmp_path / "model")
     mlp().save(prefix + "-symbol.json")
     mx.nd.save(prefix + "-0001.params", {"fc1_weight": mx.nd.ones((3, 4))})
-    with pytest.raises(ValueError, match=r"model-0001\.params holds an array named 'fc1_weight', "
-                                         r"without the 'arg:' or 'aux:' prefix.*written with "
-                                         r"mx\.nd\.save of a plain dict"):
+    with pytest.raises(
+        ValueError,
+        match=r"model-0001\.params holds an array named 'fc1_weight', "
+        r"without the 'arg:' or 'aux:' prefix.*written with "
+        r"mx\.nd\.save of a plain dict",
+    ):
         mx.model.load_checkpoint(prefix, 1)
 
 
@@ -219,8 +245,12 @@ def test_module_load_params_of_another_networks_file(tmp_path, module):
     path = str(tmp_path / "other.params")
     mx.nd.save(path, {"arg:fc1_weight": mx.nd.ones((3, 5)), "arg:fc1_bias": mx.nd.ones(3)})
     before = snapshot(module)
-    refused(lambda: module.load_params(path), "Module.set_params: arg_params['fc1_weight'] has "
-            "shape (3, 5), but the module's 'fc1_weight' has shape (3, 4)", "nothing was changed")
+    refused(
+        lambda: module.load_params(path),
+        "Module.set_params: arg_params['fc1_weight'] has "
+        "shape (3, 5), but the module's 'fc1_weight' has shape (3, 4)",
+        "nothing was changed",
+    )
     assert_unchanged(before, module)
 
 
@@ -241,5 +271,8 @@ def test_save_checkpoint_into_a_folder_that_does_not_exist(tmp_path, module):
 def test_load_checkpoint_of_an_epoch_never_saved(tmp_path, module):
     prefix = str(tmp_path / "model")
     module.save_checkpoint(prefix, 1)
-    refused(lambda: mx.model.load_checkpoint(prefix, 3),
-            "there is no checkpoint for epoch 3", "saved under this prefix are for epochs 1")
+    refused(
+        lambda: mx.model.load_checkpoint(prefix, 3),
+        "there is no checkpoint for epoch 3",
+        "saved under this prefix are for epochs 1",
+    )

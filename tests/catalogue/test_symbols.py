@@ -4,6 +4,7 @@ Each test is one mistake as a beginner types it; it asserts MXNet's exception ty
 MXNetError where MXNet raises MXNetError), the parts of the message that teach, and that the
 symbols already built are unchanged afterwards.
 """
+
 import numpy as np
 import pytest
 
@@ -33,8 +34,11 @@ def test_variable_with_a_negative_shape(data):
 
 
 def test_variable_with_a_fractional_shape():
-    with pytest.raises(TypeError, match=r"mx\.sym\.Variable: 'v' has shape \(2, 2\.5\): "
-                                        r"dimension 1 is 2\.5 \(float\).*shape=\(2, 2\)"):
+    with pytest.raises(
+        TypeError,
+        match=r"mx\.sym\.Variable: 'v' has shape \(2, 2\.5\): "
+        r"dimension 1 is 2\.5 \(float\).*shape=\(2, 2\)",
+    ):
         mx.sym.Variable("v", shape=(2, 2.5))
     # -1 and 0 stay "unknown", as in MXNet
     v = mx.sym.Variable("v", shape=(-1, 2))
@@ -42,41 +46,59 @@ def test_variable_with_a_fractional_shape():
 
 
 def test_variable_with_a_misspelled_dtype():
-    with pytest.raises(TypeError, match=r"mx\.sym\.Variable\('v'\): dtype='float33' is not a "
-                                        r"data type MXNet has; use one of 'float32'"):
+    with pytest.raises(
+        TypeError,
+        match=r"mx\.sym\.Variable\('v'\): dtype='float33' is not a "
+        r"data type MXNet has; use one of 'float32'",
+    ):
         mx.sym.Variable("v", dtype="float33")
 
 
 def test_variable_named_with_a_number():
-    with pytest.raises(TypeError, match=r"Expect a string for variable `name`; got int 123 — "
-                                        r"write mx\.sym\.Variable\('123'\)"):
+    with pytest.raises(
+        TypeError,
+        match=r"Expect a string for variable `name`; got int 123 — "
+        r"write mx\.sym\.Variable\('123'\)",
+    ):
         mx.sym.Variable(123)
 
 
 def test_layer_without_its_required_parameter(data):
     before = snapshot(data)
-    with pytest.raises(mx.base.MXNetError, match=r"FullyConnected 'fc2': required parameter "
-                                                 r"'num_hidden' \(int\) is missing; pass "
-                                                 r"num_hidden=\.\.\."):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"FullyConnected 'fc2': required parameter "
+        r"'num_hidden' \(int\) is missing; pass "
+        r"num_hidden=\.\.\.",
+    ):
         mx.sym.FullyConnected(data, name="fc2")
     assert_unchanged(before, data)
 
 
 def test_misspelled_parameter_gets_a_suggestion(data):
-    with pytest.raises(mx.base.MXNetError, match=r"FullyConnected 'fc3': unknown parameter "
-                                                 r"'num_hiden'\. Did you mean 'num_hidden'\?"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"FullyConnected 'fc3': unknown parameter "
+        r"'num_hiden'\. Did you mean 'num_hidden'\?",
+    ):
         mx.sym.FullyConnected(data, num_hiden=3, name="fc3")
 
 
 def test_parameter_value_not_among_the_choices(data):
-    with pytest.raises(mx.base.MXNetError, match=r"Activation 'act': act_type='relu6' is not "
-                                                 r"allowed; choose one of 'relu', 'sigmoid'"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"Activation 'act': act_type='relu6' is not "
+        r"allowed; choose one of 'relu', 'sigmoid'",
+    ):
         mx.sym.Activation(data, act_type="relu6", name="act")
 
 
 def test_parameter_value_out_of_range(data):
-    with pytest.raises(mx.base.MXNetError, match=r"Dropout 'drop': p=2\.0 is invalid: must be "
-                                                 r"between 0 and 1"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"Dropout 'drop': p=2\.0 is invalid: must be "
+        r"between 0 and 1",
+    ):
         mx.sym.Dropout(data, p=2.0, name="drop")
 
 
@@ -97,18 +119,27 @@ def test_convolution_with_a_zero_or_negative_window(data):
 
 
 def test_reshape_with_an_unknown_code_or_a_fraction(data):
-    with pytest.raises(mx.base.MXNetError, match=r"Reshape 'r1': shape code -7 is not one of 0, "
-                                                 r"-1, -2, -3, -4 or a positive size"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"Reshape 'r1': shape code -7 is not one of 0, "
+        r"-1, -2, -3, -4 or a positive size",
+    ):
         mx.sym.Reshape(data, shape=(-7, 2), name="r1").infer_shape(data=(4, 2))
-    with pytest.raises(mx.base.MXNetError, match=r"Reshape 'r2': parameter shape='\(2\.5, 2\)' "
-                                                 r"cannot be read as Shape\(tuple\)"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"Reshape 'r2': parameter shape='\(2\.5, 2\)' "
+        r"cannot be read as Shape\(tuple\)",
+    ):
         mx.sym.Reshape(data, shape=(2.5, 2), name="r2")
 
 
 def test_adding_text_to_a_symbol(data):
     before = snapshot(data)
-    with pytest.raises(TypeError, match=r"Symbol 'data' \+ str 'x'\. A Symbol combines with "
-                                        r"another Symbol or a Python number"):
+    with pytest.raises(
+        TypeError,
+        match=r"Symbol 'data' \+ str 'x'\. A Symbol combines with "
+        r"another Symbol or a Python number",
+    ):
         data + "x"
     assert_unchanged(before, data)
 
@@ -132,8 +163,11 @@ def test_giving_an_ndarray_where_a_symbol_belongs():
 
 def test_output_index_out_of_range(fc):
     before = snapshot(fc)
-    with pytest.raises(IndexError, match=r"output index 3 is out of range: this symbol has 1 "
-                                         r"output\(s\) \['fc_output'\]"):
+    with pytest.raises(
+        IndexError,
+        match=r"output index 3 is out of range: this symbol has 1 "
+        r"output\(s\) \['fc_output'\]",
+    ):
         fc[3]
     assert_unchanged(before, fc)
 
@@ -141,9 +175,12 @@ def test_output_index_out_of_range(fc):
 def test_internal_output_without_its_suffix(fc):
     internals = fc.get_internals()
     before = snapshot(internals)
-    with pytest.raises(ValueError, match=r"Cannot find output that matches name \"fc\"; the "
-                                         r"outputs are \['data', 'fc_weight', 'fc_bias', "
-                                         r"'fc_output'\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"Cannot find output that matches name \"fc\"; the "
+        r"outputs are \['data', 'fc_weight', 'fc_bias', "
+        r"'fc_output'\]",
+    ):
         internals["fc"]
     assert_unchanged(before, internals)
 
@@ -155,7 +192,10 @@ def test_group_of_something_that_is_not_a_symbol(fc):
 
 def test_composing_with_an_unknown_input_name(fc):
     before = snapshot(fc)
-    with pytest.raises(mx.base.MXNetError, match=r"compose: 'dat' is not a variable of this "
-                                                 r"symbol; its variables are \['data'"):
+    with pytest.raises(
+        mx.base.MXNetError,
+        match=r"compose: 'dat' is not a variable of this "
+        r"symbol; its variables are \['data'",
+    ):
         fc(dat=mx.sym.Variable("x"))
     assert_unchanged(before, fc)

@@ -5,6 +5,7 @@ engine's teaching message (the widget stays usable), and the learner's executor 
 because widgets run on ``executor.copy()``. Each test does the mistake as a notebook cell or a
 click would (constructor arguments, traits set as the page sets them).
 """
+
 import numpy as np
 import pytest
 
@@ -59,8 +60,9 @@ def first_line(widget):
 # --- ShapeExplorer --------------------------------------------------------------------------------
 def test_shape_explorer_of_something_that_is_not_a_network():
     widget = ShapeExplorer("net")  # raised TypeError out of the constructor before
-    assert first_line(widget) == ("TypeError: ShapeExplorer shows a Symbol, an Executor or a "
-                                  "Module; got str")
+    assert first_line(widget) == (
+        "TypeError: ShapeExplorer shows a Symbol, an Executor or a Module; got str"
+    )
     assert widget.rows == []
 
 
@@ -68,8 +70,9 @@ def test_shape_explorer_with_a_fractional_size():
     """The field showed '2, 5' (int() dropped the .5) and the table looked fine."""
     widget = ShapeExplorer(mlp(), data=(2, 5.5))
     assert widget.shapes["data"] == "2, 5.5" and widget.bad_field == "data"
-    assert "Shape field 'data': '2, 5.5' is not a shape ('5.5' is not a whole number)" in \
-        widget.error
+    assert (
+        "Shape field 'data': '2, 5.5' is not a shape ('5.5' is not a whole number)" in widget.error
+    )
 
 
 def test_shape_explorer_batch_slider_dragged_below_zero(kept):
@@ -84,9 +87,11 @@ def test_shape_explorer_with_a_weight_of_the_wrong_shape():
     widget = ShapeExplorer(mlp(), data=(2, 5))
     widget.shapes = {**widget.shapes, "fc1_weight": "7, 7"}
     assert widget.failed_node == "fc1"
-    assert ("input 1 'weight' (node 'fc1_weight') is (7, 7) but the operator needs (10, 5)"
-            in widget.error
-            and "Fix: give 'fc1_weight' the shape (10, 5)" in widget.error)
+    assert (
+        "input 1 'weight' (node 'fc1_weight') is (7, 7) but the operator needs (10, 5)"
+        in widget.error
+        and "Fix: give 'fc1_weight' the shape (10, 5)" in widget.error
+    )
 
 
 # --- IndexMap -------------------------------------------------------------------------------------
@@ -98,8 +103,9 @@ def test_index_map_with_a_shape_that_is_text():
 
 def test_index_map_of_a_node_that_does_not_exist(kept):
     widget = IndexMap(kept, node="fc9")
-    assert first_line(widget).startswith("KeyError: \"no operator node named 'fc9'; the "
-                                         "operator nodes are: fc1, relu1, fc2, softmax")
+    assert first_line(widget).startswith(
+        "KeyError: \"no operator node named 'fc9'; the operator nodes are: fc1, relu1, fc2, softmax"
+    )
 
 
 def test_index_map_grad_req_misspelled(kept):
@@ -111,9 +117,11 @@ def test_index_map_grad_req_misspelled(kept):
 # --- GradReqPlayground ----------------------------------------------------------------------------
 def test_grad_req_playground_misspelled_argument(kept):
     widget = GradReqPlayground(kept, argument="fc1_wieght")
-    assert first_line(widget) == ("KeyError: \"'fc1_wieght' is not an argument; the arguments "
-                                  "are ['data', 'fc1_weight', 'fc1_bias', 'fc2_weight', "
-                                  "'fc2_bias', 'softmax_label']\"")
+    assert first_line(widget) == (
+        "KeyError: \"'fc1_wieght' is not an argument; the arguments "
+        "are ['data', 'fc1_weight', 'fc1_bias', 'fc2_weight', "
+        "'fc2_bias', 'softmax_label']\""
+    )
     widget.argument = "fc1_weight"  # the widget stays usable, and still works on a copy
     assert widget.error == "" and len(widget.columns) == 3
 
@@ -133,17 +141,21 @@ def test_stepper_with_data_of_another_shape(kept):
 def test_stepper_jump_to_a_node_that_did_not_run(kept):
     widget = Stepper(kept)
     widget.jump = "fc9"
-    assert "no operator node named 'fc9' ran in this recording. Did you mean fc2, fc1? The " \
-           "operators are: fc1, relu1, fc2, softmax" in widget.error
-    widget.cursor = 10 ** 6  # past the end: stays on the last call
+    assert (
+        "no operator node named 'fc9' ran in this recording. Did you mean fc2, fc1? The "
+        "operators are: fc1, relu1, fc2, softmax" in widget.error
+    )
+    widget.cursor = 10**6  # past the end: stays on the last call
     assert widget.cursor == len(widget.calls) - 1
 
 
 # --- GraphView ------------------------------------------------------------------------------------
 def test_graph_view_with_a_negative_size():
     widget = GraphView(mlp(), data=(1, -3))
-    assert ("GraphView: the shape of 'data' must be a tuple of whole numbers (0 = unknown), "
-            "e.g. data=(1, 3, 224, 224); got [1, -3]") in widget.error
+    assert (
+        "GraphView: the shape of 'data' must be a tuple of whole numbers (0 = unknown), "
+        "e.g. data=(1, 3, 224, 224); got [1, -3]"
+    ) in widget.error
 
 
 def test_graph_view_click_on_a_node_that_does_not_exist(kept):
@@ -156,8 +168,10 @@ def test_graph_view_click_on_a_node_that_does_not_exist(kept):
 def test_lifecycle_of_something_that_is_not_an_operator_name():
     widget = Lifecycle(5)  # raised TypeError (and a second one from __del__) before
     try:
-        assert first_line(widget).startswith("TypeError: Lifecycle(op_type): op_type is the name "
-                                             "a custom operator was registered under")
+        assert first_line(widget).startswith(
+            "TypeError: Lifecycle(op_type): op_type is the name "
+            "a custom operator was registered under"
+        )
         assert not widget.recording
     finally:
         widget.close()

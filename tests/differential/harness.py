@@ -15,6 +15,7 @@ This module knows how to
 
 It imports neither MXNet nor minisym: the engine module is passed in.
 """
+
 import hashlib
 import importlib.util
 import json
@@ -31,8 +32,9 @@ FIXTURES_DIR = os.path.normpath(os.path.join(HERE, "..", "fixtures"))
 PROJECT_ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
 DEFAULT_TOLERANCE = dict(rtol=1e-4, atol=1e-5)
-RECORD_COMMAND = ("python tests/differential/record.py {name}   "
-                  "(under a real MXNet 1.9.1 installation)")
+RECORD_COMMAND = (
+    "python tests/differential/record.py {name}   (under a real MXNet 1.9.1 installation)"
+)
 
 _ARRAY_TAG = "__array__"
 
@@ -103,9 +105,11 @@ def run_program(mx, name, module=None):
     result = dict(result)
     # minisym's MistakeWarnings have no MXNet counterpart (tests/test_mistakes_silent.py
     # checks that correct programs raise none; p119 means to)
-    result["__warnings__"] = [[w.category.__name__, str(w.message)]
-                              for w in caught if issubclass(w.category, UserWarning)
-                              and w.category.__name__ != "MistakeWarning"]
+    result["__warnings__"] = [
+        [w.category.__name__, str(w.message)]
+        for w in caught
+        if issubclass(w.category, UserWarning) and w.category.__name__ != "MistakeWarning"
+    ]
     return result
 
 
@@ -149,9 +153,11 @@ def _norm(v, arrays, path):
                 raise TypeError("%s: the key %r is reserved" % (path, k))
             out[k] = _norm(v[k], arrays, "%s[%r]" % (path, k))
         return out
-    raise TypeError("%s: value of type %s has no stable representation; convert it in the "
-                    "program (e.g. .name, .list_outputs(), np.dtype(t).name, .asnumpy())"
-                    % (path, type(v).__name__))
+    raise TypeError(
+        "%s: value of type %s has no stable representation; convert it in the "
+        "program (e.g. .name, .list_outputs(), np.dtype(t).name, .asnumpy())"
+        % (path, type(v).__name__)
+    )
 
 
 def to_json_text(obj):
@@ -171,8 +177,12 @@ def fixture_paths(name):
 def write_fixture(name, result, version):
     json_value, arrays = normalize(result)
     jpath, npath = fixture_paths(name)
-    doc = {"program": name, "sha256": program_sha256(name), "mxnet_version": version,
-           "result": json_value}
+    doc = {
+        "program": name,
+        "sha256": program_sha256(name),
+        "mxnet_version": version,
+        "result": json_value,
+    }
     os.makedirs(FIXTURES_DIR, exist_ok=True)
     with open(jpath, "w", encoding="utf-8") as f:
         f.write(to_json_text(doc))
@@ -238,8 +248,16 @@ def _kind(x):
     return type(x).__name__
 
 
-def compare(expected, actual, exp_arrays=None, act_arrays=None, rtol=1e-4, atol=1e-5,
-            path="result", limit=20):
+def compare(
+    expected,
+    actual,
+    exp_arrays=None,
+    act_arrays=None,
+    rtol=1e-4,
+    atol=1e-5,
+    path="result",
+    limit=20,
+):
     """Compare two normalized values; return a list of mismatch descriptions (empty = equal).
 
     Floats (Python floats and float arrays) use ``|a - e| <= atol + rtol*|e|`` (NaN equals
@@ -263,9 +281,10 @@ def _cmp(e, a, ea, aa, rtol, atol, path, out, limit):
             out.append("%s: expected %r, got %r (rtol=%g, atol=%g)" % (path, e, a, rtol, atol))
     elif ke == "list":
         if len(e) != len(a):
-            out.append("%s: expected a list of length %d, got length %d\n"
-                       "  expected: %s\n  got:      %s"
-                       % (path, len(e), len(a), _show(e), _show(a)))
+            out.append(
+                "%s: expected a list of length %d, got length %d\n"
+                "  expected: %s\n  got:      %s" % (path, len(e), len(a), _show(e), _show(a))
+            )
             return
         for i, (x, y) in enumerate(zip(e, a)):
             _cmp(x, y, ea, aa, rtol, atol, "%s[%d]" % (path, i), out, limit)
@@ -288,13 +307,16 @@ def _cmp(e, a, ea, aa, rtol, atol, path, out, limit):
 
 def _cmp_array(e, a, ea, aa, rtol, atol, path, out):
     if e["dtype"] != a["dtype"] or e["shape"] != a["shape"]:
-        out.append("%s: expected array %s%s, got array %s%s"
-                   % (path, e["dtype"], tuple(e["shape"]), a["dtype"], tuple(a["shape"])))
+        out.append(
+            "%s: expected array %s%s, got array %s%s"
+            % (path, e["dtype"], tuple(e["shape"]), a["dtype"], tuple(a["shape"]))
+        )
         return
     x, y = ea.get(e[_ARRAY_TAG]), aa.get(a[_ARRAY_TAG])
     if x is None or y is None:
-        out.append("%s: array data missing (npz key %r / %r)"
-                   % (path, e[_ARRAY_TAG], a[_ARRAY_TAG]))
+        out.append(
+            "%s: array data missing (npz key %r / %r)" % (path, e[_ARRAY_TAG], a[_ARRAY_TAG])
+        )
         return
     if np.issubdtype(x.dtype, np.floating):
         xe, ye = x.astype(np.float64), y.astype(np.float64)
@@ -302,21 +324,36 @@ def _cmp_array(e, a, ea, aa, rtol, atol, path, out):
         if not ok.all():
             first = int(np.flatnonzero(~ok.ravel())[0])
             idx = [int(i) for i in np.unravel_index(first, x.shape)] if x.ndim else []
-            out.append("%s: %d of %d elements differ beyond rtol=%g, atol=%g; first at %s: "
-                       "expected %r, got %r\n  expected: %s\n  got:      %s"
-                       % (path, int((~ok).sum()), ok.size, rtol, atol, idx,
-                          x.ravel()[first].item(), y.ravel()[first].item(),
-                          _show(x.tolist(), 300), _show(y.tolist(), 300)))
+            out.append(
+                "%s: %d of %d elements differ beyond rtol=%g, atol=%g; first at %s: "
+                "expected %r, got %r\n  expected: %s\n  got:      %s"
+                % (
+                    path,
+                    int((~ok).sum()),
+                    ok.size,
+                    rtol,
+                    atol,
+                    idx,
+                    x.ravel()[first].item(),
+                    y.ravel()[first].item(),
+                    _show(x.tolist(), 300),
+                    _show(y.tolist(), 300),
+                )
+            )
     else:
         if not np.array_equal(x, y):
-            out.append("%s: array values differ\n  expected: %s\n  got:      %s"
-                       % (path, _show(x.tolist(), 300), _show(y.tolist(), 300)))
+            out.append(
+                "%s: array values differ\n  expected: %s\n  got:      %s"
+                % (path, _show(x.tolist(), 300), _show(y.tolist(), 300))
+            )
 
 
 def _str_diff(e, a):
     import difflib
-    lines = list(difflib.unified_diff(e.splitlines(), a.splitlines(), "expected", "got",
-                                      lineterm="", n=2))
+
+    lines = list(
+        difflib.unified_diff(e.splitlines(), a.splitlines(), "expected", "got", lineterm="", n=2)
+    )
     if not lines:  # differ only in trailing newline / line endings
         return "  expected: %s\n  got:      %s" % (_show(e), _show(a))
     if len(lines) > 60:
@@ -336,9 +373,11 @@ def replay(mx, name):
         return "missing", "no fixture; record it with: " + RECORD_COMMAND.format(name=name)
     sha = program_sha256(name)
     if doc.get("sha256") != sha:
-        return "changed", ("program changed since it was recorded; re-record it: %s\n"
-                           "(fixture sha256 %s, program sha256 %s)"
-                           % (RECORD_COMMAND.format(name=name), doc.get("sha256"), sha))
+        return "changed", (
+            "program changed since it was recorded; re-record it: %s\n"
+            "(fixture sha256 %s, program sha256 %s)"
+            % (RECORD_COMMAND.format(name=name), doc.get("sha256"), sha)
+        )
     module = load_program(name)
     result = run_program(mx, name, module)
     json_value, act_arrays = normalize(result)
@@ -346,7 +385,14 @@ def replay(mx, name):
     tol = tolerance_of(module)
     problems = compare(doc["result"], json_value, exp_arrays, act_arrays, **tol)
     if problems:
-        return "mismatch", ("%s differs from MXNet %s (%d mismatch%s shown):\n%s"
-                            % (name, doc.get("mxnet_version"), len(problems),
-                               "es" if len(problems) != 1 else "", "\n".join(problems)))
+        return "mismatch", (
+            "%s differs from MXNet %s (%d mismatch%s shown):\n%s"
+            % (
+                name,
+                doc.get("mxnet_version"),
+                len(problems),
+                "es" if len(problems) != 1 else "",
+                "\n".join(problems),
+            )
+        )
     return "ok", ""

@@ -9,6 +9,7 @@ It writes ``tests/fixtures/minisym_params/``. The files are committed; program p
 minisym-written checkpoint forward. ``tests/test_serialization.py`` checks that minisym still
 writes exactly these bytes (``build_files``). The values are fixed: no random numbers.
 """
+
 import os
 import sys
 
@@ -44,7 +45,7 @@ def params_files(mx):
             "f16": ramp(mx, (2, 2), "float16", 0.25, -1),
             "u8": ramp(mx, (3,), "uint8", 100, 5),
             "i8": ramp(mx, (3,), "int8", -60, 100),
-            "i64": ramp(mx, (2,), "int64", 2.0 ** 41, -7),
+            "i64": ramp(mx, (2,), "int64", 2.0**41, -7),
             "b": mx.nd.array([0, 1], dtype="bool"),
         },
         "single.params": ramp(mx, (1, 3), "float32", 2.5, -1),
@@ -85,6 +86,7 @@ def main():
     if PROJECT_ROOT not in sys.path:
         sys.path.insert(0, PROJECT_ROOT)
     import minisym as mx
+
     for name in build_files(mx, OUT):
         print("wrote", os.path.relpath(os.path.join(OUT, name)))
 

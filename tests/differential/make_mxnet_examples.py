@@ -11,6 +11,7 @@ into a temporary folder at run time and imported from there: their code is never
 the project. Each ``get_symbol`` is called with small settings inside a fresh NameManager, so
 the automatic names are reproducible; programs p740-p769 load the files.
 """
+
 import importlib.util
 import os
 import subprocess
@@ -43,10 +44,14 @@ NETWORKS = {
     "mobilenetv2": ("mobilenetv2.py", dict(num_classes=10, multiplier=0.25)),
     "resnet-8-cifar": ("resnet.py", dict(num_classes=10, num_layers=8, image_shape="3,28,28")),
     "resnet-18": ("resnet.py", dict(num_classes=10, num_layers=18, image_shape="3,32,32")),
-    "resnet-v1-8-cifar": ("resnet-v1.py", dict(num_classes=10, num_layers=8,
-                                               image_shape="3,28,28")),
-    "resnext-8-cifar": ("resnext.py", dict(num_classes=10, num_layers=8, num_group=4,
-                                           image_shape="3,28,28")),
+    "resnet-v1-8-cifar": (
+        "resnet-v1.py",
+        dict(num_classes=10, num_layers=8, image_shape="3,28,28"),
+    ),
+    "resnext-8-cifar": (
+        "resnext.py",
+        dict(num_classes=10, num_layers=8, num_group=4, image_shape="3,28,28"),
+    ),
     "vgg-11": ("vgg.py", dict(num_classes=10, num_layers=11)),
     "vgg-11-bn": ("vgg.py", dict(num_classes=10, num_layers=11, batch_norm=True)),
 }
@@ -54,13 +59,18 @@ NETWORKS = {
 
 def export(repo, folder, dest):
     """Every file of ``folder`` at TAG, written under ``dest``; returns dest/folder."""
-    names = subprocess.run(["git", "-C", repo, "ls-tree", "--name-only", f"{TAG}:{folder}"],
-                           check=True, capture_output=True, text=True).stdout.split()
+    names = subprocess.run(
+        ["git", "-C", repo, "ls-tree", "--name-only", f"{TAG}:{folder}"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
     target = os.path.join(dest, folder)
     os.makedirs(target, exist_ok=True)
     for name in names:
-        blob = subprocess.run(["git", "-C", repo, "show", f"{TAG}:{folder}/{name}"],
-                              check=True, capture_output=True).stdout
+        blob = subprocess.run(
+            ["git", "-C", repo, "show", f"{TAG}:{folder}/{name}"], check=True, capture_output=True
+        ).stdout
         with open(os.path.join(target, name), "wb") as f:
             f.write(blob)
     return target
@@ -91,8 +101,13 @@ def weighted_logistic_regression(folder):
     (pos_grad_scale=1, neg_grad_scale=0.1); importing the file registers the operator."""
     import_file(os.path.join(folder, "weighted_logistic_regression.py"), "wlr_example")
     data = mx.sym.Variable("data")
-    return mx.sym.Custom(data, pos_grad_scale=1, neg_grad_scale=0.1, name="wlr",
-                         op_type="weighted_logistic_regression")
+    return mx.sym.Custom(
+        data,
+        pos_grad_scale=1,
+        neg_grad_scale=0.1,
+        name="wlr",
+        op_type="weighted_logistic_regression",
+    )
 
 
 def build_all(repo, tmp):

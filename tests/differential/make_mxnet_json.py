@@ -7,6 +7,7 @@ Run once under a real MXNet 1.9.1 installation (from the project root):
 The files are committed; the programs p070-p072 load them with ``mx.sym.load``.  Each net is
 built inside a fresh NameManager, so auto-generated names are reproducible.
 """
+
 import os
 import sys
 
@@ -18,15 +19,24 @@ OUT = os.path.normpath(os.path.join(HERE, "..", "fixtures", "mxnet_json"))
 
 def resnet_block(mx):
     data = mx.sym.Variable("data")
-    body = mx.sym.Convolution(data, kernel=(3, 3), pad=(1, 1), num_filter=16, no_bias=True,
-                              name="stage1_conv1")
+    body = mx.sym.Convolution(
+        data, kernel=(3, 3), pad=(1, 1), num_filter=16, no_bias=True, name="stage1_conv1"
+    )
     body = mx.sym.BatchNorm(body, fix_gamma=False, eps=2e-5, momentum=0.9, name="stage1_bn1")
     body = mx.sym.Activation(body, act_type="relu", name="stage1_relu1")
-    body = mx.sym.Convolution(body, kernel=(3, 3), stride=(2, 2), pad=(1, 1), num_filter=32,
-                              no_bias=True, name="stage1_conv2")
+    body = mx.sym.Convolution(
+        body,
+        kernel=(3, 3),
+        stride=(2, 2),
+        pad=(1, 1),
+        num_filter=32,
+        no_bias=True,
+        name="stage1_conv2",
+    )
     body = mx.sym.BatchNorm(body, fix_gamma=False, eps=2e-5, name="stage1_bn2")
-    short = mx.sym.Convolution(data, kernel=(1, 1), stride=(2, 2), num_filter=32, no_bias=True,
-                               name="stage1_sc")
+    short = mx.sym.Convolution(
+        data, kernel=(1, 1), stride=(2, 2), num_filter=32, no_bias=True, name="stage1_sc"
+    )
     short = mx.sym.BatchNorm(short, fix_gamma=False, eps=2e-5, name="stage1_sc_bn")
     net = mx.sym.Activation(body + short, act_type="relu", name="stage1_relu2")
     net = mx.sym.Pooling(net, global_pool=True, kernel=(7, 7), pool_type="avg", name="pool")
@@ -57,8 +67,9 @@ def concat_split_reshape(mx):
     r = mx.sym.Reshape(cat, shape=(0, -1), name="flat")
     r2 = mx.sym.Reshape(r, shape=(-4, 2, -1, -2), name="unflat")
     s = mx.sym.sum(r2, axis=(1,), keepdims=True, name="red")
-    return mx.sym.Group([mx.sym.make_loss(mx.sym.mean(s), name="loss"),
-                         mx.sym.BlockGrad(r2, name="feat")])
+    return mx.sym.Group(
+        [mx.sym.make_loss(mx.sym.mean(s), name="loss"), mx.sym.BlockGrad(r2, name="feat")]
+    )
 
 
 NETS = {"resnet_block": resnet_block, "mlp": mlp, "concat_split_reshape": concat_split_reshape}

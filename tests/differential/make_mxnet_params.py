@@ -13,6 +13,7 @@ It writes
 
 The values are fixed (no random numbers), so running it again writes the same bytes.
 """
+
 import os
 import sys
 
@@ -49,7 +50,7 @@ def params_files():
             "f16": ramp((3,), "float16", 0.5),
             "u8": ramp((4,), "uint8", 60),
             "i8": ramp((4,), "int8", -50, 70),
-            "i64": ramp((2,), "int64", 2.0 ** 40, 3),
+            "i64": ramp((2,), "int64", 2.0**40, 3),
             "b": mx.nd.array([1, 0, 1], dtype="bool"),
         },
         "single.params": ramp((2, 2), "float32", 1.5),
@@ -88,8 +89,9 @@ def main():
         net = checkpoint_net()
     prefix = os.path.join(CHECKPOINT_DIR, "mlp")
     mx.model.save_checkpoint(prefix, 3, net, checkpoint_params(), {})
-    print("wrote", os.path.relpath(prefix + "-symbol.json"),
-          os.path.relpath(prefix + "-0003.params"))
+    print(
+        "wrote", os.path.relpath(prefix + "-symbol.json"), os.path.relpath(prefix + "-0003.params")
+    )
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ protocol 2 and 5 (``protocol2.states``, ``protocol5.states``), and ``dump_optimi
 (``get_states(dump_optimizer=True)``, which holds the optimizer object: minisym refuses it).
 The inputs are fixed, so running it again writes the same values.
 """
+
 import os
 import pickle
 import sys
@@ -35,9 +36,12 @@ def checkpoints():
 
 
 def raw_states():
-    states = {0: (mx.nd.array([1.5, -2.0]), mx.nd.array([[0.25], [4.0]], dtype="float64")),
-              1: None, "fc_weight": mx.nd.array([[1, 2], [3, 4]], dtype="float16"),
-              2: [mx.nd.array([7.0]), (mx.nd.array([8.0]), None)]}
+    states = {
+        0: (mx.nd.array([1.5, -2.0]), mx.nd.array([[0.25], [4.0]], dtype="float64")),
+        1: None,
+        "fc_weight": mx.nd.array([[1, 2], [3, 4]], dtype="float16"),
+        2: [mx.nd.array([7.0]), (mx.nd.array([8.0]), None)],
+    }
     for protocol in (2, 5):
         with open(os.path.join(FOLDER, f"protocol{protocol}.states"), "wb") as fout:
             fout.write(pickle.dumps(states, protocol=protocol))

@@ -13,6 +13,7 @@ reports per program whether it ran and normalized cleanly (and, with ``--compare
 matches the recorded fixture), and keeps going after failures.  The exit status is non-zero
 when any program failed.
 """
+
 import argparse
 import os
 import sys
@@ -43,10 +44,12 @@ def _names(args):
 def _import_engine(engine):
     if engine == "mxnet":
         import mxnet as mx
+
         return mx
     if harness.PROJECT_ROOT not in sys.path:
         sys.path.insert(0, harness.PROJECT_ROOT)
     import minisym as mx
+
     return mx
 
 
@@ -55,8 +58,11 @@ def main(argv=None):
     ap.add_argument("names", nargs="*", help="program names (default: all)")
     ap.add_argument("--engine", choices=["mxnet", "minisym"], default="mxnet")
     ap.add_argument("--dry-run", action="store_true", help="run, but write no fixture")
-    ap.add_argument("--compare", action="store_true",
-                    help="also compare with the recorded fixtures (implied for minisym)")
+    ap.add_argument(
+        "--compare",
+        action="store_true",
+        help="also compare with the recorded fixtures (implied for minisym)",
+    )
     opts = ap.parse_args(argv)
     names = _names(opts.names)
     dry = opts.dry_run or opts.engine == "minisym"
@@ -69,8 +75,9 @@ def main(argv=None):
         traceback.print_exc()
         return 2
     if opts.engine == "mxnet" and not dry and not str(mx.__version__).startswith("1.9.1"):
-        print("refusing to record with MXNet %s: fixtures must come from MXNet 1.9.1"
-              % mx.__version__)
+        print(
+            "refusing to record with MXNet %s: fixtures must come from MXNet 1.9.1" % mx.__version__
+        )
         return 2
 
     failed = []
@@ -88,16 +95,24 @@ def main(argv=None):
                 print("RAN      %s" % name)
             else:
                 jpath, npath = harness.write_fixture(name, result, mx.__version__)
-                print("RECORDED %s -> %s%s" % (name, os.path.relpath(jpath, harness.PROJECT_ROOT),
-                                               " + .npz" if npath else ""))
+                print(
+                    "RECORDED %s -> %s%s"
+                    % (
+                        name,
+                        os.path.relpath(jpath, harness.PROJECT_ROOT),
+                        " + .npz" if npath else "",
+                    )
+                )
         except Exception as e:  # noqa: BLE001 - report and go on
             failed.append(name)
             first_line = str(e).splitlines()[0] if str(e) else ""
             print("ERROR    %s: %s: %s" % (name, type(e).__name__, first_line))
             if opts.engine == "mxnet":
                 traceback.print_exc()
-    print("\n%d program(s), %d failed%s" % (len(names), len(failed),
-                                          (": " + " ".join(failed)) if failed else ""))
+    print(
+        "\n%d program(s), %d failed%s"
+        % (len(names), len(failed), (": " + " ".join(failed)) if failed else "")
+    )
     return 1 if failed else 0
 
 

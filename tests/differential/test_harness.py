@@ -1,4 +1,5 @@
 """Self-tests of the differential harness: the comparator must be able to fail."""
+
 import json
 import os
 import sys
@@ -80,10 +81,10 @@ def test_float_within_tolerance_is_accepted():
 
 
 def test_exact_kinds():
-    assert _cmp(BASE, _changed(n=3.0)) != []          # int vs float
-    assert _cmp(BASE, _changed(flag=1)) != []         # bool vs int
+    assert _cmp(BASE, _changed(n=3.0)) != []  # int vs float
+    assert _cmp(BASE, _changed(flag=1)) != []  # bool vs int
     assert _cmp(BASE, _changed(ints=np.array([1, 2, 4], np.int32))) != []
-    assert _cmp(BASE, _changed(ints=np.array([1, 2, 3], np.int64))) != []   # dtype
+    assert _cmp(BASE, _changed(ints=np.array([1, 2, 3], np.int64))) != []  # dtype
     assert _cmp(BASE, _changed(arr=BASE["arr"].astype(np.float64))) != []
     extra = dict(BASE, more=1)
     assert "unexpected ['more']" in _cmp(BASE, extra)[0]
@@ -112,8 +113,15 @@ def test_missing_keys_and_list_lengths_are_caught():
 
 
 def test_normalize_converts_and_rejects():
-    j, arrays = harness.normalize({"t": (1, (2, 3)), "f": np.float32(0.25), "i": np.int64(7),
-                                   "b": np.bool_(True), "a": np.zeros((2, 0))})
+    j, arrays = harness.normalize(
+        {
+            "t": (1, (2, 3)),
+            "f": np.float32(0.25),
+            "i": np.int64(7),
+            "b": np.bool_(True),
+            "a": np.zeros((2, 0)),
+        }
+    )
     assert j["t"] == [1, [2, 3]] and j["f"] == 0.25 and j["i"] == 7 and j["b"] is True
     assert type(j["i"]) is int and type(j["f"]) is float
     assert j["a"] == {"__array__": "arr0", "dtype": "float64", "shape": [2, 0]}
@@ -139,12 +147,15 @@ class _FakeNameManager:
 
 def test_run_program_records_user_warnings(tmp_path, monkeypatch):
     import warnings
+
     prog = tmp_path / "p999_fake.py"
-    prog.write_text("import warnings\n"
-                    "def run(mx):\n"
-                    "    warnings.warn('shape unknown', UserWarning)\n"
-                    "    warnings.warn('old', DeprecationWarning)\n"
-                    "    return {'x': (1, 2)}\n")
+    prog.write_text(
+        "import warnings\n"
+        "def run(mx):\n"
+        "    warnings.warn('shape unknown', UserWarning)\n"
+        "    warnings.warn('old', DeprecationWarning)\n"
+        "    return {'x': (1, 2)}\n"
+    )
     monkeypatch.setattr(harness, "PROGRAMS_DIR", str(tmp_path))
     fake_mx = types.SimpleNamespace(name=types.SimpleNamespace(NameManager=_FakeNameManager))
     before = _FakeNameManager.entered
@@ -157,9 +168,11 @@ def test_run_program_records_user_warnings(tmp_path, monkeypatch):
 
 def test_fixture_roundtrip_and_sha_check(tmp_path, monkeypatch):
     prog = tmp_path / "p998_fake.py"
-    prog.write_text("import numpy as np\n"
-                    "def run(mx):\n"
-                    "    return {'a': np.arange(3, dtype=np.float32), 'n': mx.VALUE}\n")
+    prog.write_text(
+        "import numpy as np\n"
+        "def run(mx):\n"
+        "    return {'a': np.arange(3, dtype=np.float32), 'n': mx.VALUE}\n"
+    )
     monkeypatch.setattr(harness, "PROGRAMS_DIR", str(tmp_path))
     monkeypatch.setattr(harness, "FIXTURES_DIR", str(tmp_path / "fx"))
     mx = types.SimpleNamespace(name=types.SimpleNamespace(NameManager=_FakeNameManager), VALUE=1)
@@ -200,9 +213,10 @@ def test_no_orphan_fixtures():
 def _fake_program(tmp_path, monkeypatch):
     """A one-program tree (p996_fake) with its fixture recorded from minisym itself."""
     import minisym as mx
-    (tmp_path / "p996_fake.py").write_text("def run(mx):\n"
-                                           "    return {'shape': mx.sym.Variable('x', "
-                                           "shape=(2, 3)).infer_shape()[0]}\n")
+
+    (tmp_path / "p996_fake.py").write_text(
+        "def run(mx):\n    return {'shape': mx.sym.Variable('x', shape=(2, 3)).infer_shape()[0]}\n"
+    )
     monkeypatch.setattr(harness, "PROGRAMS_DIR", str(tmp_path))
     monkeypatch.setattr(harness, "FIXTURES_DIR", str(tmp_path / "fx"))
     harness.write_fixture("p996_fake", harness.run_program(mx, "p996_fake"), "1.9.1")
@@ -211,6 +225,7 @@ def _fake_program(tmp_path, monkeypatch):
 
 def test_record_reports_a_match_and_a_mismatch_under_minisym(tmp_path, monkeypatch, capsys):
     import record
+
     fixture = _fake_program(tmp_path, monkeypatch)
     assert record.main(["--engine", "minisym", "p996_fake"]) == 0
     assert "OK       p996_fake" in capsys.readouterr().out
@@ -226,6 +241,7 @@ def test_record_reports_a_match_and_a_mismatch_under_minisym(tmp_path, monkeypat
 
 def test_record_refuses_any_mxnet_but_1_9_1(tmp_path, monkeypatch, capsys):
     import record
+
     fixture = _fake_program(tmp_path, monkeypatch)
     before = fixture.read_text()
     old_mxnet = types.SimpleNamespace(__version__="1.8.0")
@@ -238,6 +254,7 @@ def test_record_refuses_any_mxnet_but_1_9_1(tmp_path, monkeypatch, capsys):
 def test_a_program_leaves_the_custom_operator_registry_as_it_was():
     """p740 registers MXNet's example softmax as 'softmax': other tests must not meet it."""
     import minisym as mx
+
     before = dict(mx.operator._PROPS)
     harness.run_program(mx, "p740_example_custom_softmax")
     assert mx.operator._PROPS == before

@@ -1,4 +1,5 @@
 """Replay every differential program under minisym and compare with the MXNet 1.9.1 fixture."""
+
 import importlib
 import os
 import sys
@@ -30,11 +31,15 @@ def _param(name):
 def test_replay(name):
     doc, _ = harness.read_fixture(name)
     if doc is None:
-        pytest.fail("no fixture; record it with: " + harness.RECORD_COMMAND.format(name=name),
-                    pytrace=False)
+        pytest.fail(
+            "no fixture; record it with: " + harness.RECORD_COMMAND.format(name=name), pytrace=False
+        )
     if doc.get("sha256") != harness.program_sha256(name):
-        pytest.fail("program changed since it was recorded; re-record it: "
-                    + harness.RECORD_COMMAND.format(name=name), pytrace=False)
+        pytest.fail(
+            "program changed since it was recorded; re-record it: "
+            + harness.RECORD_COMMAND.format(name=name),
+            pytrace=False,
+        )
     try:
         mx = _minisym()
     except Exception as e:  # noqa: BLE001 - report, do not break the other tests

@@ -7,6 +7,7 @@ course leaves out: Gluon, the NumPy interface, sparse storage, a GPU, a download
 minisym does not have (`mx.sym.RNN`, `mx.rnn`, `mx.nd.linalg.gemm`, ...; listed at the end, so
 that a gap in the course shows).
 """
+
 import ast
 import json
 import pathlib
@@ -16,7 +17,8 @@ import sys
 OUT_OF_SCOPE = re.compile(
     r"gluon|\bmx\.npx?\.|use_np|\bstype|sparse|csr|row_sparse|"
     r"\bgpu\(|download|get_mnist|mnist|cifar|ImageRecordIter|ImageIter|LibSVM|mx\.image|"
-    r"rand_ndarray\([^)]*'(?:csr|row_sparse)'")
+    r"rand_ndarray\([^)]*'(?:csr|row_sparse)'"
+)
 
 
 def bodies(src):
@@ -56,7 +58,7 @@ def lacked_at_run(outcome):
     """[mx.x.y] when the test failed because minisym has no such name (reached through a helper
     the test calls, so not in its own body)."""
     found = LACKED.search(outcome)
-    return [f"mx{found.group(1)[len('minisym'):]}.{found.group(2)}"] if found else []
+    return [f"mx{found.group(1)[len('minisym') :]}.{found.group(2)}"] if found else []
 
 
 def needs_left_out(source):
@@ -68,11 +70,18 @@ def main():
     src, mxnet_file, minisym_file = map(pathlib.Path, sys.argv[1:4])
     mxnet, minisym = json.loads(mxnet_file.read_text()), json.loads(minisym_file.read_text())
     import minisym as mx
+
     source = bodies(src)
-    in_scope = sorted(name for name, state in mxnet.items() if state == "passed"
-                      and not needs_left_out(source.get(name.split("[")[0], "")))
-    lacking = {name: missing_names(source.get(name.split("[")[0], ""), mx)
-                     + lacked_at_run(minisym.get(name, "")) for name in in_scope}
+    in_scope = sorted(
+        name
+        for name, state in mxnet.items()
+        if state == "passed" and not needs_left_out(source.get(name.split("[")[0], ""))
+    )
+    lacking = {
+        name: missing_names(source.get(name.split("[")[0], ""), mx)
+        + lacked_at_run(minisym.get(name, ""))
+        for name in in_scope
+    }
     counted = [name for name in in_scope if not lacking[name]]
     passing = [name for name in counted if minisym.get(name) == "passed"]
     for name in counted:
@@ -82,8 +91,10 @@ def main():
         if lacking[name]:
             print(f"lacks    {name}: {', '.join(lacking[name])}")
     under_mxnet = sum(state == "passed" for state in mxnet.values())
-    print(f"{len(passing)} of {len(counted)} pass under minisym "
-          f"({len(mxnet)} collected; {under_mxnet} pass under MXNet)")
+    print(
+        f"{len(passing)} of {len(counted)} pass under minisym "
+        f"({len(mxnet)} collected; {under_mxnet} pass under MXNet)"
+    )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ minisym (engine minisym only), a nose stand-in (nose does not import on Python 3
 per-test time limit, runs pytest there and writes one line per test to OUT (outcomes.json).
 `count.py` compares the two runs.
 """
+
 import argparse
 import json
 import pathlib
@@ -18,8 +19,19 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 HERE = pathlib.Path(__file__).resolve().parent
-FILES = ("test_symbol", "test_executor", "test_infer_shape", "test_operator", "test_module",
-         "test_optimizer", "test_metric", "test_io", "test_init", "test_viz", "test_attr")
+FILES = (
+    "test_symbol",
+    "test_executor",
+    "test_infer_shape",
+    "test_operator",
+    "test_module",
+    "test_optimizer",
+    "test_metric",
+    "test_io",
+    "test_init",
+    "test_viz",
+    "test_attr",
+)
 
 
 def scratch_tree(src, engine, into):
@@ -62,9 +74,22 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         unit = scratch_tree(args.src.resolve(), args.engine, pathlib.Path(tmp))
         junit = pathlib.Path(tmp) / "junit.xml"
-        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                   "-o", "addopts=", "--rootdir", str(unit), f"--junitxml={junit}",
-                   "-n", args.workers, *[f"{name}.py" for name in FILES]]
+        command = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=",
+            "--rootdir",
+            str(unit),
+            f"--junitxml={junit}",
+            "-n",
+            args.workers,
+            *[f"{name}.py" for name in FILES],
+        ]
         if args.k:
             command += ["-k", args.k]
         subprocess.run(command, cwd=unit)

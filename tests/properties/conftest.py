@@ -14,6 +14,7 @@ The autouse fixtures of tests/conftest.py (fresh name counters, a seeded random 
 per test, not per example; the property tests name every node and seed every draw themselves,
 so hypothesis's check against function-scoped fixtures is switched off.
 """
+
 import os
 
 from graphs import EXAMPLES_PER_PROPERTY

@@ -28,14 +28,15 @@ Options, one per property's needs:
 state: data in [-1, 1], weights scaled by their fan-in, class labels in range, moving variances
 positive.
 """
+
 from dataclasses import dataclass, field
 
 import numpy as np
 from hypothesis import strategies as st
 
 import minisym as mx
-from minisym.ops import elemwise
-from minisym.ops.registry import all_ops
+from minisym.ops.operator_base import all_ops
+from minisym.ops.tensor import elemwise
 
 EXAMPLES_PER_PROPERTY = 100  # the minisym-ci profile's max_examples (conftest.py)
 
@@ -71,17 +72,16 @@ class Kink:
 class Graph:
     """A drawn graph: ``symbol``, the shapes of its explicit variables, and what kind each is."""
 
-    def __init__(self, symbol, shapes, data_names, labels, kinks, code, ops, batch_size,
-                 entries):
+    def __init__(self, symbol, shapes, data_names, labels, kinks, code, ops, batch_size, entries):
         self.symbol = symbol
-        self.var_shapes = shapes          # every explicit Variable's shape, used or not
-        self.data_names = data_names      # variables with the batch axis (data and labels)
-        self.labels = labels              # label name -> ("class", n) | ("real",)
+        self.var_shapes = shapes  # every explicit Variable's shape, used or not
+        self.data_names = data_names  # variables with the batch axis (data and labels)
+        self.labels = labels  # label name -> ("class", n) | ("real",)
         self.kinks = kinks
         self.code = code
-        self.ops = ops                    # the mx.sym functions used, in order
-        self.batch_size = batch_size      # N of every data variable when batch_free, else None
-        self.entries = entries            # every operator output made, consumed or not
+        self.ops = ops  # the mx.sym functions used, in order
+        self.batch_size = batch_size  # N of every data variable when batch_free, else None
+        self.entries = entries  # every operator output made, consumed or not
 
     def shapes(self, symbol=None, batch_size=None):
         """{argument: shape} for the explicit variables that ``symbol`` uses; with
@@ -137,11 +137,15 @@ def bind(graph, symbol=None, dtype=np.float32, seed=0, grad_req="write", batch_s
     shapes = graph.shapes(symbol, batch_size)
     types = {n: dtype for n in shapes}  # the rest is inferred (float16 BatchNorm: float32 gamma)
     if isinstance(grad_req, str) and grad_req != "null":
-        grad_req = {n: ("null" if n in graph.labels else grad_req)
-                    for n in symbol.list_arguments()}
+        grad_req = {n: ("null" if n in graph.labels else grad_req) for n in symbol.list_arguments()}
     ex = symbol.simple_bind(mx.cpu(), grad_req=grad_req, type_dict=types, **shapes)
-    args, aux = values(graph, {n: a.shape for n, a in ex.arg_dict.items()},
-                       {n: a.shape for n, a in ex.aux_dict.items()}, dtype, seed)
+    args, aux = values(
+        graph,
+        {n: a.shape for n, a in ex.arg_dict.items()},
+        {n: a.shape for n, a in ex.aux_dict.items()},
+        dtype,
+        seed,
+    )
     for name, value in args.items():
         ex.arg_dict[name][:] = value
     for name, value in aux.items():
@@ -152,8 +156,7 @@ def bind(graph, symbol=None, dtype=np.float32, seed=0, grad_req="write", batch_s
 def head_gradients(executor, seed=0):
     """One random head gradient per output, in the outputs' dtype."""
     rng = np.random.default_rng(seed + 7919)
-    return [mx.nd.array(rng.uniform(-1, 1, size=o.shape), dtype=o.dtype)
-            for o in executor.outputs]
+    return [mx.nd.array(rng.uniform(-1, 1, size=o.shape), dtype=o.dtype) for o in executor.outputs]
 
 
 # --- non-differentiable points ---------------------------------------------------------------
@@ -184,7 +187,8 @@ def _tie_gaps(data, axes, op):
         data = -data
     kept = [i for i in range(data.ndim) if i not in axes]
     groups = np.transpose(data, kept + list(axes)).reshape(
-        int(np.prod([data.shape[i] for i in kept])), -1)
+        int(np.prod([data.shape[i] for i in kept])), -1
+    )
     return _gaps(groups)
 
 
@@ -204,15 +208,18 @@ def _pool_gaps(data, kernel, stride, pad, out_spatial):
     data = np.asarray(data, np.float64)
     nd = len(kernel)
     spatial = data.shape[2:]
-    ends = [max(p + s, (o - 1) * st_ + k) for s, p, o, st_, k in
-            zip(spatial, pad, out_spatial, stride, kernel)]
+    ends = [
+        max(p + s, (o - 1) * st_ + k)
+        for s, p, o, st_, k in zip(spatial, pad, out_spatial, stride, kernel)
+    ]
     padded = np.full(data.shape[:2] + tuple(ends), -np.inf)
-    padded[(slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in zip(pad, spatial))] = \
-        data
+    padded[(slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in zip(pad, spatial))] = data
     gaps = []
     for index in np.ndindex(*out_spatial):
-        window = padded[(slice(None), slice(None)) + tuple(
-            slice(o * st_, o * st_ + k) for o, st_, k in zip(index, stride, kernel))]
+        window = padded[
+            (slice(None), slice(None))
+            + tuple(slice(o * st_, o * st_ + k) for o, st_, k in zip(index, stride, kernel))
+        ]
         gaps.append(_gaps(window.reshape(data.shape[0] * data.shape[1], -1)))
     assert nd >= 1
     return np.concatenate(gaps) if gaps else np.array([np.inf])
@@ -293,8 +300,9 @@ class Builder:
         self.code.append(f"{name} = mx.sym.Variable({name!r})  # shape {tuple(shape)}")
         return Entry(mx.sym.Variable(name), tuple(shape), name)
 
-    def apply(self, func, inputs, params=None, kink=None, positive=0.0, into_pool=True,
-              expect=None):
+    def apply(
+        self, func, inputs, params=None, kink=None, positive=0.0, into_pool=True, expect=None
+    ):
         """Create ``mx.sym.<func>(*inputs, **params)``; returns its output entries.
 
         ``expect``: the shape of each output by NumPy's rules (default: every output has the
@@ -319,8 +327,10 @@ class Builder:
         if len(outs) == 1:
             made = [Entry(sym, tuple(outs[0]), name, positive, expected=tuple(expect[0]))]
         else:
-            made = [Entry(sym[i], tuple(o), f"{name}[{i}]", positive, expected=tuple(x))
-                    for i, (o, x) in enumerate(zip(outs, expect))]
+            made = [
+                Entry(sym[i], tuple(o), f"{name}[{i}]", positive, expected=tuple(x))
+                for i, (o, x) in enumerate(zip(outs, expect))
+            ]
         if self.batch_free:  # the design keeps axis 0 the batch everywhere
             for e in made:
                 assert len(e.shape) >= 1 and e.shape[0] == self.batch_size, (self.code, e.shape)
@@ -335,34 +345,88 @@ class Builder:
 # --- the operator families -----------------------------------------------------------------------
 def _registered(base, but=None):
     """The registered operators built on ``base`` (not on ``but``), by name."""
-    return sorted(name for name, cls in all_ops().items()
-                  if issubclass(cls, base) and not (but and issubclass(cls, but)))
+    return sorted(
+        name
+        for name, cls in all_ops().items()
+        if issubclass(cls, base) and not (but and issubclass(cls, but))
+    )
 
 
 # Elementwise operators added with the value operators (tests/test_ops_elemwise.py and p600-p605
 # check them); not drawn yet, so that the examples still reach most drawn operators.
-VALUES_ELEMWISE = {"sign", "round", "trunc", "logical_not", "rsqrt", "sin", "cos", "softsign",
-                   "smooth_l1", "_maximum", "_minimum",
-                   # and the math of MXNet's unit tests (p822), most with a narrow domain
-                   "reciprocal", "ceil", "floor", "fix", "tan", "arcsin", "arccos", "arctan",
-                   "sinh", "cosh", "arcsinh", "arccosh", "arctanh", "degrees", "radians", "log2",
-                   "log10", "log1p", "expm1", "cbrt", "rcbrt", "gamma", "gammaln", "erf",
-                   "_hypot", "_hypot_scalar"}
+VALUES_ELEMWISE = {
+    "sign",
+    "round",
+    "trunc",
+    "logical_not",
+    "rsqrt",
+    "sin",
+    "cos",
+    "softsign",
+    "smooth_l1",
+    "_maximum",
+    "_minimum",
+    # and the math of MXNet's unit tests (p822), most with a narrow domain
+    "reciprocal",
+    "ceil",
+    "floor",
+    "fix",
+    "tan",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "degrees",
+    "radians",
+    "log2",
+    "log10",
+    "log1p",
+    "expm1",
+    "cbrt",
+    "rcbrt",
+    "gamma",
+    "gammaln",
+    "erf",
+    "_hypot",
+    "_hypot_scalar",
+}
 UNARY = [f for f in _registered(elemwise._Unary) if f not in VALUES_ELEMWISE]  # exp, log, relu
 SCALAR = [f for f in _registered(elemwise._Scalar) if f not in VALUES_ELEMWISE]  # _plus_scalar
-BINARY = [f for f in _registered(elemwise._Binary, but=elemwise._Broadcast)  # elemwise_add, _mod
-          if f not in VALUES_ELEMWISE]
-BROADCAST = _registered(elemwise._Broadcast)                         # broadcast_add ...
+BINARY = [
+    f
+    for f in _registered(elemwise._Binary, but=elemwise._Broadcast)  # elemwise_add, _mod
+    if f not in VALUES_ELEMWISE
+]
+BROADCAST = _registered(elemwise._Broadcast)  # broadcast_add ...
 # What a smooth graph may use: the derivative is the gradient wherever the values are away
 # from the recorded kinks. log / sqrt / division / powers only read entries known positive.
 SMOOTH_UNARY = {"relu", "sigmoid", "tanh", "square", "negative", "abs", "exp"}
 NEEDS_POSITIVE = {"log", "sqrt", "elemwise_div", "_power", "broadcast_div", "broadcast_power"}
-SMOOTH_SCALAR = {"_plus_scalar", "_minus_scalar", "_rminus_scalar", "_mul_scalar",
-                 "_div_scalar", "_power_scalar", "_rpower_scalar", "_maximum_scalar",
-                 "_minimum_scalar"}
+SMOOTH_SCALAR = {
+    "_plus_scalar",
+    "_minus_scalar",
+    "_rminus_scalar",
+    "_mul_scalar",
+    "_div_scalar",
+    "_power_scalar",
+    "_rpower_scalar",
+    "_maximum_scalar",
+    "_minimum_scalar",
+}
 SMOOTH_BINARY = {"elemwise_add", "elemwise_sub", "elemwise_mul", "elemwise_div", "_power"}
-SMOOTH_BROADCAST = {"broadcast_add", "broadcast_sub", "broadcast_mul", "broadcast_maximum",
-                    "broadcast_minimum", "broadcast_div", "broadcast_power"}
+SMOOTH_BROADCAST = {
+    "broadcast_add",
+    "broadcast_sub",
+    "broadcast_mul",
+    "broadcast_maximum",
+    "broadcast_minimum",
+    "broadcast_div",
+    "broadcast_power",
+}
 KINK_AT_ZERO = {"relu", "abs"}
 
 
@@ -371,8 +435,11 @@ def unary(b):
     x = b.pick()
     kind = b.choice(["func", "Activation", "LeakyReLU"])
     if kind == "func":
-        funcs = [f for f in UNARY if not b.smooth or f in SMOOTH_UNARY
-                 or (f in NEEDS_POSITIVE and x.positive > 0)]
+        funcs = [
+            f
+            for f in UNARY
+            if not b.smooth or f in SMOOTH_UNARY or (f in NEEDS_POSITIVE and x.positive > 0)
+        ]
         func = b.choice(funcs)
         kink = Kink("zero", [x], {"offset": 0.0}) if func in KINK_AT_ZERO else None
         b.apply(func, [x], kink=kink)
@@ -390,8 +457,9 @@ def unary(b):
         params = {"act_type": act}
         if act in ("leaky", "elu") and b.boolean():
             params["slope"] = b.choice([0.1, 0.5, 2.0])
-        kink = Kink("zero", [x], {"offset": 0.0}) if act in ("leaky", "elu", "selu",
-                                                                 "prelu") else None
+        kink = (
+            Kink("zero", [x], {"offset": 0.0}) if act in ("leaky", "elu", "selu", "prelu") else None
+        )
         b.apply("LeakyReLU", [x], params, kink=kink)
 
 
@@ -405,8 +473,9 @@ def scalar(b):
         s = b.choice([0.5, 2.0])
     else:
         s = b.choice([0.5, -1.5, 2.0, 0.25])
-    kink = Kink("zero", [x], {"offset": s}) if func in ("_maximum_scalar",
-                                                        "_minimum_scalar") else None
+    kink = (
+        Kink("zero", [x], {"offset": s}) if func in ("_maximum_scalar", "_minimum_scalar") else None
+    )
     b.apply(func, [x], {"scalar": s}, kink=kink)
 
 
@@ -415,8 +484,8 @@ def positive(b):
     powers may read; sometimes one of those right away."""
     x = b.pick()
     c = b.choice([0.5, 1.0, 2.0])
-    sq, = b.apply("square", [x], into_pool=False)
-    pos, = b.apply("_plus_scalar", [sq], {"scalar": c}, positive=c)
+    (sq,) = b.apply("square", [x], into_pool=False)
+    (pos,) = b.apply("_plus_scalar", [sq], {"scalar": c}, positive=c)
     then = b.choice([None, "sqrt", "log", "_rdiv_scalar", "_power_scalar"])
     if then == "_power_scalar":
         b.apply(then, [pos], {"scalar": b.choice([0.5, -1.0, 1.5])})
@@ -456,15 +525,17 @@ def broadcast(b):
     rank = len(x.shape)
 
     def fits(e):
-        return len(e.shape) == rank and all(p == q or p == 1 or q == 1
-                                            for p, q in zip(x.shape, e.shape))
+        return len(e.shape) == rank and all(
+            p == q or p == 1 or q == 1 for p, q in zip(x.shape, e.shape)
+        )
+
     if b.boolean() and any(fits(e) for e in b.pool):
         y = b.pick(fits)
     else:
         shape = [d if b.boolean() else 1 for d in x.shape]
         if b.batch_free:
             shape[0] = 1  # a parameter has no batch axis
-        y = b.variable("p", shape[b.integer(0, rank - 1):], data=False)
+        y = b.variable("p", shape[b.integer(0, rank - 1) :], data=False)
     lhs, rhs = (x, y) if b.boolean() else (y, x)
     func = b.choice(_allowed(b, BROADCAST, SMOOTH_BROADCAST, lhs, rhs))
     kink = Kink("pair", [lhs, rhs]) if func in ("broadcast_maximum", "broadcast_minimum") else None
@@ -499,11 +570,19 @@ def convolution(b):
         pad.append(p)
         dilate.append(d)
         stride.append(b.integer(1, 2))
-    params = {"kernel": tuple(kernel), "num_filter": group * b.integer(1, 2),
-              "num_group": group, "stride": tuple(stride), "pad": tuple(pad),
-              "dilate": tuple(dilate), "no_bias": b.boolean()}
-    spatial = tuple((size + 2 * p - d * (k - 1) - 1) // s + 1 for size, k, s, p, d in
-                    zip(x.shape[2:], kernel, stride, pad, dilate))
+    params = {
+        "kernel": tuple(kernel),
+        "num_filter": group * b.integer(1, 2),
+        "num_group": group,
+        "stride": tuple(stride),
+        "pad": tuple(pad),
+        "dilate": tuple(dilate),
+        "no_bias": b.boolean(),
+    }
+    spatial = tuple(
+        (size + 2 * p - d * (k - 1) - 1) // s + 1
+        for size, k, s, p, d in zip(x.shape[2:], kernel, stride, pad, dilate)
+    )
     b.apply("Convolution", [x], params, expect=(x.shape[0], params["num_filter"]) + spatial)
 
 
@@ -536,12 +615,24 @@ def pooling(b):
         if pool_type == "avg" and any(pad) and b.boolean():
             params["count_include_pad"] = b.boolean()
         rounding = np.floor if params["pooling_convention"] == "valid" else np.ceil
-        spatial = tuple(int(rounding((size + 2 * p - k) / s)) + 1 for size, k, s, p in
-                        zip(x.shape[2:], kernel, stride, pad))
-    made, = b.apply("Pooling", [x], params, expect=x.shape[:2] + spatial)
+        spatial = tuple(
+            int(rounding((size + 2 * p - k) / s)) + 1
+            for size, k, s, p in zip(x.shape[2:], kernel, stride, pad)
+        )
+    (made,) = b.apply("Pooling", [x], params, expect=x.shape[:2] + spatial)
     if pool_type == "max":
-        b.kinks.append(Kink("pool", [x], {"kernel": tuple(kernel), "stride": tuple(stride),
-                                          "pad": tuple(pad), "out_spatial": made.shape[2:]}))
+        b.kinks.append(
+            Kink(
+                "pool",
+                [x],
+                {
+                    "kernel": tuple(kernel),
+                    "stride": tuple(stride),
+                    "pad": tuple(pad),
+                    "out_spatial": made.shape[2:],
+                },
+            )
+        )
 
 
 def _windows_past_the_end(size):
@@ -572,7 +663,7 @@ def reshape(b):
     x = b.pick()
     shape = x.shape
     lead = shape[:1] if b.batch_free else ()
-    rest = shape[len(lead):]
+    rest = shape[len(lead) :]
     total = int(np.prod(rest)) if rest else 1
     form = b.choice(["factors", "flat", "merge", "split"])
     if form == "merge" and len(rest) >= 2:
@@ -621,12 +712,11 @@ def expand_dims(b):
     rank = len(x.shape)
     low = b.first_axis if b.batch_free else -rank - 1
     axis = b.integer(low, rank)
-    b.apply("expand_dims", [x], {"axis": axis},
-            expect=np.expand_dims(_dummy(x.shape), axis).shape)
+    b.apply("expand_dims", [x], {"axis": axis}, expect=np.expand_dims(_dummy(x.shape), axis).shape)
 
 
 def slice_axis(b):
-    x = b.pick(lambda e: any(d > 1 for d in e.shape[b.first_axis:]))
+    x = b.pick(lambda e: any(d > 1 for d in e.shape[b.first_axis :]))
     axis = b.choice(a for a in range(b.first_axis, len(x.shape)) if x.shape[a] > 1)
     size = x.shape[axis]
     begin = b.integer(0, size - 1)
@@ -636,8 +726,12 @@ def slice_axis(b):
     if not b.batch_free and b.boolean():
         axis -= len(x.shape)
     index = (slice(None),) * (axis % len(x.shape)) + (slice(begin, end),)
-    b.apply("slice_axis", [x], {"axis": axis, "begin": begin, "end": end},
-            expect=_dummy(x.shape)[index].shape)
+    b.apply(
+        "slice_axis",
+        [x],
+        {"axis": axis, "begin": begin, "end": end},
+        expect=_dummy(x.shape)[index].shape,
+    )
 
 
 def concat(b):
@@ -646,10 +740,16 @@ def concat(b):
 
     def fits(e):
         return len(e.shape) == len(x.shape) and all(
-            p == q for i, (p, q) in enumerate(zip(x.shape, e.shape)) if i != dim)
+            p == q for i, (p, q) in enumerate(zip(x.shape, e.shape)) if i != dim
+        )
+
     others = [b.pick(fits) for _ in range(b.integer(1, 2))]
-    b.apply("Concat", [x] + others, {"dim": dim},
-            expect=np.concatenate([_dummy(e.shape) for e in [x] + others], axis=dim).shape)
+    b.apply(
+        "Concat",
+        [x] + others,
+        {"dim": dim},
+        expect=np.concatenate([_dummy(e.shape) for e in [x] + others], axis=dim).shape,
+    )
 
 
 def slice_channel(b):
@@ -719,8 +819,9 @@ def no_gradient(b):
     params = {"axis": b.integer(b.first_axis, len(x.shape) - 1)}
     if b.boolean():
         params["keepdims"] = True
-    expect = np.argmax(_dummy(x.shape), axis=params["axis"],
-                       keepdims=params.get("keepdims", False)).shape
+    expect = np.argmax(
+        _dummy(x.shape), axis=params["axis"], keepdims=params.get("keepdims", False)
+    ).shape
     b.apply(func, [x], params, expect=_at_least_1d(expect))
 
 
@@ -730,8 +831,16 @@ def dropout(b):
 
 def loss(b):
     """A loss head with its label variable."""
-    func = b.choice(["SoftmaxOutput", "LinearRegressionOutput", "LogisticRegressionOutput",
-                     "MAERegressionOutput", "MakeLoss", "make_loss"])
+    func = b.choice(
+        [
+            "SoftmaxOutput",
+            "LinearRegressionOutput",
+            "LogisticRegressionOutput",
+            "MAERegressionOutput",
+            "MakeLoss",
+            "make_loss",
+        ]
+    )
     if func == "SoftmaxOutput":
         x = b.pick(lambda e: len(e.shape) == 2)
         label = b.variable("label", x.shape[:1])
@@ -749,11 +858,24 @@ def loss(b):
 
 
 FAMILIES = {
-    "unary": unary, "scalar": scalar, "positive": positive, "binary": binary,
-    "broadcast": broadcast, "FullyConnected": fully_connected, "Convolution": convolution,
-    "Pooling": pooling, "BatchNorm": batch_norm, "Reshape": reshape, "Flatten": flatten,
-    "transpose": transpose, "expand_dims": expand_dims, "slice_axis": slice_axis,
-    "Concat": concat, "SliceChannel": slice_channel, "reduce": reduce, "softmax": softmax,
+    "unary": unary,
+    "scalar": scalar,
+    "positive": positive,
+    "binary": binary,
+    "broadcast": broadcast,
+    "FullyConnected": fully_connected,
+    "Convolution": convolution,
+    "Pooling": pooling,
+    "BatchNorm": batch_norm,
+    "Reshape": reshape,
+    "Flatten": flatten,
+    "transpose": transpose,
+    "expand_dims": expand_dims,
+    "slice_axis": slice_axis,
+    "Concat": concat,
+    "SliceChannel": slice_channel,
+    "reduce": reduce,
+    "softmax": softmax,
 }
 WEIGHTS = {"Convolution": 3, "Pooling": 4, "FullyConnected": 2, "transpose": 2}
 NOT_SMOOTH = {"no_gradient": no_gradient}
@@ -764,8 +886,9 @@ LOSSES = {"loss": loss}
 def _data_shape(b, batch):
     rank = b.choice([2, 4, 4, 3, 5, 1] if not b.batch_free else [2, 4, 4, 3, 5])
     if rank == 5:  # 3-D maps: kept tiny
-        return (batch or b.integer(1, 2), b.integer(1, 2)) + tuple(b.integer(1, 3)
-                                                                    for _ in range(3))
+        return (batch or b.integer(1, 2), b.integer(1, 2)) + tuple(
+            b.integer(1, 3) for _ in range(3)
+        )
     head = (batch,) if batch is not None else (b.integer(1, 3),)
     if rank == 1:
         return head
@@ -807,8 +930,17 @@ def graphs(draw, smooth=False, batch_free=False, losses=False, random_ops=False,
     else:
         symbol = mx.sym.Group([e.sym for e in heads])
         b.code.append(f"net = mx.sym.Group([{', '.join(e.code for e in heads)}])")
-    graph = Graph(symbol, b.shapes, list(b.data_names), dict(b.labels), b.kinks, b.code, b.ops,
-                  b.batch_size, b.entries)
+    graph = Graph(
+        symbol,
+        b.shapes,
+        list(b.data_names),
+        dict(b.labels),
+        b.kinks,
+        b.code,
+        b.ops,
+        b.batch_size,
+        b.entries,
+    )
     graph.families = used
     return graph
 
@@ -816,46 +948,123 @@ def graphs(draw, smooth=False, batch_free=False, losses=False, random_ops=False,
 # Every operator of the registry is either one that graphs() can draw or left out with a reason
 # (tests/properties/test_graphs.py checks it, so a new operator is a conscious choice).
 DRAWN = set(UNARY + SCALAR + BINARY + BROADCAST) | {
-    "Activation", "LeakyReLU", "FullyConnected", "Convolution", "Pooling", "BatchNorm",
-    "Reshape", "Flatten", "transpose", "expand_dims", "slice_axis", "Concat", "SliceChannel",
-    "sum", "mean", "max", "min", "softmax", "log_softmax", "SoftmaxActivation", "argmax",
-    "argmin", "BlockGrad", "Dropout", "SoftmaxOutput", "LinearRegressionOutput",
-    "LogisticRegressionOutput", "MAERegressionOutput", "MakeLoss", "make_loss"}
+    "Activation",
+    "LeakyReLU",
+    "FullyConnected",
+    "Convolution",
+    "Pooling",
+    "BatchNorm",
+    "Reshape",
+    "Flatten",
+    "transpose",
+    "expand_dims",
+    "slice_axis",
+    "Concat",
+    "SliceChannel",
+    "sum",
+    "mean",
+    "max",
+    "min",
+    "softmax",
+    "log_softmax",
+    "SoftmaxActivation",
+    "argmax",
+    "argmin",
+    "BlockGrad",
+    "Dropout",
+    "SoftmaxOutput",
+    "LinearRegressionOutput",
+    "LogisticRegressionOutput",
+    "MAERegressionOutput",
+    "MakeLoss",
+    "make_loss",
+}
 NOT_DRAWN = {
     "Custom": "a custom operator is the learner's own Prop: tests/test_custom_ops.py and the "
-              "catalogue cover it",
+    "catalogue cover it",
     "Embedding": "its data are integer indices below input_dim, not values drawn in [-1, 1]",
     "_contrib_Proposal": "its inputs are an RPN's scores, deltas and an image size, its output "
-                         "box coordinates from sorting and NMS (no gradient): "
-                         "tests/test_ops_proposal.py and p690-p692 cover it",
+    "box coordinates from sorting and NMS (no gradient): "
+    "tests/test_ops_proposal.py and p690-p692 cover it",
     "_contrib_MultiProposal": "as _contrib_Proposal, per image of a batch",
     # image operators (tests/test_ops_image.py, tests/test_ops_roi.py, p660-p667)
-    **{op: "not drawn yet: it needs 4-D image data of fitting sizes (rois, affine matrices, "
-           "grids); tests/test_ops_image.py / test_ops_roi.py check its shapes, gradient and "
-           "req, and p660-p667 its values against MXNet" for op in (
-        "Deconvolution", "UpSampling", "Pad", "LRN", "ROIPooling", "SpatialTransformer",
-        "GridGenerator", "BilinearSampler")},
-    # value operators (minisym/ops/values.py, tests/test_ops_values.py, p600-p605)
-    **{op: "not drawn yet: tests/test_ops_values.py checks its shapes, gradient and req, and "
-           "p600-p605 its values against MXNet" for op in (
-        "_copy", "Cast", "clip", "where", "add_n", "zeros_like", "ones_like", "_zeros", "_ones",
-        "_eye", "_linspace", "_arange", "_contrib_arange_like",
-        "hard_sigmoid", "softmin", "softmax_cross_entropy", "SVMOutput", *VALUES_ELEMWISE)},
+    **{
+        op: "not drawn yet: it needs 4-D image data of fitting sizes (rois, affine matrices, "
+        "grids); tests/test_ops_image.py / test_ops_roi.py check its shapes, gradient and "
+        "req, and p660-p667 its values against MXNet"
+        for op in (
+            "Deconvolution",
+            "UpSampling",
+            "Pad",
+            "LRN",
+            "ROIPooling",
+            "SpatialTransformer",
+            "GridGenerator",
+            "BilinearSampler",
+        )
+    },
+    # value operators (minisym/ops/tensor/init_op.py and its neighbours,
+    # tests/test_ops_values.py, p600-p605)
+    **{
+        op: "not drawn yet: tests/test_ops_values.py checks its shapes, gradient and req, and "
+        "p600-p605 its values against MXNet"
+        for op in (
+            "_copy",
+            "Cast",
+            "clip",
+            "where",
+            "add_n",
+            "zeros_like",
+            "ones_like",
+            "_zeros",
+            "_ones",
+            "_eye",
+            "_linspace",
+            "_arange",
+            "_contrib_arange_like",
+            "hard_sigmoid",
+            "softmin",
+            "softmax_cross_entropy",
+            "SVMOutput",
+            *VALUES_ELEMWISE,
+        )
+    },
     # indexing, matrix products, layout (tests/test_ops_indexing.py, _matmul.py, _layout.py,
     # the norm cases of test_ops_tensor.py, p630-p640)
-    **{op: "not drawn yet: tests/test_ops_indexing.py / _matmul.py / _layout.py / _tensor.py "
-           "check its shapes, gradient and req, and p630-p640 its values against MXNet"
-       for op in ("slice", "pick", "take", "one_hot", "dot", "batch_dot", "SwapAxis",
-                  "reshape_like", "broadcast_axis", "broadcast_to", "tile", "repeat", "reverse",
-                  "stack", "squeeze", "norm")},
-    **{op: "not drawn yet: tests/test_ops_layout.py checks its shapes, gradient and req, and "
-           "p825 its values and gradients against MXNet" for op in ("broadcast_like",
-                                                                    "slice_like")},
+    **{
+        op: "not drawn yet: tests/test_ops_indexing.py / _matmul.py / _layout.py / _tensor.py "
+        "check its shapes, gradient and req, and p630-p640 its values against MXNet"
+        for op in (
+            "slice",
+            "pick",
+            "take",
+            "one_hot",
+            "dot",
+            "batch_dot",
+            "SwapAxis",
+            "reshape_like",
+            "broadcast_axis",
+            "broadcast_to",
+            "tile",
+            "repeat",
+            "reverse",
+            "stack",
+            "squeeze",
+            "norm",
+        )
+    },
+    **{
+        op: "not drawn yet: tests/test_ops_layout.py checks its shapes, gradient and req, and "
+        "p825 its values and gradients against MXNet"
+        for op in ("broadcast_like", "slice_like")
+    },
     "_split_v2": "not drawn yet: tests/test_ops_tensor.py checks its shapes, gradient and req, "
-                 "and p830 its values and gradients against MXNet",
+    "and p830 its values and gradients against MXNet",
     "_identity_with_attr_like_rhs": "not drawn yet: tests/test_ops_values.py checks its shapes, "
-                                    "gradient and req, and p833 its values against MXNet",
-    **{op: "it has no gradient (MXNet registers none, its backward refuses), which a drawn "
-           "graph's gradient check needs; tests/test_ops_indexing.py and p831 / p832 check it"
-       for op in ("batch_take", "_slice_assign", "_slice_assign_scalar")},
+    "gradient and req, and p833 its values against MXNet",
+    **{
+        op: "it has no gradient (MXNet registers none, its backward refuses), which a drawn "
+        "graph's gradient check needs; tests/test_ops_indexing.py and p831 / p832 check it"
+        for op in ("batch_take", "_slice_assign", "_slice_assign_scalar")
+    },
 }

@@ -1,6 +1,7 @@
 """The graph generator itself: it draws from the whole registry, reaches every operator family
 within the CI examples, keeps its promises (smooth, batch-free), and measures the distance to a
 kink correctly."""
+
 import json
 
 import numpy as np
@@ -22,15 +23,17 @@ from graphs import (
 )
 from hypothesis import given, settings
 
-from minisym.ops.registry import all_ops
+from minisym.ops.operator_base import all_ops
 
 
 def test_every_registered_operator_is_drawn_or_left_out_with_a_reason():
     registered = set(all_ops())
     assert DRAWN <= registered, f"not registered: {sorted(DRAWN - registered)}"
     missing = registered - DRAWN - set(NOT_DRAWN)
-    assert not missing, (f"operators graphs() never draws: {sorted(missing)}; add them to a "
-                         "family in tests/properties/graphs.py, or to NOT_DRAWN with a reason")
+    assert not missing, (
+        f"operators graphs() never draws: {sorted(missing)}; add them to a "
+        "family in tests/properties/graphs.py, or to NOT_DRAWN with a reason"
+    )
     assert not DRAWN & set(NOT_DRAWN)
 
 
@@ -55,12 +58,35 @@ def test_the_examples_reach_every_family_and_most_operators():
     assert len(ops) >= 0.6 * len(DRAWN), f"only {sorted(ops)}"
 
 
-SMOOTH = (SMOOTH_UNARY | SMOOTH_SCALAR | SMOOTH_BINARY | SMOOTH_BROADCAST
-          | {"log", "sqrt", "_rdiv_scalar"}
-          | {"Activation", "LeakyReLU", "FullyConnected", "Convolution", "Pooling", "BatchNorm",
-             "Reshape", "Flatten", "transpose", "expand_dims", "slice_axis", "Concat",
-             "SliceChannel", "sum", "mean", "max", "min", "softmax", "log_softmax",
-             "SoftmaxActivation"})
+SMOOTH = (
+    SMOOTH_UNARY
+    | SMOOTH_SCALAR
+    | SMOOTH_BINARY
+    | SMOOTH_BROADCAST
+    | {"log", "sqrt", "_rdiv_scalar"}
+    | {
+        "Activation",
+        "LeakyReLU",
+        "FullyConnected",
+        "Convolution",
+        "Pooling",
+        "BatchNorm",
+        "Reshape",
+        "Flatten",
+        "transpose",
+        "expand_dims",
+        "slice_axis",
+        "Concat",
+        "SliceChannel",
+        "sum",
+        "mean",
+        "max",
+        "min",
+        "softmax",
+        "log_softmax",
+        "SoftmaxActivation",
+    }
+)
 
 
 @pytest.mark.slow  # 100 graphs: ~1 s
@@ -105,12 +131,15 @@ def test_distance_between_the_sides_of_a_maximum():
 
 def test_distance_to_a_tie_in_a_reduction():
     data = np.array([[1.0, 1.0005, -3.0], [0.0, 0.0, -1.0]])
-    assert kink_distance(Kink("reduce", [None], {"axes": (1,), "op": "max"}), [data]) \
-        == pytest.approx(5e-4)  # the second row ties at 0 (relu zeros): ignored
-    assert kink_distance(Kink("reduce", [None], {"axes": (0,), "op": "min"}), [data]) \
-        == pytest.approx(2.0)  # columns: min 0 twice (ignored), then -3 against -1
-    assert kink_distance(Kink("reduce", [None], {"axes": (0, 1), "op": "max"}), [data]) \
-        == pytest.approx(5e-4)
+    assert kink_distance(
+        Kink("reduce", [None], {"axes": (1,), "op": "max"}), [data]
+    ) == pytest.approx(5e-4)  # the second row ties at 0 (relu zeros): ignored
+    assert kink_distance(
+        Kink("reduce", [None], {"axes": (0,), "op": "min"}), [data]
+    ) == pytest.approx(2.0)  # columns: min 0 twice (ignored), then -3 against -1
+    assert kink_distance(
+        Kink("reduce", [None], {"axes": (0, 1), "op": "max"}), [data]
+    ) == pytest.approx(5e-4)
 
 
 def test_distance_to_a_tie_in_a_max_pooling_window():

@@ -11,6 +11,7 @@ the number of examples stated in ``EXAMPLES``:
 6. the memory plan (MINISYM_MEMORY_PLAN=0 against the default) never changes a result;
 7. the fast kernels (numba / BLAS) and the NumPy references (MINISYM_KERNELS=reference) agree.
 """
+
 import contextlib
 import os
 import tempfile
@@ -34,8 +35,15 @@ pytestmark = [
 ]
 
 _BASE = settings.default.max_examples / EXAMPLES_PER_PROPERTY  # minisym-ci: 1, -explore: 10
-EXAMPLES = {"shapes": 100, "gradients": 100, "json": 100, "reshape": 100, "grad_req_add": 100,
-            "memory_plan": 100, "kernels": 100}
+EXAMPLES = {
+    "shapes": 100,
+    "gradients": 100,
+    "json": 100,
+    "reshape": 100,
+    "grad_req_add": 100,
+    "memory_plan": 100,
+    "kernels": 100,
+}
 
 
 seeds = st.integers(0, 2**16 - 1)
@@ -45,10 +53,11 @@ STRATEGIES, PROPERTIES = {}, {}  # what each draws, its body (test_properties_ca
 
 def prop(name, **strategies):
     """Decorate a property: ``@given(**strategies)`` with EXAMPLES[name] examples."""
+
     def decorate(body):
         STRATEGIES[name], PROPERTIES[name] = strategies, body
-        return settings(max_examples=max(1, int(EXAMPLES[name] * _BASE)))(
-            given(**strategies)(body))
+        return settings(max_examples=max(1, int(EXAMPLES[name] * _BASE)))(given(**strategies)(body))
+
     return decorate
 
 
@@ -84,7 +93,8 @@ def test_inferred_shapes_equal_executed_shapes(graph):
     names = internals.list_outputs()
     arg_shapes, out_shapes, aux_shapes = internals.infer_shape(**graph.shapes(internals))
     arg_types, out_types, aux_types = internals.infer_type(
-        **{n: np.float32 for n in graph.shapes(internals)})
+        **{n: np.float32 for n in graph.shapes(internals)}
+    )
     ex, _, _ = bind(graph, internals, grad_req="null")
     for is_train in (False, True):
         ex.forward(is_train=is_train)
@@ -105,7 +115,8 @@ def test_inferred_shapes_equal_executed_shapes(graph):
         name = entry.sym.list_outputs()[0]
         assert by_name[name] == entry.shape, f"{name}: {entry.shape} then {by_name[name]}"
         assert entry.shape == entry.expected, (
-            f"{name}: inferred {entry.shape}, NumPy's rules give {entry.expected}")
+            f"{name}: inferred {entry.shape}, NumPy's rules give {entry.expected}"
+        )
     # and the heads of the graph itself
     _, heads, _ = graph.symbol.infer_shape(**graph.shapes())
     run, _, _ = bind(graph, grad_req="null")
@@ -124,21 +135,25 @@ def _away_from_kinks(graph, args, aux):
         return True
     entries = list({id(e): e for k in graph.kinks for e in k.inputs}.values())
     group = mx.sym.Group([e.sym for e in entries])
-    ex = group.simple_bind(mx.cpu(), grad_req="null",
-                           type_dict={n: np.float64 for n in group.list_arguments()},
-                           **graph.shapes(group))
+    ex = group.simple_bind(
+        mx.cpu(),
+        grad_req="null",
+        type_dict={n: np.float64 for n in group.list_arguments()},
+        **graph.shapes(group),
+    )
     for name, array in ex.arg_dict.items():
         array[:] = args[name]
     for name, array in ex.aux_dict.items():
         array[:] = aux[name]
     value = {id(e): out.asnumpy() for e, out in zip(entries, ex.forward(is_train=True))}
-    return all(kink_distance(k, [value[id(e)] for e in k.inputs]) >= MARGIN
-               for k in graph.kinks)
+    return all(kink_distance(k, [value[id(e)] for e in k.inputs]) >= MARGIN for k in graph.kinks)
 
 
 def _objective(ex, heads):
-    return sum(float(np.sum(o.asnumpy().astype(np.float64) * h.asnumpy()))
-               for o, h in zip(ex.forward(is_train=True), heads))
+    return sum(
+        float(np.sum(o.asnumpy().astype(np.float64) * h.asnumpy()))
+        for o, h in zip(ex.forward(is_train=True), heads)
+    )
 
 
 @prop("gradients", graph=graphs(smooth=True, max_ops=5), seed=seeds)
@@ -155,8 +170,11 @@ def test_gradients_match_float64_finite_differences(graph, seed):
     rng = np.random.default_rng(seed)
     for name, grad in analytic.items():
         base = args[name]
-        picked = (range(base.size) if base.size <= PER_ARGUMENT
-                  else rng.choice(base.size, PER_ARGUMENT, replace=False))
+        picked = (
+            range(base.size)
+            if base.size <= PER_ARGUMENT
+            else rng.choice(base.size, PER_ARGUMENT, replace=False)
+        )
         for i in picked:
             x = base.copy()
             x.flat[i] += EPS
@@ -167,19 +185,28 @@ def test_gradients_match_float64_finite_differences(graph, seed):
             minus = _objective(ex, heads)
             numeric = (plus - minus) / (2 * EPS)
             np.testing.assert_allclose(
-                grad.flat[i], numeric, rtol=RTOL, atol=ATOL,
-                err_msg=f"d objective / d {name}.flat[{i}] (analytic, numeric)")
+                grad.flat[i],
+                numeric,
+                rtol=RTOL,
+                atol=ATOL,
+                err_msg=f"d objective / d {name}.flat[{i}] (analytic, numeric)",
+            )
         ex.arg_dict[name][:] = base
 
 
 def _assert_same_text(got, want, what):
     """Equal texts, or the first line that differs."""
     if got != want:
-        line = next(i for i, (a, b) in enumerate(zip(got.splitlines() + [""],
-                                                     want.splitlines() + [""])) if a != b)
-        raise AssertionError(f"{what} differs from tojson() at line {line + 1}: "
-                             f"{got.splitlines()[line:line + 1]} instead of "
-                             f"{want.splitlines()[line:line + 1]}")
+        line = next(
+            i
+            for i, (a, b) in enumerate(zip(got.splitlines() + [""], want.splitlines() + [""]))
+            if a != b
+        )
+        raise AssertionError(
+            f"{what} differs from tojson() at line {line + 1}: "
+            f"{got.splitlines()[line : line + 1]} instead of "
+            f"{want.splitlines()[line : line + 1]}"
+        )
 
 
 # --- 3. tojson / load_json round-trip exactly ------------------------------------------------
@@ -211,8 +238,13 @@ def test_json_round_trip_is_exact(graph, seed, dtype):
 
 
 # --- 4. bind then reshape = a fresh bind ---------------------------------------------------------
-@prop("reshape", graph=graphs(batch_free=True, losses=True, random_ops=True, max_ops=6),
-      shift=st.integers(1, 3), seed=seeds, dtype=dtypes)
+@prop(
+    "reshape",
+    graph=graphs(batch_free=True, losses=True, random_ops=True, max_ops=6),
+    shift=st.integers(1, 3),
+    seed=seeds,
+    dtype=dtypes,
+)
 def test_reshape_keeps_parameters_and_matches_a_fresh_bind(graph, shift, seed, dtype):
     new_batch = (graph.batch_size - 1 + shift) % 4 + 1  # another of 1..4, smaller or larger
     data = [n for n in graph.data_names if n in graph.symbol.list_arguments()]
@@ -244,10 +276,16 @@ def test_reshape_keeps_parameters_and_matches_a_fresh_bind(graph, shift, seed, d
 
 
 # --- 5. grad_req='add' after k backward calls = k x 'write' ----------------------------------
-@prop("grad_req_add", graph=graphs(losses=True, random_ops=True, max_ops=6),
-      k=st.integers(1, 3), seed=seeds, dtype=dtypes, mixed=st.booleans(), data=st.data())
-def test_grad_req_add_after_k_backward_calls_is_k_times_write(graph, k, seed, dtype, mixed,
-                                                              data):
+@prop(
+    "grad_req_add",
+    graph=graphs(losses=True, random_ops=True, max_ops=6),
+    k=st.integers(1, 3),
+    seed=seeds,
+    dtype=dtypes,
+    mixed=st.booleans(),
+    data=st.data(),
+)
+def test_grad_req_add_after_k_backward_calls_is_k_times_write(graph, k, seed, dtype, mixed, data):
     """Every argument under 'add' (or, ``mixed``, each under its own 'add' / 'write' / 'null'):
     after k backward calls an 'add' gradient is what it held plus k times the 'write' one, and
     a 'write' gradient is the 'write' one, whatever the other arguments' reqs are."""
@@ -261,9 +299,12 @@ def test_grad_req_add_after_k_backward_calls_is_k_times_write(graph, k, seed, dt
     _assert_same(_grads(ex), write, "a second backward under 'write'")
     reqs = graph.grad_req("add")
     if mixed:
-        reqs = {n: r if r == "null" else data.draw(st.sampled_from(["add", "write", "null"]),
-                                                   label=f"grad_req[{n!r}]")
-                for n, r in reqs.items()}
+        reqs = {
+            n: r
+            if r == "null"
+            else data.draw(st.sampled_from(["add", "write", "null"]), label=f"grad_req[{n!r}]")
+            for n, r in reqs.items()
+        }
     adder, _, _ = bind(graph, grad_req=reqs, seed=seed, dtype=dtype)
     rng = np.random.default_rng(seed)
     start = {}
@@ -282,8 +323,12 @@ def test_grad_req_add_after_k_backward_calls_is_k_times_write(graph, k, seed, dt
         else:  # 'write'; a 'null' argument has no gradient array under simple_bind
             expect = write[name]
         np.testing.assert_allclose(
-            value, expect, rtol=rtol, atol=rtol,
-            err_msg=f"grad_dict[{name!r}] after {k} backward under {reqs[name]!r} ({reqs})")
+            value,
+            expect,
+            rtol=rtol,
+            atol=rtol,
+            err_msg=f"grad_dict[{name!r}] after {k} backward under {reqs[name]!r} ({reqs})",
+        )
 
 
 # --- 6. the memory plan changes no result ----------------------------------------------------
@@ -300,8 +345,9 @@ def _environment(name, value):
             os.environ[name] = saved
 
 
-@prop("memory_plan", graph=graphs(losses=True, random_ops=True, max_ops=10), seed=seeds,
-      dtype=dtypes)
+@prop(
+    "memory_plan", graph=graphs(losses=True, random_ops=True, max_ops=10), seed=seeds, dtype=dtypes
+)
 def test_memory_plan_changes_no_result(graph, seed, dtype):
     """Both an inference executor (grad_req='null': most sharing) and a training one."""
     results = []
@@ -321,8 +367,7 @@ def test_memory_plan_changes_no_result(graph, seed, dtype):
             event(f"memory plan shares buffers: inference {shares[0]}, training {shares[1]}")
         else:
             assert all(s.planned_bytes == s.unplanned_bytes for s in stats)
-    for what, a, b in zip(("inference", "inference again", "train", "gradients", "aux"),
-                          *results):
+    for what, a, b in zip(("inference", "inference again", "train", "gradients", "aux"), *results):
         _assert_same(a, b, f"planned vs unplanned: {what}")
 
 
@@ -330,7 +375,7 @@ def test_memory_plan_changes_no_result(graph, seed, dtype):
 @prop("kernels", graph=graphs(losses=True, random_ops=True, max_ops=6), seed=seeds)
 def test_fast_kernels_agree_with_the_numpy_references(graph, seed):
     """Convolution, Pooling and BatchNorm (+ReLU) run numba / BLAS kernels for 1-D and 2-D
-    float32 / float64 data, and the plain NumPy of ops/nn_reference.py otherwise (3-D, float16,
+    float32 / float64 data, and the plain NumPy of kernels/reference.py otherwise (3-D, float16,
     MINISYM_KERNELS=reference): both give one result. In float64, so that a graph that cancels
     (the sum of a BatchNorm's output) and then amplifies (a BatchNorm of that) compares summation
     orders, not float32 rounding; tests/test_kernels.py compares float32 op by op."""
@@ -347,5 +392,6 @@ def test_fast_kernels_agree_with_the_numpy_references(graph, seed):
     for what, a, b in zip(("inference", "train", "gradients", "aux"), *results):
         assert len(a) == len(b)
         for i, (x, y) in enumerate(zip(a, b)):
-            np.testing.assert_allclose(x, y, rtol=1e-7, atol=1e-9,
-                                       err_msg=f"fast vs reference: {what} [{i}]")
+            np.testing.assert_allclose(
+                x, y, rtol=1e-7, atol=1e-9, err_msg=f"fast vs reference: {what} [{i}]"
+            )

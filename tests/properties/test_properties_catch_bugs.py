@@ -1,6 +1,7 @@
 """Each property can fail: plant the kind of bug it is about (monkeypatch) and it must find it
 within its CI number of examples (generation only, no shrinking: quick). The unsabotaged engine
 passes the same properties in test_properties.py."""
+
 import numpy as np
 import pytest
 from hypothesis import Phase, given, settings
@@ -8,9 +9,11 @@ from test_properties import EXAMPLES, PROPERTIES, STRATEGIES
 
 import minisym as mx
 from minisym import bind, executor, memory_plan
-from minisym.ops import get_op, nn_reference, tensor
-from minisym.ops.assign import assign
-from minisym.symbol import json_io
+from minisym.assign import assign
+from minisym.graph import json_io
+from minisym.kernels import reference as nn_reference
+from minisym.ops import get_op
+from minisym.ops.tensor import matrix_op as tensor
 
 pytestmark = [
     pytest.mark.slow,  # each runs a property until it fails: ~1 s with numba
@@ -23,9 +26,14 @@ pytestmark = [
 def falsify(name, examples=None):
     """Run property ``name`` (derandomized, EXAMPLES[name] examples unless ``examples``); its
     failure, or None."""
-    test = settings(max_examples=examples or EXAMPLES[name], derandomize=True, database=None,
-                    phases=[Phase.generate], print_blob=False, deadline=None)(
-        given(**STRATEGIES[name])(PROPERTIES[name]))
+    test = settings(
+        max_examples=examples or EXAMPLES[name],
+        derandomize=True,
+        database=None,
+        phases=[Phase.generate],
+        print_blob=False,
+        deadline=None,
+    )(given(**STRATEGIES[name])(PROPERTIES[name]))
     try:
         test()
     except Exception as failure:  # noqa: BLE001 (whatever the property raised)
@@ -107,18 +115,19 @@ def test_a_memory_plan_that_frees_buffers_too_early_is_caught(monkeypatch):
     original = memory_plan._lifetimes
 
     def too_short(ops, runs_backward, pinned):
-        return {key: (first, first) for key, (first, _) in
-                original(ops, runs_backward, pinned).items()}
+        return {
+            key: (first, first) for key, (first, _) in original(ops, runs_backward, pinned).items()
+        }
 
     monkeypatch.setattr(memory_plan, "_lifetimes", too_short)
     failure = falsify("memory_plan")
     assert isinstance(failure, AssertionError) and "planned vs unplanned" in str(failure)
 
 
-
 def test_a_reference_kernel_that_differs_from_the_fast_one_is_caught(monkeypatch):
     """The bug this property found: the NumPy avg pooling divided a 'full' window lying wholly
     past the input by 0 (NaN where the fast kernel and MXNet give 0)."""
+
     def old_divisor(spatial, kernel, stride, pad, out_shape, count_include_pad):
         divisor = np.ones((), np.int64)
         for x, k, s, p, n in zip(spatial, kernel, stride, pad, out_shape):

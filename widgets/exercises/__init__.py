@@ -8,15 +8,18 @@ evidence (expected vs got) on the lines after it; in JupyterLab it is a coloured
 with the same message (what an autograder needs). A check judges by values, never by how the
 code is written: a backward is run under every ``req`` it can receive ('write' replaces what
 in_grad holds, 'add' adds to it, 'null' leaves it). The solutions are not shipped: they live in
-``lessons/solutions/`` on the main branch (the instructor's tree), and the checks hold none of
-them (what a check compares with is recorded as data); the students' branch, written by ``make
-student`` (``minisym_widgets.student_tree``), leaves them out.
+``lessons/solutions/`` on the main branch (the instructor's tree), and the checks hold no
+solution code: what a check compares with is recorded as data (for exercise 7.1 that data is the
+reference unit's nodes, which a determined student can read; a check that judges by values
+needs them); the students' branch, written by ``make student``
+(``minisym_widgets.student_tree``), leaves the solutions out.
 
 A check speaks the learner's language (``minisym_widgets.i18n``, catalogue domain
 ``minisym_exercises``): its own words are ``str.format`` templates marked with ``_`` (or ``N_``
 where they are defined before they are shown), translated first and formatted after. What the
 engine or Python said (an exception's text, a warning) is quoted as it was, in English.
 """
+
 from ._check import Check, ExerciseError, check, check_function
 
 __all__ = ["Check", "ExerciseError", "check", "check_function"]

@@ -1,4 +1,5 @@
 """One exercise's outcome, and the runner that turns a learner's function into one."""
+
 import functools
 import re
 from html import escape
@@ -7,8 +8,11 @@ from ..i18n import gettext
 
 DOMAIN = "minisym_exercises"
 MARKS = {"passed": "✓", "failed": "✗", "todo": "…"}
-COLOURS = {"passed": "var(--msw-green, #009E73)", "failed": "var(--msw-vermillion, #D55E00)",
-           "todo": "var(--msw-grey, #888)"}
+COLOURS = {
+    "passed": "var(--msw-green, #009E73)",
+    "failed": "var(--msw-vermillion, #D55E00)",
+    "todo": "var(--msw-grey, #888)",
+}
 
 
 def _(message):
@@ -33,12 +37,14 @@ class NotDoneYet(Exception):
 def unfinished(fn):
     """``fn``, raising NotDoneYet where it raises NotImplementedError (for methods the engine
     calls, such as a CustomOp's backward)."""
+
     @functools.wraps(fn)
     def run(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
         except NotImplementedError:
             raise NotDoneYet(fn.__name__) from None
+
     return run
 
 
@@ -54,16 +60,24 @@ def engine_warned(said, *evidence):
     starts with 'Write', else what follows the operator's name when it is an instruction
     (``Custom 'c' (...): add into ...``, not ``...: backward did not ...``)."""
     write = re.search(r"\. (?=Write )", said)
-    after_name = re.match(r"Custom '[^']*' \(op_type='[^']*'\): (?!backward |forward )(?=[a-z])",
-                         said)
-    change = (_sentence(said, write.end()) if write else
-              _sentence(said, after_name.end()) if after_name else None)
+    after_name = re.match(
+        r"Custom '[^']*' \(op_type='[^']*'\): (?!backward |forward )(?=[a-z])", said
+    )
+    change = (
+        _sentence(said, write.end())
+        if write
+        else _sentence(said, after_name.end())
+        if after_name
+        else None
+    )
     if change:
         # TRANSLATORS: {fix} is the engine's own instruction, quoted in English from its warning
         change = _("{fix}").format(fix=change[0].lower() + change[1:])
-    return problem(change or _("the engine warned while your code ran: do what its warning, "
-                               "below, says."), _("The engine warned: {warning}").format(
-                                   warning=said), *evidence)
+    return problem(
+        change or _("the engine warned while your code ran: do what its warning, below, says."),
+        _("The engine warned: {warning}").format(warning=said),
+        *evidence,
+    )
 
 
 def _sentence(text, start):
@@ -72,7 +86,7 @@ def _sentence(text, start):
     for i in range(start, len(text)):
         depth += {"(": 1, ")": -1}.get(text[i], 0)
         if text[i] == "." and depth == 0 and (i + 1 == len(text) or text[i + 1] == " "):
-            return text[start:i + 1]
+            return text[start : i + 1]
     return text[start:]
 
 
@@ -88,12 +102,15 @@ class Check:
 
     def __repr__(self):
         return _("{mark} Exercise {exercise}: {message}").format(
-            mark=MARKS[self.status], exercise=self.exercise, message=self.message)
+            mark=MARKS[self.status], exercise=self.exercise, message=self.message
+        )
 
     def _repr_html_(self):
         colour = COLOURS[self.status]
-        return (f'<div style="border-left: 4px solid {colour}; padding: 4px 10px; '
-                f'white-space: pre-wrap">{escape(repr(self))}</div>')
+        return (
+            f'<div style="border-left: 4px solid {colour}; padding: 4px 10px; '
+            f'white-space: pre-wrap">{escape(repr(self))}</div>'
+        )
 
     def assert_passed(self):
         """Raise ExerciseError unless the check passed. Returns nothing: an nbgrader test cell
@@ -108,10 +125,13 @@ def check(exercise, what, **fields):
     The check calls the learner's function with ``args``, then ``rule`` on its result: ``None``
     means right, a string says what is wrong. ``what`` (marked with N_) is the success text,
     formatted with ``fields`` after translation (a str field is a marked message too)."""
+
     def decorate(rule):
         def call_then_judge(fn, *args):
             return rule(fn(*args), *args)
+
         return check_function(exercise, what, **fields)(functools.wraps(rule)(call_then_judge))
+
     return decorate
 
 
@@ -122,26 +142,46 @@ def check_function(exercise, what, **fields):
 
     A function still raising NotImplementedError is 'todo'; any other exception is shown with
     the engine's own message (and its notes)."""
+
     def decorate(rule):
         @functools.wraps(rule)
         def run(fn, *args):
             try:
                 found = rule(fn, *args)
             except (NotImplementedError, NotDoneYet):
-                return Check(exercise, "todo", _("not done yet: write {function}() above, then "
-                                                 "run this cell again.").format(
-                                                     function=fn.__name__))
-            except Exception as exc:  # the learner's code failed: show why, in the engine's words
+                return Check(
+                    exercise,
+                    "todo",
+                    _("not done yet: write {function}() above, then run this cell again.").format(
+                        function=fn.__name__
+                    ),
+                )
+            except Exception as exc:  # noqa: BLE001 -- the learner's code failed: show why, in the engine's words
                 notes = "".join(f"\n{note}" for note in getattr(exc, "__notes__", ()))
-                return Check(exercise, "failed", problem(
-                    _("{function}() raised {error}: change what the message below names, then "
-                      "run this cell again.").format(function=fn.__name__,
-                                                     error=type(exc).__name__),
-                    f"{type(exc).__name__}: {exc}{notes}"))
+                return Check(
+                    exercise,
+                    "failed",
+                    problem(
+                        _(
+                            "{function}() raised {error}: change what the message below names, then "  # noqa: E501 (a catalogue msgid)
+                            "run this cell again."
+                        ).format(function=fn.__name__, error=type(exc).__name__),
+                        f"{type(exc).__name__}: {exc}{notes}",
+                    ),
+                )
             if found is None:
-                return Check(exercise, "passed", _(what).format(**{
-                    key: _(value) if isinstance(value, str) else value
-                    for key, value in fields.items()}))
+                return Check(
+                    exercise,
+                    "passed",
+                    _(what).format(
+                        **{
+                            key: _(value) if isinstance(value, str) else value
+                            for key, value in fields.items()
+                        }
+                    ),
+                )
             return Check(exercise, "failed", found)
+
         return run
+
     return decorate

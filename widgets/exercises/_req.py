@@ -3,18 +3,23 @@ in ``in_grad``: 'write' replaces what is there, 'add' adds to it, 'null' leaves 
 
 The backward is called directly, with arrays of the check's own, so that every buffer can be
 seen before and after (in an executor a 'null' gradient goes to a scratch array)."""
+
 import numpy as np
 
 from ._check import N_, _, problem
 
 REQS = ("write", "add", "null")
-MUST = {"write": N_("it must replace what is there"), "add": N_("it must add to what is there"),
-        "null": N_("it must leave the buffer as it is")}
-EXPECTED = {"write": N_("the gradient"), "add": N_("old + gradient"),
-            "null": N_("old, untouched")}
-DID = {"write": N_(" (it wrote the gradient over what was there)"),
-       "add": N_(" (it added the gradient to what was there)"),
-       "null": N_(" (it left the buffer as it was)")}
+MUST = {
+    "write": N_("it must replace what is there"),
+    "add": N_("it must add to what is there"),
+    "null": N_("it must leave the buffer as it is"),
+}
+EXPECTED = {"write": N_("the gradient"), "add": N_("old + gradient"), "null": N_("old, untouched")}
+DID = {
+    "write": N_(" (it wrote the gradient over what was there)"),
+    "add": N_(" (it added the gradient to what was there)"),
+    "null": N_(" (it left the buffer as it was)"),
+}
 
 
 def req_runs(count):
@@ -24,6 +29,7 @@ def req_runs(count):
 
 def _nd(arrays):
     import minisym as mx
+
     return [mx.nd.array(a) for a in arrays]
 
 
@@ -47,7 +53,7 @@ def req_explains(fn, op, inputs, gradients, fix):
     writes them under the wrong req (the values are those of another req), else None."""
     try:
         return backward_req_problem(fn, op, inputs, gradients, fix, recognised_only=True)
-    except Exception:  # the code fails outside the engine too: the check's own message stands
+    except Exception:  # noqa: BLE001 -- the code fails outside the engine too: the check's own message stands
         return None
 
 
@@ -63,11 +69,17 @@ def backward_req_problem(fn, op, inputs, gradients, fix, recognised_only=False):
     rng = np.random.RandomState(17)
     for reqs in req_runs(len(names)):
         shapes = [np.shape(a) for a in inputs["in_data"]]
-        old = [(rng.uniform(0.5, 2, s) * rng.choice([-1, 1], s)).astype(np.float32)
-               for s in shapes]
+        old = [(rng.uniform(0.5, 2, s) * rng.choice([-1, 1], s)).astype(np.float32) for s in shapes]
         in_grad = _nd(old)
-        fn(op, list(reqs), _nd(inputs["out_grad"]), _nd(inputs["in_data"]),
-           _nd(inputs["out_data"]), in_grad, _nd(inputs["aux"]))
+        fn(
+            op,
+            list(reqs),
+            _nd(inputs["out_grad"]),
+            _nd(inputs["in_data"]),
+            _nd(inputs["out_data"]),
+            in_grad,
+            _nd(inputs["aux"]),
+        )
         for i, grad in gradients.items():
             got = in_grad[i].asnumpy()
             grad = np.broadcast_to(np.asarray(grad, dtype=np.float32), old[i].shape)
@@ -76,17 +88,22 @@ def backward_req_problem(fn, op, inputs, gradients, fix, recognised_only=False):
             if np.allclose(got, want, rtol=1e-4, atol=1e-5) or (recognised_only and not did):
                 continue
             return problem(
-                _("in_grad[{i}] ({name!r}) ignores req[{i}]: with req[{i}]={req!r} {must}; "
-                  "write it with {fix}.").format(i=i, name=names[i], req=reqs[i],
-                                                 must=_(MUST[reqs[i]]), fix=fix(i)),
-                _("With req = {reqs}, in_grad[{i}] held {old} before backward and the gradient "
-                  "is {grad}:").format(reqs=list(reqs), i=i, old=_show(old[i]),
-                                       grad=_show(grad)),
-                _("expected {what} = {values}").format(what=_(EXPECTED[reqs[i]]),
-                                                       values=_show(want)),
-                _("got {values}{did}.").format(values=_show(got), did=did))
+                _(
+                    "in_grad[{i}] ({name!r}) ignores req[{i}]: with req[{i}]={req!r} {must}; "
+                    "write it with {fix}."
+                ).format(i=i, name=names[i], req=reqs[i], must=_(MUST[reqs[i]]), fix=fix(i)),
+                _(
+                    "With req = {reqs}, in_grad[{i}] held {old} before backward and the gradient "
+                    "is {grad}:"
+                ).format(reqs=list(reqs), i=i, old=_show(old[i]), grad=_show(grad)),
+                _("expected {what} = {values}").format(
+                    what=_(EXPECTED[reqs[i]]), values=_show(want)
+                ),
+                _("got {values}{did}.").format(values=_show(got), did=did),
+            )
     return None
 
 
-REQ_VERIFIED = N_("under req 'write' (replaced), 'add' (added to what was there) and 'null' "
-                  "(left as it was)")
+REQ_VERIFIED = N_(
+    "under req 'write' (replaced), 'add' (added to what was there) and 'null' (left as it was)"
+)

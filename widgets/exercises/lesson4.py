@@ -1,5 +1,6 @@
 """Checks for lesson 4, custom operators: the learner writes one ``backward`` at a time, and
 the check puts it into a CustomOp and compares it with what it must compute."""
+
 import warnings
 
 import numpy as np
@@ -12,8 +13,11 @@ def _custom(op_type, forward, backward, need_top_grad, arguments):
     """Register a custom operator made of ``forward`` and the learner's ``backward``."""
     import minisym as mx
 
-    op_class = type(f"{op_type}_op", (mx.operator.CustomOp,),
-                    {"forward": forward, "backward": unfinished(backward)})
+    op_class = type(
+        f"{op_type}_op",
+        (mx.operator.CustomOp,),
+        {"forward": forward, "backward": unfinished(backward)},
+    )
 
     class Prop(mx.operator.CustomOpProp):
         def __init__(self):
@@ -36,12 +40,14 @@ def _custom(op_type, forward, backward, need_top_grad, arguments):
 
 def _square_forward(self, is_train, req, in_data, out_data, aux):
     import minisym as mx
+
     x = in_data[0].asnumpy()
     self.assign(out_data[0], req[0], mx.nd.array(3 * x * x))
 
 
 def _softmax_forward(self, is_train, req, in_data, out_data, aux):
     import minisym as mx
+
     x = in_data[0].asnumpy()
     e = np.exp(x - x.max(axis=1, keepdims=True))
     self.assign(out_data[0], req[0], mx.nd.array(e / e.sum(axis=1, keepdims=True)))
@@ -56,12 +62,13 @@ def _summary(error):
     rows = table[0] + 1
     while rows < len(lines) and (lines[rows].strip().startswith(("index", "(", "..."))):
         rows += 1
-    return "\n".join(lines[:table[0]] + lines[rows:])
+    return "\n".join(lines[: table[0]] + lines[rows:])
 
 
 def _ignores_head(sym, fn, x):
     """Whether backward wrote 6x whatever out_grad was (it did not use the head gradient)."""
     import minisym as mx
+
     executor = sym.simple_bind(mx.cpu(), data=x.shape)
     executor.arg_dict["data"][:] = x
     executor.forward(is_train=True)
@@ -72,45 +79,64 @@ def _ignores_head(sym, fn, x):
 def _warned(caught):
     """The messages of the engine's custom-operator warnings caught while the check ran."""
     import minisym as mx
-    return [str(w.message) for w in caught
-            if issubclass(w.category, (mx.operator.CustomOpWarning, mx.MistakeWarning))]
+
+    return [
+        str(w.message)
+        for w in caught
+        if issubclass(w.category, (mx.operator.CustomOpWarning, mx.MistakeWarning))
+    ]
 
 
-@check_function("4.1 (square_backward)", N_("check_numeric_gradient agrees (in_grad[0] = "
-                "out_grad[0] · 6x, the gradient from above times dy/dx), and in_grad[0] is right "
-                "{req_verified}."), req_verified=REQ_VERIFIED)
+@check_function(
+    "4.1 (square_backward)",
+    N_(
+        "check_numeric_gradient agrees (in_grad[0] = "
+        "out_grad[0] · 6x, the gradient from above times dy/dx), and in_grad[0] is right "
+        "{req_verified}."
+    ),
+    req_verified=REQ_VERIFIED,
+)
 def square_backward(fn):
     """fn is the backward of y = 3x²: it must write out_grad[0] * 6x into in_grad[0]."""
     import minisym as mx
+
     sym = _custom("lesson4_square", _square_forward, fn, True, ["data"])
     x = np.random.RandomState(4).uniform(-2, 2, (3, 4))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            mx.test_utils.check_numeric_gradient(sym, [x], numeric_eps=1e-3, rtol=1e-2,
-                                                 atol=1e-3)
+            mx.test_utils.check_numeric_gradient(sym, [x], numeric_eps=1e-3, rtol=1e-2, atol=1e-3)
         except AssertionError as error:
             said = _warned(caught)
             if said:
                 return engine_warned(said[0], _summary(error))
             if _ignores_head(sym, fn, x):
-                return problem(_("multiply by the gradient arriving from above (the chain "
-                                 "rule): in_grad[0] = out_grad[0] · 6x."), _summary(error),
-                               _("Your backward writes dy/dx = 6x whatever out_grad[0] holds."))
-            explained = req_explains(fn, mx.operator.CustomOp(), _square_inputs(x),
-                                     {0: _square_gradient(x)}, _square_fix)
+                return problem(
+                    _(
+                        "multiply by the gradient arriving from above (the chain "
+                        "rule): in_grad[0] = out_grad[0] · 6x."
+                    ),
+                    _summary(error),
+                    _("Your backward writes dy/dx = 6x whatever out_grad[0] holds."),
+                )
+            explained = req_explains(
+                fn, mx.operator.CustomOp(), _square_inputs(x), {0: _square_gradient(x)}, _square_fix
+            )
             if explained:
                 return explained
             flipped = "the sign is flipped" in str(error)
-            return problem(_("flip the sign of what backward assigns to in_grad[0]: it is "
-                             "out_grad[0] · 6x.") if flipped else
-                           _("change what backward assigns to in_grad[0]: it is out_grad[0] · "
-                             "6x."), _summary(error))
+            return problem(
+                _("flip the sign of what backward assigns to in_grad[0]: it is out_grad[0] · 6x.")
+                if flipped
+                else _("change what backward assigns to in_grad[0]: it is out_grad[0] · 6x."),
+                _summary(error),
+            )
     said = _warned(caught)
     if said:
         return engine_warned(said[0])
-    return backward_req_problem(fn, mx.operator.CustomOp(), _square_inputs(x),
-                                {0: _square_gradient(x)}, _square_fix)
+    return backward_req_problem(
+        fn, mx.operator.CustomOp(), _square_inputs(x), {0: _square_gradient(x)}, _square_fix
+    )
 
 
 def _square_head(x):
@@ -119,8 +145,13 @@ def _square_head(x):
 
 def _square_inputs(x):
     """What backward receives in a run of the check's own (the head gradient not all ones)."""
-    return {"names": ["data"], "out_grad": [_square_head(x)], "in_data": [x],
-            "out_data": [3 * x * x], "aux": []}
+    return {
+        "names": ["data"],
+        "out_grad": [_square_head(x)],
+        "in_data": [x],
+        "out_data": [3 * x * x],
+        "aux": [],
+    }
 
 
 def _square_gradient(x):
@@ -131,12 +162,15 @@ def _square_fix(i):
     return "self.assign(in_grad[0], req[0], grad)"
 
 
-@check_function("4.2 (softmax_backward)", N_("in_grad[0] = softmax(data) − onehot(label) and "
-                                             "in_grad[1] = 0, each {req_verified}."),
-                req_verified=REQ_VERIFIED)
+@check_function(
+    "4.2 (softmax_backward)",
+    N_("in_grad[0] = softmax(data) − onehot(label) and in_grad[1] = 0, each {req_verified}."),
+    req_verified=REQ_VERIFIED,
+)
 def softmax_backward(fn):
     """fn is the softmax loss's backward: probs - onehot into in_grad[0], 0 into in_grad[1]."""
     import minisym as mx
+
     sym = _custom("lesson4_softmax", _softmax_forward, fn, False, ["data", "label"])
     rng = np.random.RandomState(4)
     x, y = rng.randn(5, 6), np.array([0, 5, 2, 2, 1])
@@ -146,8 +180,9 @@ def softmax_backward(fn):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            mx.test_utils.check_symbolic_backward(sym, {"data": x, "label": y}, None,
-                                                  {"data": expected, "label": np.zeros(5)})
+            mx.test_utils.check_symbolic_backward(
+                sym, {"data": x, "label": y}, None, {"data": expected, "label": np.zeros(5)}
+            )
         except AssertionError as error:
             said = _warned(caught)
             if said:
@@ -156,21 +191,30 @@ def softmax_backward(fn):
     said = _warned(caught)
     if said:
         return engine_warned(said[0])
-    inputs = {"names": ["data", "label"], "out_grad": [np.ones_like(p)], "in_data": [x, y],
-              "out_data": [p], "aux": []}
-    return backward_req_problem(fn, mx.operator.CustomOp(), inputs, {0: expected, 1: 0.0},
-                                _softmax_fix)
+    inputs = {
+        "names": ["data", "label"],
+        "out_grad": [np.ones_like(p)],
+        "in_data": [x, y],
+        "out_data": [p],
+        "aux": [],
+    }
+    return backward_req_problem(
+        fn, mx.operator.CustomOp(), inputs, {0: expected, 1: 0.0}, _softmax_fix
+    )
 
 
 def _softmax_fix(i):
-    return ("self.assign(in_grad[0], req[0], grad)" if i == 0 else
-            "self.assign(in_grad[1], req[1], 0)")
+    return (
+        "self.assign(in_grad[0], req[0], grad)" if i == 0 else "self.assign(in_grad[1], req[1], 0)"
+    )
 
 
 def _softmax_change(error):
     """What to change, from what the wrong gradient looks like."""
     if "'label'" in str(error).splitlines()[0]:
         return _("give the label a zero gradient: self.assign(in_grad[1], req[1], 0).")
-    return _("compute the gradient of the scores from the probabilities forward wrote "
-             "(out_data[0], not in_data[0], the scores), minus 1 at each example's label "
-             "(in_data[1]).")
+    return _(
+        "compute the gradient of the scores from the probabilities forward wrote "
+        "(out_data[0], not in_data[0], the scores), minus 1 at each example's label "
+        "(in_data[1])."
+    )

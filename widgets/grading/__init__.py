@@ -15,6 +15,7 @@ In a course's ``nbgrader_config.py``::
     from minisym_widgets.grading import configure
     configure(c)
 """
+
 __all__ = ["configure"]
 
 
@@ -28,10 +29,23 @@ def configure(c):
     from .adopt import AdoptLessonNotebook
     from .apart import ApplyVerdicts, GradeApart
     from .execute import ExecuteUntilStuck
+
     c.Autograde.sanitize_preprocessors = [
-        AdoptLessonNotebook, nbg.ClearOutput, nbg.DeduplicateIds, nbg.OverwriteKernelspec,
-        nbg.OverwriteCells, nbg.CheckCellMetadata]
+        AdoptLessonNotebook,
+        nbg.ClearOutput,
+        nbg.DeduplicateIds,
+        nbg.OverwriteKernelspec,
+        nbg.OverwriteCells,
+        nbg.CheckCellMetadata,
+    ]
     c.Autograde.autograde_preprocessors = [
-        GradeApart, ExecuteUntilStuck, ApplyVerdicts, nbg.IgnorePattern,
-        ClearMetadataPreprocessor, nbg.LimitOutput, nbg.SaveAutoGrades,
-        nbg.AssignLatePenalties, nbg.CheckCellMetadata]
+        GradeApart,
+        ExecuteUntilStuck,
+        ApplyVerdicts,
+        nbg.IgnorePattern,
+        ClearMetadataPreprocessor,
+        nbg.LimitOutput,
+        nbg.SaveAutoGrades,
+        nbg.AssignLatePenalties,
+        nbg.CheckCellMetadata,
+    ]

@@ -1,4 +1,5 @@
 """A submitted *lesson* notebook (what nbgitpuller gives a student), graded as the assignment."""
+
 import ast
 import copy
 
@@ -38,9 +39,13 @@ class AdoptLessonNotebook(NbGraderPreprocessor):
                 answer = next((by_name[n] for n in names if n in by_name), None)
                 cell.source = answer if answer is not None else _stub(cell.source)
                 found += sorted(names & set(by_name))
-        self.log.warning("%s/%s is the lesson notebook, not the assignment: graded from the "
-                         "lesson cells that define %s", resources["nbgrader"]["student"],
-                         resources["nbgrader"]["notebook"], ", ".join(found) or "no exercise")
+        self.log.warning(
+            "%s/%s is the lesson notebook, not the assignment: graded from the "
+            "lesson cells that define %s",
+            resources["nbgrader"]["student"],
+            resources["nbgrader"]["notebook"],
+            ", ".join(found) or "no exercise",
+        )
         return adopted, resources
 
 

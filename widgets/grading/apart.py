@@ -5,6 +5,7 @@ instructor's lesson cells the check needs, the student's cells as definitions, t
 and runs it in ``python -I -m minisym_widgets.grading.harness``. ``ApplyVerdicts`` runs after
 the notebook: it writes each verdict into its test cell, so what nbgrader scores is the verdict,
 whatever the notebook did to itself while it ran."""
+
 import ast
 import json
 import os
@@ -59,8 +60,11 @@ def job_cells(source_nb, submitted_nb):
     """The cells a job may run, in order: the source's lesson cells, and the student's answer
     cells and added cells as definitions (test cells left out)."""
     known = {cell.get("id"): cell for cell in source_nb.cells}
-    answers = {grading(cell).get("grade_id"): cell for cell in submitted_nb.cells
-               if grading(cell).get("solution")}
+    answers = {
+        grading(cell).get("grade_id"): cell
+        for cell in submitted_nb.cells
+        if grading(cell).get("solution")
+    }
     added, after = {}, None
     for cell in submitted_nb.cells:
         if cell.get("id") in known:
@@ -72,20 +76,20 @@ def job_cells(source_nb, submitted_nb):
         if cell.cell_type == "code" and not is_test(cell):
             if grading(cell).get("solution"):
                 mine = answers.get(grading(cell)["grade_id"])
-                cells.append({"kind": "answer",
-                              "source": definitions(mine.source) if mine else ""})
+                cells.append({"kind": "answer", "source": definitions(mine.source) if mine else ""})
             else:
                 cells.append({"kind": "lesson", "source": cell.source})
-        cells += [{"kind": "answer", "source": definitions(c.source)}
-                  for c in added.get(cell.get("id"), [])]
+        cells += [
+            {"kind": "answer", "source": definitions(c.source)}
+            for c in added.get(cell.get("id"), [])
+        ]
     return cells
 
 
 def job(cells, module, function, args):
     """The harness's job for one check: only the cells it needs."""
     keep = needed_cells([cell["source"] for cell in cells], set(args))
-    return {"cells": [cells[i] for i in keep], "module": module, "function": function,
-            "args": args}
+    return {"cells": [cells[i] for i in keep], "module": module, "function": function, "args": args}
 
 
 def harness_env():
@@ -105,19 +109,27 @@ def run_job(task, timeout):
     with tempfile.TemporaryDirectory(prefix="minisym-grade-") as folder:
         process = subprocess.Popen(
             [sys.executable, "-I", "-m", "minisym_widgets.grading.harness", str(write)],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            pass_fds=(write,), cwd=folder, env=harness_env(), start_new_session=True)
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            pass_fds=(write,),
+            cwd=folder,
+            env=harness_env(),
+            start_new_session=True,
+        )
         os.close(write)
         try:
-            said = process.communicate(json.dumps({**task, "nonce": nonce}).encode(),
-                                       timeout=timeout)[1]
+            said = process.communicate(
+                json.dumps({**task, "nonce": nonce}).encode(), timeout=timeout
+            )[1]
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
             os.close(read)
-            return "failed", _("Exercise {function}: still running after {seconds} s, so it "
-                               "was stopped: look for a loop that never ends.").format(
-                                   function=task["function"], seconds=timeout)
+            return "failed", _(
+                "Exercise {function}: still running after {seconds} s, so it "
+                "was stopped: look for a loop that never ends."
+            ).format(function=task["function"], seconds=timeout)
     with os.fdopen(read) as pipe:
         text = pipe.read()
     try:
@@ -125,10 +137,12 @@ def run_job(task, timeout):
     except json.JSONDecodeError:
         verdict = {}
     if verdict.get("nonce") != nonce:
-        return "failed", _("Exercise {function}: the grader gave no verdict (it stopped with "
-                           "{said}).").format(function=task["function"],
-                                             said=said.decode(errors="replace")[-300:] or
-                                             f"exit code {process.returncode}")
+        return "failed", _(
+            "Exercise {function}: the grader gave no verdict (it stopped with {said})."
+        ).format(
+            function=task["function"],
+            said=said.decode(errors="replace")[-300:] or f"exit code {process.returncode}",
+        )
     return verdict["status"], verdict["message"]
 
 
@@ -144,7 +158,8 @@ class GradeApart(NbGraderPreprocessor):
     """Grade every test cell's check in a harness process; keep the verdicts in resources."""
 
     timeout = Integer(300, help="Seconds one exercise may run before it is stopped.").tag(
-        config=True)
+        config=True
+    )
 
     def preprocess(self, nb, resources):
         source = source_notebook(self.config, resources)
@@ -154,9 +169,11 @@ class GradeApart(NbGraderPreprocessor):
             if is_test(cell):
                 function, args = check_call(cell.source)
                 verdicts[grading(cell)["grade_id"]] = run_job(
-                    job(cells, module, function, args), self.timeout)
-                self.log.info("%s: %s", grading(cell)["grade_id"],
-                              verdicts[grading(cell)["grade_id"]][0])
+                    job(cells, module, function, args), self.timeout
+                )
+                self.log.info(
+                    "%s: %s", grading(cell)["grade_id"], verdicts[grading(cell)["grade_id"]][0]
+                )
         resources[VERDICTS] = verdicts
         return nb, resources
 
@@ -177,6 +194,6 @@ class ApplyVerdicts(NbGraderPreprocessor):
 def verdict_output(status, message):
     if status == "passed":
         return nbformat.v4.new_output("stream", name="stdout", text=message + "\n")
-    return nbformat.v4.new_output("error", ename="ExerciseError", evalue=message,
-                                  traceback=[message])
-
+    return nbformat.v4.new_output(
+        "error", ename="ExerciseError", evalue=message, traceback=[message]
+    )

@@ -1,4 +1,5 @@
 """nbgrader's Execute, except that one stuck cell no longer drops the whole submission."""
+
 from queue import Empty
 from time import monotonic
 
@@ -19,7 +20,8 @@ class ExecuteUntilStuck(Execute):
 
     interrupt_on_timeout = False
     answer_wait = Integer(10, help="Seconds an interrupted kernel has to answer again.").tag(
-        config=True)
+        config=True
+    )
 
     def preprocess(self, nb, resources=None, km=None):
         self._stuck_at = None
@@ -41,13 +43,22 @@ class ExecuteUntilStuck(Execute):
             run_sync(self.km.interrupt_kernel)()
             if not run_sync(self._answers)(self.answer_wait):
                 self._stuck_at, self.shutdown_kernel = index, "immediate"
-                self._why = _("Not run: cell {number} was still running after {seconds} s and "
-                              "its kernel did not answer an interrupt.").format(
-                                  number=index + 1, seconds=self.timeout)
-            cell.outputs.append(nbformat.v4.new_output(
-                "error", ename="CellTimeoutError", evalue="", traceback=[_(
-                    "Stopped: this cell was still running after {seconds} s.").format(
-                        seconds=self.timeout)]))
+                self._why = _(
+                    "Not run: cell {number} was still running after {seconds} s and "
+                    "its kernel did not answer an interrupt."
+                ).format(number=index + 1, seconds=self.timeout)
+            cell.outputs.append(
+                nbformat.v4.new_output(
+                    "error",
+                    ename="CellTimeoutError",
+                    evalue="",
+                    traceback=[
+                        _("Stopped: this cell was still running after {seconds} s.").format(
+                            seconds=self.timeout
+                        )
+                    ],
+                )
+            )
             return cell, self.resources
 
     async def _answers(self, seconds):

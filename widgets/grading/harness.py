@@ -7,6 +7,7 @@ arguments) and ``nonce``. The verdict goes to file descriptor FD as one JSON obj
 ``{"nonce", "status", "message"}``; ``status`` is 'passed', 'failed' or 'void' (the check's
 machinery was changed while it ran, so its word cannot be trusted).
 """
+
 import contextlib
 import importlib
 import io
@@ -35,34 +36,39 @@ def _grade(job):
     missing = [name for name in job["args"] if name not in shell.user_ns]
     if missing:
         return "failed", _("{names} is not defined: define it in your notebook.").format(
-            names=", ".join(missing))
+            names=", ".join(missing)
+        )
     try:
         result = check(*(shell.user_ns[name] for name in job["args"]))
     except BaseException as error:  # noqa: BLE001 (a student's code may raise anything)
         return "failed", stopped(error)
     rebound = integrity.changed(held)
     if rebound:
-        return "void", _("Your code changed what the check relies on ({names}), so the check "
-                         "cannot be trusted and gives no mark. Leave minisym, numpy and the "
-                         "checks as they are.").format(names=", ".join(rebound))
+        return "void", _(
+            "Your code changed what the check relies on ({names}), so the check "
+            "cannot be trusted and gives no mark. Leave minisym, numpy and the "
+            "checks as they are."
+        ).format(names=", ".join(rebound))
     if type(result) is not Check:
         return "void", _("The check returned a {kind}, not its verdict: no mark.").format(
-            kind=type(result).__name__)
+            kind=type(result).__name__
+        )
     fields = object.__getattribute__(result, "__dict__")
     return fields["status"], Check.__repr__(result)
 
 
 def stopped(error):
-    return _("The check stopped with {kind}: {error}").format(kind=type(error).__name__,
-                                                               error=error)
+    return _("The check stopped with {kind}: {error}").format(
+        kind=type(error).__name__, error=error
+    )
 
 
 def _define(source, number, namespace):
     """Run a student's cell's definitions in ``namespace``; a broken one is skipped, as the
     notebook would have skipped it."""
     try:
-        exec(compile(source, f"<answer cell {number}>", "exec"), namespace)  # noqa: S102
-    except BaseException:  # noqa: BLE001, S110 (the check then reports what is missing)
+        exec(compile(source, f"<answer cell {number}>", "exec"), namespace)
+    except BaseException:  # noqa: BLE001 (the check then reports what is missing)
         pass
 
 

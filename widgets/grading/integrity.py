@@ -7,13 +7,29 @@ of a watched package (or a method of one of its classes) rebound or deleted, a w
 replaced in ``sys.modules``, or a value of the checks' own modules changed (their recorded tables)
 voids the verdict. Data of other packages may change as code runs (counters, caches), and new
 attributes are allowed (importing a submodule adds one)."""
+
 import importlib
 import pkgutil
 import sys
 import types
 
-WATCHED = ("numpy", "minisym", "minisym_widgets", "importlib", "builtins", "sys", "os", "json",
-           "math", "functools", "operator", "types", "inspect", "IPython", "traitlets")
+WATCHED = (
+    "numpy",
+    "minisym",
+    "minisym_widgets",
+    "importlib",
+    "builtins",
+    "sys",
+    "os",
+    "json",
+    "math",
+    "functools",
+    "operator",
+    "types",
+    "inspect",
+    "IPython",
+    "traitlets",
+)
 CHECKS = "minisym_widgets.exercises"
 
 
@@ -64,8 +80,11 @@ def _namespaces():
 
 def snapshot():
     """What a check relies on now: {label: {attribute: fingerprint}}, and sys.modules."""
-    held = {"sys.modules": {name: id(module) for name, module in list(sys.modules.items())
-                            if _under(name, WATCHED)}}
+    held = {
+        "sys.modules": {
+            name: id(module) for name, module in list(sys.modules.items()) if _under(name, WATCHED)
+        }
+    }
     for label, namespace, whole in _namespaces():
         prints = {key: _fingerprint(value, whole) for key, value in list(namespace.items())}
         held[label] = {key: mark for key, mark in prints.items() if mark is not None}

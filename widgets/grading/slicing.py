@@ -5,6 +5,7 @@ assignments of constants): a statement that would act at the top level of a cell
 assignment to an attribute, a loop) is what a cheat needs, and no exercise needs one. The lesson's
 own cells come from the instructor's source, and only those whose names the check reads, directly
 or through other cells (a backward slice by name)."""
+
 import ast
 
 from IPython.core.inputtransformer2 import TransformerManager
@@ -52,8 +53,11 @@ def names_bound(source):
 
 def names_read(source):
     """Every name ``source`` reads anywhere, function bodies included (an over-estimate)."""
-    return {node.id for node in ast.walk(_parse(source))
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+    return {
+        node.id
+        for node in ast.walk(_parse(source))
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+    }
 
 
 def needed_cells(cells, names):

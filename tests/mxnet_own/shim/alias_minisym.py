@@ -1,4 +1,5 @@
 """`import mxnet` and `import mxnet.x.y` give minisym and minisym.x.y (a conftest for run.py)."""
+
 import importlib
 import importlib.abc
 import importlib.util
@@ -25,12 +26,12 @@ class _Outside(types.ModuleType):
 class _MinisymAsMXNet(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, name, path=None, target=None):
         if name == "mxnet" or name.startswith("mxnet."):
-            if importlib.util.find_spec("minisym" + name[len("mxnet"):]) is not None:
+            if importlib.util.find_spec("minisym" + name[len("mxnet") :]) is not None:
                 return importlib.util.spec_from_loader(name, self)
         return None
 
     def create_module(self, spec):
-        return importlib.import_module("minisym" + spec.name[len("mxnet"):])
+        return importlib.import_module("minisym" + spec.name[len("mxnet") :])
 
     def exec_module(self, module):
         pass

@@ -1,4 +1,5 @@
 """What every run needs (a conftest for run.py): a per-test time limit, and NumPy 1.x names."""
+
 import os
 import signal
 

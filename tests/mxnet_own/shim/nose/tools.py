@@ -1,4 +1,5 @@
 """nose.tools as MXNet's unit tests use it: assert_raises, raises, ok_, make_decorator."""
+
 import functools
 import unittest
 
@@ -18,13 +19,16 @@ def ok_(expr, msg=None):
 
 def make_decorator(func):
     """Wrap a decorator so the decorated test keeps func's name and metadata."""
+
     def decorate(newfunc):
         return functools.wraps(func)(newfunc)
+
     return decorate
 
 
 def raises(*exceptions):
     """The decorated test passes only if it raises one of exceptions."""
+
     def decorate(func):
         @functools.wraps(func)
         def newfunc(*args, **kwargs):
@@ -33,5 +37,7 @@ def raises(*exceptions):
             except exceptions:
                 return
             raise AssertionError(f"{func.__name__} did not raise {exceptions}")
+
         return newfunc
+
     return decorate

@@ -1,0 +1,1 @@
+"""The operators of MXNet 1.9.1's src/operator/tensor/, one module per source file."""
