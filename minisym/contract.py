@@ -85,8 +85,7 @@ def declaration(obj, method, name=None):
 
 
 def _line_naming(lines, name):
-    """The index of the line of a method's source that names ``name`` in quotes, else of the
-    first ``return`` line, else 0."""
+    """The index of the source line naming ``name`` in quotes, else of the first return, or 0."""
     quoted = (f"'{name}'", f'"{name}"') if name else ()
     for i, line in enumerate(lines):
         if any(q in line for q in quoted):
@@ -102,34 +101,19 @@ def node_contract(node):
     docs = []
     for family, (method, roles) in FAMILIES.items():
         for role in roles:
-            base = (
-                "in_data" if family == "arguments" else "out_data" if family == "outputs" else "aux"
-            )
-            for index, (name, entry) in enumerate(names[base]):
+            # slot_names lists each family under its first role: in_data, out_data, aux
+            for index, (name, entry) in enumerate(names[roles[0]]):
                 input_index = index + (len(names["in_data"]) if family == "aux" else 0)
                 how = given[input_index] if family != "outputs" else None
+                declared = declaration(declarer(op), method, name)
                 passed, why = _in_backward(op, role, index, reads)
-                docs.append(
-                    SlotDoc(
-                        role,
-                        index,
-                        family,
-                        name,
-                        entry,
-                        how,
-                        declaration(declarer(op), method, name),
-                        passed,
-                        why,
-                    )
-                )
+                docs.append(SlotDoc(role, index, family, name, entry, how, declared, passed, why))
     return docs
 
 
 def _in_backward(op, role, index, reads):
     """(True, '') when backward receives ``role[index]``, else (False, why)."""
-    if role not in ("in_data", "out_data", "out_grad"):
-        return True, ""
-    if reads[role][index]:
+    if role not in reads or reads[role][index]:  # reads: out_grad, in_data, out_data
         return True, ""
     prop = op.prop
     if role == "out_grad" and prop is not None and not getattr(prop, "need_top_grad_", True):

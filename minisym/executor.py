@@ -226,17 +226,8 @@ class Executor:
                 self._forward_node(node, is_train)
                 continue
             in_data, aux, out_data = self._node_arrays(node)
-            _call(
-                node.op,
-                "forward",
-                node.op.forward_relu,
-                is_train,
-                self._out_req[id(node)],
-                in_data,
-                out_data,
-                aux,
-                self._data[_key(relu, 0)],
-            )
+            args = (is_train, self._out_req[id(node)], in_data, out_data, aux)
+            _call(node.op, "forward", node.op.forward_relu, *args, self._data[_key(relu, 0)])
             skipped.add(id(relu))
         return self.outputs
 
@@ -363,7 +354,7 @@ class Executor:
         found = []
         for i, (src, idx) in enumerate(node.arg_inputs):
             req = self._arg_req.get(id(src), "null")
-            if req == "null" or self._gradient_route(src, idx) != "direct":
+            if req == "null" or self._plan.route(src, idx) != "direct":
                 continue
             how = "added to" if req == "add" else "overwritten"
             if wrote is not None and (failed or req == "add"):  # 'write' zeroes the unwritten
@@ -457,32 +448,12 @@ class Executor:
                 if given and len(given) > 1:
                     self._monitor.after_sum(total)
         in_grad, req, direct = self._gradient_targets(node, in_data)
+        args = (req, out_grad, in_data, out_data, in_grad, aux)
         start = time.perf_counter()
         if relu is None:
-            _call(
-                op,
-                "backward",
-                self._runners[id(node)].backward,
-                req,
-                out_grad,
-                in_data,
-                out_data,
-                in_grad,
-                aux,
-            )
+            _call(op, "backward", self._runners[id(node)].backward, *args)
         else:
-            _call(
-                op,
-                "backward",
-                op.backward_relu,
-                req,
-                out_grad,
-                in_data,
-                out_data,
-                in_grad,
-                aux,
-                self._data[_key(relu, 0)],
-            )
+            _call(op, "backward", op.backward_relu, *args, self._data[_key(relu, 0)])
         if self._monitor is not None:
             self._monitor.after_backward(node, in_grad)
         if self._trace is not None:
@@ -516,7 +487,7 @@ class Executor:
         """(in_grad arrays, req per input, written-directly flags) for ``node``'s backward."""
         in_grad, req, direct = [], [], []
         for (src, idx), data in zip(node.inputs, in_data):
-            route = self._gradient_route(src, idx)
+            route = self._plan.route(src, idx)
             if route == "unused":  # never written: one scratch array per input
                 in_grad.append(self._scratch.setdefault(_key(src, idx), np.zeros_like(data)))
                 req.append("null")
@@ -531,10 +502,6 @@ class Executor:
             direct.append(route == "direct")
         return in_grad, req, direct
 
-    def _gradient_route(self, src, idx):
-        """Where the gradient of input entry ``(src, idx)`` goes (``BackwardPlan.route``)."""
-        return self._plan.route(src, idx)
-
     @property
     def backward_plan(self):
         """The :class:`~minisym.graph.backward_plan.BackwardPlan` made at bind (read-only)."""
@@ -548,7 +515,7 @@ class Executor:
 
     def _req_reason(self, src, idx):
         """(req, why) for the gradient of input entry ``(src, idx)``."""
-        route, uses = self._gradient_route(src, idx), self._plan.reads(src, idx)
+        route, uses = self._plan.route(src, idx), self._plan.reads(src, idx)
         entry = src.entry_name(idx)
         if route == "unused":
             why = (
@@ -690,17 +657,18 @@ class Executor:
 
     def _cached(self, which, names, arrays):
         """The one ``ExecutorDict`` ``which`` of this executor, made at first use (MXNet caches
-        them too, so an entry replaced by the learner stays replaced in the dict)."""
+        them too, so an entry replaced by the learner stays replaced in the dict); ``names`` is
+        called only then (listing a graph's arguments walks it: Module reads these per batch)."""
         found = self.__dict__.get("_" + which)
         if found is None:
-            found = ExecutorDict(which, self._dict(names, arrays))
+            found = ExecutorDict(which, self._dict(names(), arrays))
             setattr(self, "_" + which, found)
         return found
 
     @property
     def arg_dict(self):
         """{argument name: its NDArray} (the very arrays the executor reads)."""
-        return self._cached("arg_dict", self._symbol.list_arguments(), self.arg_arrays)
+        return self._cached("arg_dict", self._symbol.list_arguments, self.arg_arrays)
 
     @property
     def grad_dict(self):
@@ -713,12 +681,12 @@ class Executor:
                 "was bound without args_grad, so it has no grad_dict. ('NoneType' "
                 "object is not iterable)"
             )
-        return self._cached("grad_dict", self._symbol.list_arguments(), self.grad_arrays)
+        return self._cached("grad_dict", self._symbol.list_arguments, self.grad_arrays)
 
     @property
     def aux_dict(self):
         """{auxiliary state name: its NDArray}."""
-        return self._cached("aux_dict", self._symbol.list_auxiliary_states(), self.aux_arrays)
+        return self._cached("aux_dict", self._symbol.list_auxiliary_states, self.aux_arrays)
 
     @property
     def output_dict(self):

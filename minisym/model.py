@@ -68,8 +68,7 @@ def split_param_name(key, param_name):
             "mx.nd.load, or write checkpoints with mx.model.save_checkpoint / "
             "Module.save_checkpoint / Module.save_params"
         )
-    kind, name = key.split(":", 1)
-    return kind, name
+    return tuple(key.split(":", 1))
 
 
 def load_checkpoint(prefix, epoch):
@@ -83,7 +82,14 @@ def _load_checkpoint(prefix, epoch, caller):
     param_name = _params_file(prefix, epoch, caller)
     symbol_name = f"{prefix}-symbol.json"
     if not os.path.isfile(symbol_name):
-        raise MXNetValueError(_missing_symbol_message(prefix, epoch, caller))
+        raise MXNetValueError(
+            f"{caller}({prefix!r}, {epoch!r}): there is no {symbol_name} (the network) "
+            f"next to {os.path.basename(param_name)}. "
+            "mx.model.save_checkpoint, Module.save_checkpoint and do_checkpoint write both "
+            "files, except save_checkpoint(prefix, epoch, None, ...), which writes only the "
+            f".params. To load only the parameters use mx.model.load_params({prefix!r}, "
+            f"{epoch!r}) and build the symbol in code."
+        )
     symbol = sym.load(symbol_name)
     arg_params, aux_params = _split_params(param_name)
     return symbol, arg_params, aux_params
@@ -138,17 +144,6 @@ def _nothing_saved(prefix, folder):
     )
 
 
-def _missing_symbol_message(prefix, epoch, caller):
-    return (
-        f"{caller}({prefix!r}, {epoch!r}): there is no {prefix}-symbol.json (the network) "
-        f"next to {os.path.basename('%s-%04d.params' % (prefix, epoch))}. "
-        "mx.model.save_checkpoint, Module.save_checkpoint and do_checkpoint write both "
-        "files, except save_checkpoint(prefix, epoch, None, ...), which writes only the "
-        f".params. To load only the parameters use mx.model.load_params({prefix!r}, "
-        f"{epoch!r}) and build the symbol in code."
-    )
-
-
 _PARAMS_FILE = re.compile(r"(.+)-(\d{4,})\.params")
 
 
@@ -176,9 +171,4 @@ def _list_epochs(epochs):
     """``'1, 2, 3'``, or ``'1, 2, 3, ..., 48, 49, 50 (50 in all)'`` for a long list."""
     if len(epochs) <= 8:
         return ", ".join(map(str, epochs))
-    return (
-        ", ".join(map(str, epochs[:3]))
-        + ", ..., "
-        + ", ".join(map(str, epochs[-3:]))
-        + f" ({len(epochs)} in all)"
-    )
+    return ", ".join(map(str, epochs[:3] + ["..."] + epochs[-3:])) + f" ({len(epochs)} in all)"

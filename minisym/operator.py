@@ -89,12 +89,8 @@ class CustomOpProp:
 
     def declare_backward_dependency(self, out_grad, in_data, out_data):
         """The ids of the arrays backward reads (the head gradient only if need_top_grad)."""
-        deps = []
-        if self.need_top_grad_:
-            deps.extend(out_grad)
-        deps.extend(in_data)
-        deps.extend(out_data)
-        return deps
+        head = list(out_grad) if self.need_top_grad_ else []
+        return head + list(in_data) + list(out_data)
 
     def create_operator(self, ctx, in_shapes, in_dtypes):
         """The CustomOp that computes; called once per executor at bind."""
@@ -142,15 +138,14 @@ def get_operator_arguments(op_name):
     signature = signature_of(fn)
     if signature.variadic:
         names, types = ["data"], ["NDArray-or-Symbol[]"]
-        params = [k for k in fn.op_cls.params]
+        params = list(fn.op_cls.params)
         if fn.op_cls.takes_prop_keywords:  # its other keywords go to your CustomOpProp
             names, types = names + ["op_type"], types + ["string"]
     else:
         names, types = list(signature.inputs), ["NDArray-or-Symbol"] * len(signature.inputs)
         params = list(signature.params)
-    for key in params:
-        names.append(key)
-        types.append(_type_text(fn.op_cls.params[key]))
+    names += params
+    types += [_type_text(fn.op_cls.params[key]) for key in params]
     return OperatorArguments(len(names), names, types)
 
 

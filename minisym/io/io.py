@@ -45,9 +45,7 @@ class DataDesc(namedtuple("DataDesc", ["name", "shape"])):
     @staticmethod
     def get_batch_axis(layout):
         """The batch axis of ``layout`` (``'NCHW'`` -> 0; None -> 0; no ``N`` -> -1)."""
-        if layout is None:
-            return 0
-        return layout.find("N")
+        return 0 if layout is None else layout.find("N")
 
     @staticmethod
     def get_list(shapes, types):
@@ -129,9 +127,7 @@ class DataIter:
     def next(self):
         """The next DataBatch; ``StopIteration`` at the end of the epoch."""
         if self.iter_next():
-            return DataBatch(
-                data=self.getdata(), label=self.getlabel(), pad=self.getpad(), index=self.getindex()
-            )
+            return DataBatch(self.getdata(), self.getlabel(), self.getpad(), self.getindex())
         raise StopIteration
 
     def __next__(self):
@@ -197,8 +193,8 @@ class NDArrayIter(DataIter):
         self.reset()
         self.data_list = [x[1] for x in self.data] + [x[1] for x in self.label]
         self.num_source = len(self.data_list)
-        self._cache_data = None  # 'roll_over' (and 'discard'): the incomplete last batch
-        self._cache_label = None
+        # 'roll_over' (and 'discard'): the incomplete last batch
+        self._cache_data = self._cache_label = None
         self.layout = layout
 
     @property
@@ -228,8 +224,7 @@ class NDArrayIter(DataIter):
         if self.shuffle:
             self._shuffle_data()
         self.cursor = -self.batch_size
-        self._cache_data = None
-        self._cache_label = None
+        self._cache_data = self._cache_label = None
 
     def reset(self):
         """Back to the start of the data (reshuffled if ``shuffle``); keeps a roll-over."""
@@ -256,8 +251,7 @@ class NDArrayIter(DataIter):
         data = self.getdata()
         label = self.getlabel()
         if data[0].shape[self.layout.find("N")] != self.batch_size:
-            self._cache_data = data
-            self._cache_label = label
+            self._cache_data, self._cache_label = data, label
             raise StopIteration
         return DataBatch(data=data, label=label, pad=self.getpad(), index=None)
 
@@ -285,13 +279,12 @@ class NDArrayIter(DataIter):
             assert self._cache_data is not None or self._cache_label is not None, (
                 "next epoch should have cached data"
             )
-            # getdata() takes the cached data first, then getlabel() finds only the labels left
-            cached = self._cache_data if self._cache_data is not None else self._cache_label
             rest = self._rows(sources, end=self.cursor + self.batch_size)
+            # getdata() takes the cached data first, then getlabel() finds only the labels left
             if self._cache_data is not None:
-                self._cache_data = None
+                cached, self._cache_data = self._cache_data, None
             else:
-                self._cache_label = None
+                cached, self._cache_label = self._cache_label, None
             return self._concat(cached, rest)
         if self.last_batch_handle == "pad" and self.cursor + self.batch_size > self.num_data:
             pad = self.batch_size - self.num_data + self.cursor
@@ -306,9 +299,8 @@ class NDArrayIter(DataIter):
         end = min(self.cursor + self.batch_size, self.num_data)
         return self._rows(sources, self.cursor, end)
 
-    def _rows(self, sources, start=None, end=None):
+    def _rows(self, sources, start=0, end=None):
         """Rows ``start:end`` along the batch axis of each source, as new NDArrays."""
-        start = 0 if start is None else start
         if end is None:
             end = sources[0][1].shape[0] if sources else 0
         axis = self.layout.find("N")
@@ -355,14 +347,17 @@ class NDArrayIter(DataIter):
 _HANDLES = ("pad", "discard", "roll_over")
 
 
+def _is_whole(value):
+    """An int or a NumPy integer, not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
 def _check_iter_options(batch_size, last_batch_handle, layout):
     """NDArrayIter's options, checked when it is made (MXNet accepts a batch_size of 0, which
     never advances, an unknown last_batch_handle or a layout without N, and fails later or
     silently does something else)."""
-    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)):
-        kind = (
-            MXNetTypeError if not isinstance(batch_size, (float, np.floating)) else MXNetValueError
-        )
+    if not _is_whole(batch_size):
+        kind = MXNetValueError if isinstance(batch_size, (float, np.floating)) else MXNetTypeError
         raise kind(
             f"NDArrayIter: batch_size is how many examples each batch holds, a whole "
             f"number such as batch_size=32; got {batch_size!r}"
@@ -388,11 +383,9 @@ def _check_iter_options(batch_size, last_batch_handle, layout):
 
 def _warn_python_list(data, what):
     """A plain Python list of numbers or lists is read as several inputs, one per element."""
-    if (
-        isinstance(data, list)
-        and len(data) > 1
-        and all(isinstance(v, (list, tuple, int, float)) for v in data)
-    ):
+    if not isinstance(data, list) or len(data) < 2:
+        return
+    if all(isinstance(v, (list, tuple, int, float)) for v in data):
         warnings.warn(
             f"NDArrayIter: {what} is a Python list of {len(data)} lists or numbers, "
             f"which NDArrayIter (like MXNet) reads as {len(data)} separate inputs "
@@ -546,11 +539,8 @@ class CSVIter(DataIter):
                 "data_csv, data_shape, label_csv, label_shape, batch_size, round_batch, "
                 "prefetch_buffer, ctx, dtype, data_name, label_name"
             )
-        for key, value in (
-            ("data_csv", data_csv),
-            ("data_shape", data_shape),
-            ("batch_size", batch_size),
-        ):
+        required = {"data_csv": data_csv, "data_shape": data_shape, "batch_size": batch_size}
+        for key, value in required.items():
             if value is None:
                 raise MXNetValueError(
                     f"CSVIter: Required parameter {key} is not presented: e.g. "
@@ -559,10 +549,8 @@ class CSVIter(DataIter):
         batch_size = _csv_batch_size(batch_size)
         super().__init__(batch_size)
         self.dtype = _csv_dtype(dtype)
-        data_shape, label_shape = (
-            _csv_shape(data_shape, "data_shape"),
-            _csv_shape(label_shape, "label_shape"),
-        )
+        data_shape = _csv_shape(data_shape, "data_shape")
+        label_shape = _csv_shape(label_shape, "label_shape")
         self._data = _read_csv(data_csv, data_shape, self.dtype, "data_csv")
         if label_csv is None or label_csv == "NULL":
             self._label = np.zeros((len(self._data),) + label_shape, self.dtype)
@@ -614,7 +602,6 @@ class CSVIter(DataIter):
         self._ready = False
         if self._overflow:  # the wrapped-around batch was the last of this epoch
             return False
-        data, label, index = self._batch
         top = 0
         while top < self.batch_size and self._row < len(self._data):
             self._put(top, self._row)
@@ -669,23 +656,14 @@ class CSVIter(DataIter):
 
     def next(self):
         """The next DataBatch; ``StopIteration`` at the end of the epoch."""
-        if self._first or self._advance():
+        if self.iter_next():
             self._first = False
-            return DataBatch(
-                data=[self.getdata()],
-                label=[self.getlabel()],
-                pad=self.getpad(),
-                index=self.getindex(),
-            )
+            return DataBatch([self.getdata()], [self.getlabel()], self.getpad(), self.getindex())
         raise StopIteration
 
 
 def _csv_batch_size(batch_size):
-    if (
-        isinstance(batch_size, bool)
-        or not isinstance(batch_size, (int, np.integer))
-        or (batch_size < 1)
-    ):
+    if not _is_whole(batch_size) or batch_size < 1:
         raise MXNetValueError(
             f"CSVIter: batch_size={batch_size!r} must be a whole number >= 1 "
             "(how many rows each batch holds), e.g. batch_size=4"
@@ -730,14 +708,10 @@ def _csv_shape(shape, key):
             shape = shape_tuple(shape)
         except ValueError:
             shape = None
-    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+    if _is_whole(shape):
         shape = (int(shape),)
     if not (
-        isinstance(shape, (tuple, list))
-        and shape
-        and all(
-            isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 1 for d in shape
-        )
+        isinstance(shape, (tuple, list)) and shape and all(_is_whole(d) and d >= 1 for d in shape)
     ):
         raise MXNetValueError(
             f"CSVIter: {key}={shape!r} is not a shape: give the shape of "

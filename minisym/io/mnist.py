@@ -13,7 +13,7 @@ import numpy as np
 
 from ..base import MXNetOSError, MXNetValueError
 from ..ndarray import NDArray
-from .io import DataBatch, DataDesc, DataIter
+from .io import DataDesc, DataIter
 
 __all__ = ["MNISTIter"]
 
@@ -46,9 +46,7 @@ class MNISTIter(DataIter):
             raise MXNetValueError(f"MNISTIter: batch_size={batch_size} must be >= 1")
         super().__init__(int(batch_size))
         part = _part(num_parts, part_index)
-        self._images = _read_idx(image, "image", 3, part).astype(np.float32) * np.float32(
-            1.0 / 256.0
-        )
+        self._images = _read_idx(image, "image", 3, part).astype(np.float32) * np.float32(1 / 256)
         self._labels = _read_idx(label, "label", 1, part).astype(np.float32)
         if shuffle:
             order = mt19937_shuffle(len(self._labels), int(seed))
@@ -108,14 +106,6 @@ class MNISTIter(DataIter):
     def getpad(self):
         """0: an incomplete last batch is dropped, never padded."""
         return 0
-
-    def next(self):
-        """The next DataBatch; ``StopIteration`` at the end of the epoch."""
-        if self.iter_next():
-            return DataBatch(
-                data=self.getdata(), label=self.getlabel(), pad=0, index=self.getindex()
-            )
-        raise StopIteration
 
 
 def _part(num_parts, part_index):

@@ -16,7 +16,7 @@ __all__ = ["ResizeIter", "PrefetchingIter"]
 class _CurrentBatch(DataIter):
     """A wrapper whose getdata / getlabel / getindex / getpad read ``self.current_batch``."""
 
-    current_batch = None
+    current_batch = None  # until the first batch is read
 
     def getdata(self):
         """The current batch's data (list of NDArray)."""
@@ -49,7 +49,6 @@ class ResizeIter(_CurrentBatch):
         self.size = size
         self.reset_internal = reset_internal
         self.cur = 0
-        self.current_batch = None
         self.provide_data = data_iter.provide_data
         self.provide_label = data_iter.provide_label
         self.batch_size = data_iter.batch_size
@@ -95,7 +94,6 @@ class PrefetchingIter(_CurrentBatch):
         self.rename_data = rename_data
         self.rename_label = rename_label
         self.batch_size = self.provide_data[0][1][0]
-        self.current_batch = None
         self.next_batch = [None] * self.n_iter
         self._prefetch()
 
@@ -162,18 +160,13 @@ def _provided(descs_per_iter, renames):
     name (and, as in MXNet, the default layout; a plain (name, shape) tuple is not renamed)."""
     if renames is None:
         return sum(descs_per_iter, [])
-    return sum(
-        [
-            [
-                DataDesc(_renamed(rename, x.name), x.shape, x.dtype)
-                if isinstance(x, DataDesc)
-                else DataDesc(*x)
-                for x in descs
-            ]
-            for rename, descs in zip(renames, descs_per_iter)
-        ],
-        [],
-    )
+    return [
+        DataDesc(_renamed(rename, x.name), x.shape, x.dtype)
+        if isinstance(x, DataDesc)
+        else DataDesc(*x)
+        for rename, descs in zip(renames, descs_per_iter)
+        for x in descs
+    ]
 
 
 def _renamed(rename, name):

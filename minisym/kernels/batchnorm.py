@@ -88,8 +88,7 @@ def bn_forward_train(x, gamma, beta, eps, axis=1, relu=False, out=None):
     mean, var = np.empty(channels, x.dtype), np.empty(channels, x.dtype)
     _stats(x3, mean, var)
     invstd = (1.0 / np.sqrt(var + eps)).astype(x.dtype)
-    y = np.empty_like(x3) if out is None else out.reshape(x3.shape)
-    _normalize(x3, mean, invstd, gamma.astype(x.dtype), beta.astype(x.dtype), relu, y)
+    y = bn_normalize(x3, mean, invstd, gamma, beta, relu=relu, out=out)
     return y.reshape(x.shape), mean, invstd, var
 
 
@@ -97,15 +96,8 @@ def bn_normalize(x, mean, invstd, gamma, beta, axis=1, relu=False, out=None):
     """y = (x - mean) * invstd * gamma + beta with given per-channel statistics."""
     x3 = _as3d(x, axis)
     y = np.empty_like(x3) if out is None else out.reshape(x3.shape)
-    _normalize(
-        x3,
-        mean.astype(x.dtype),
-        invstd.astype(x.dtype),
-        gamma.astype(x.dtype),
-        beta.astype(x.dtype),
-        relu,
-        y,
-    )
+    per_channel = (a.astype(x.dtype) for a in (mean, invstd, gamma, beta))
+    _normalize(x3, *per_channel, relu, y)
     return y.reshape(x.shape)
 
 

@@ -68,43 +68,16 @@ def _col2im(cols, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, dx):
 
 def im2col(x, kernel, stride, pad, dilate, out_hw):
     """x (N, C, H, W) -> columns (C*kh*kw, N*OH*OW)."""
-    (kh, kw), (oh, ow) = kernel, out_hw
     n, c = x.shape[:2]
-    cols = np.empty((c * kh * kw, n * oh * ow), x.dtype)
-    _im2col(
-        np.ascontiguousarray(x),
-        kh,
-        kw,
-        stride[0],
-        stride[1],
-        pad[0],
-        pad[1],
-        dilate[0],
-        dilate[1],
-        oh,
-        ow,
-        cols,
-    )
+    cols = np.empty((c * kernel[0] * kernel[1], n * out_hw[0] * out_hw[1]), x.dtype)
+    _im2col(np.ascontiguousarray(x), *kernel, *stride, *pad, *dilate, *out_hw, cols)
     return cols
 
 
 def col2im(cols, x_shape, kernel, stride, pad, dilate, out_hw):
     """Columns (C*kh*kw, N*OH*OW) -> dx (N, C, H, W), summing overlapping taps."""
     dx = np.zeros(x_shape, cols.dtype)
-    _col2im(
-        cols,
-        kernel[0],
-        kernel[1],
-        stride[0],
-        stride[1],
-        pad[0],
-        pad[1],
-        dilate[0],
-        dilate[1],
-        out_hw[0],
-        out_hw[1],
-        dx,
-    )
+    _col2im(cols, *kernel, *stride, *pad, *dilate, *out_hw, dx)
     return dx
 
 
@@ -198,23 +171,11 @@ def conv2d_backward(
             np.dot(dy_g, cols.T, out=dw[g * fg : (g + 1) * fg].reshape(fg, -1))
         if need_dx:
             dcols = weight[g * fg : (g + 1) * fg].reshape(fg, -1).T @ dy_g
+            dx_g = dx[:, g * cg : (g + 1) * cg]
             if _is_pointwise((kh, kw), stride, pad):
-                dx[:, g * cg : (g + 1) * cg] = dcols.reshape(cg, n, h, w).transpose(1, 0, 2, 3)
+                dx_g[...] = dcols.reshape(cg, n, h, w).transpose(1, 0, 2, 3)
             else:
-                _col2im(
-                    dcols,
-                    kh,
-                    kw,
-                    stride[0],
-                    stride[1],
-                    pad[0],
-                    pad[1],
-                    dilate[0],
-                    dilate[1],
-                    oh,
-                    ow,
-                    dx[:, g * cg : (g + 1) * cg],
-                )
+                _col2im(dcols, kh, kw, *stride, *pad, *dilate, oh, ow, dx_g)
     return dx, dw
 
 

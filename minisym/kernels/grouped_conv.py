@@ -118,16 +118,7 @@ def _weight_grad(dy, x, sh, sw, ph, pw, dh, dw, groups, dweight):
 def grouped_forward(x, weight, stride, pad, dilate, groups, y):
     """x (N, C, H, W), weight (F, C/g, kh, kw) -> y (N, F, OH, OW), written into ``y``."""
     _forward(
-        np.ascontiguousarray(x),
-        np.ascontiguousarray(weight),
-        stride[0],
-        stride[1],
-        pad[0],
-        pad[1],
-        dilate[0],
-        dilate[1],
-        groups,
-        y,
+        np.ascontiguousarray(x), np.ascontiguousarray(weight), *stride, *pad, *dilate, groups, y
     )
     return y
 
@@ -135,7 +126,7 @@ def grouped_forward(x, weight, stride, pad, dilate, groups, y):
 def grouped_backward(dy, x, weight, stride, pad, dilate, groups, dx=None, dweight=None):
     """Fill ``dx`` (N, C, H, W) and / or ``dweight`` (F, C/g, kh, kw), either may be None."""
     dy = np.ascontiguousarray(dy)
-    geometry = (stride[0], stride[1], pad[0], pad[1], dilate[0], dilate[1], groups)
+    geometry = (*stride, *pad, *dilate, groups)
     if dx is not None:
         _data_grad(dy, np.ascontiguousarray(weight), *geometry, dx)
     if dweight is not None:

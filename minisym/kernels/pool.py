@@ -86,36 +86,16 @@ def _planes(a):
 def pool2d_forward(x, pool_type, kernel, stride, pad, out_hw, count_include_pad=True, out=None):
     """x (N, C, H, W) -> (N, C, OH, OW) (into ``out``, C-contiguous, when given)."""
     y = np.empty(x.shape[:2] + tuple(out_hw), x.dtype) if out is None else out
-    _pool_forward(
-        _planes(x),
-        _KINDS[pool_type],
-        kernel[0],
-        kernel[1],
-        stride[0],
-        stride[1],
-        pad[0],
-        pad[1],
-        bool(count_include_pad),
-        y.reshape(-1, *out_hw),
-    )
+    kind, include_pad = _KINDS[pool_type], bool(count_include_pad)
+    _pool_forward(_planes(x), kind, *kernel, *stride, *pad, include_pad, y.reshape(-1, *out_hw))
     return y
 
 
 def pool2d_backward(dy, x, y, pool_type, kernel, stride, pad, count_include_pad=True):
     """dx (N, C, H, W) for y = pool2d_forward(x) and its gradient dy."""
     dx = np.zeros(x.shape, dy.dtype)
+    kind, include_pad = _KINDS[pool_type], bool(count_include_pad)
     _pool_backward(
-        _planes(dy),
-        _planes(x),
-        _planes(y),
-        _KINDS[pool_type],
-        kernel[0],
-        kernel[1],
-        stride[0],
-        stride[1],
-        pad[0],
-        pad[1],
-        bool(count_include_pad),
-        dx.reshape(-1, x.shape[-2], x.shape[-1]),
+        _planes(dy), _planes(x), _planes(y), kind, *kernel, *stride, *pad, include_pad, _planes(dx)
     )
     return dx

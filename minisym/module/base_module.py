@@ -18,8 +18,12 @@ _END = object()  # what next() gives at the end of an epoch
 BatchEndParam = namedtuple("BatchEndParams", ["epoch", "nbatch", "eval_metric", "locals"])
 
 
-def _as_list(obj):
-    return obj if isinstance(obj, list) else [obj]
+def _call_each(callbacks, *args):
+    """Call each of ``callbacks`` (None, a callable or a list of them) with ``args``."""
+    if not callbacks:
+        return
+    for callback in callbacks if isinstance(callbacks, list) else [callbacks]:
+        callback(*args)
 
 
 def _check_iterator(data, argument, caller):
@@ -81,14 +85,11 @@ class BaseModule:
                 break
             self.forward(eval_batch, is_train=False)
             self.update_metric(eval_metric, eval_batch.label)
-            params = BatchEndParam(epoch, nbatch, eval_metric, locals())
-            for callback in _as_list(batch_end_callback or []):
-                callback(params)
+            _call_each(batch_end_callback, BatchEndParam(epoch, nbatch, eval_metric, locals()))
             actual_num_batch += 1
-        if score_end_callback:
-            params = BatchEndParam(epoch, actual_num_batch, eval_metric, locals())
-            for callback in _as_list(score_end_callback):
-                callback(params)
+        _call_each(
+            score_end_callback, BatchEndParam(epoch, actual_num_batch, eval_metric, locals())
+        )
         return eval_metric.get_name_value()
 
     def iter_predict(self, eval_data, num_batch=None, reset=True, sparse_row_id_fn=None):
@@ -127,9 +128,7 @@ class BaseModule:
         ]
         if not output_list or not merge_batches:
             return output_list
-        merged = [
-            concat(*[out[i] for out in output_list], dim=0) for i in range(len(output_list[0]))
-        ]
+        merged = [concat(*outputs, dim=0) for outputs in zip(*output_list)]
         return merged[0] if len(merged) == 1 and not always_output_list else merged
 
     def fit(
@@ -220,19 +219,23 @@ class BaseModule:
                 self._interrupted(epoch, bar, train_data)
                 raise
             learned_total = learned_total or done
-            self._end_epoch(
-                epoch,
-                epoch_end_callback,
-                eval_data,
-                validation_metric,
-                eval_end_callback,
-                eval_batch_end_callback,
-            )
+            arg_params, aux_params = self.get_params()
+            self.set_params(arg_params, aux_params)
+            _call_each(epoch_end_callback, epoch, self.symbol, arg_params, aux_params)
+            if eval_data is not None:
+                res = self.score(
+                    eval_data,
+                    validation_metric,
+                    score_end_callback=eval_end_callback,
+                    batch_end_callback=eval_batch_end_callback,
+                    epoch=epoch,
+                )
+                for name, val in res:
+                    self.logger.info("Epoch[%d] Validation-%s=%f", epoch, name, val)
             train_data.reset()
 
     def _interrupted(self, epoch, bar, train_data):
-        """After a KeyboardInterrupt in an epoch (the progress line is already ended): say what
-        the module holds, and rewind the data so that the next fit starts a whole epoch."""
+        """After a KeyboardInterrupt: rewind the data for the next fit; log what it keeps."""
         try:
             train_data.reset()
         except Exception:  # noqa: BLE001 -- the interrupt is what the learner must see
@@ -270,8 +273,7 @@ class BaseModule:
                     # read before the callbacks, which may reset the metric (Speedometer)
                     eval_name_vals = eval_metric.get_global_name_value()
                     params = BatchEndParam(epoch, nbatch, eval_metric, locals())
-                    for callback in _as_list(batch_end_callback or []):
-                        callback(params)
+                    _call_each(batch_end_callback, params)
                     bar.update(
                         nbatch + 1, eval_name_vals if loss is None else loss.get() + eval_name_vals
                     )
@@ -294,30 +296,6 @@ class BaseModule:
             loss.update(self.get_outputs(), dict(zip(self.label_names, labels or [])))
         if monitor is not None:
             monitor.toc_print()
-
-    def _end_epoch(
-        self,
-        epoch,
-        epoch_end_callback,
-        eval_data,
-        validation_metric,
-        eval_end_callback,
-        eval_batch_end_callback,
-    ):
-        arg_params, aux_params = self.get_params()
-        self.set_params(arg_params, aux_params)
-        for callback in _as_list(epoch_end_callback or []):
-            callback(epoch, self.symbol, arg_params, aux_params)
-        if eval_data is not None:
-            res = self.score(
-                eval_data,
-                validation_metric,
-                score_end_callback=eval_end_callback,
-                batch_end_callback=eval_batch_end_callback,
-                epoch=epoch,
-            )
-            for name, val in res:
-                self.logger.info("Epoch[%d] Validation-%s=%f", epoch, name, val)
 
     def set_params(
         self, arg_params, aux_params, allow_missing=False, force_init=True, allow_extra=False

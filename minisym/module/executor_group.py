@@ -8,6 +8,8 @@ kvstore does), so the result equals one context's up to float rounding.
 In minisym every context runs on the same CPU: the split teaches the mechanics (and the errors)
 of data parallelism, not a speed-up."""
 
+import copy
+from collections import OrderedDict
 from functools import reduce
 
 import numpy as np
@@ -118,17 +120,19 @@ def prepare_group2ctxs(group2ctxs, count):
     return per_context
 
 
-def _batch_axis(layout):
-    """The batch axis of a layout ('NCHW' -> 0, None -> 0, no 'N' -> -1), as DataDesc says."""
-    return DataDesc.get_batch_axis(layout)
+def _with_batch(shape, axis, size):
+    """``shape`` with ``size`` on its batch axis ``axis`` (unchanged for -1)."""
+    shape = list(shape)
+    if axis >= 0:
+        shape[axis] = size
+    return tuple(shape)
 
 
 def _take(array, axis, part):
     """``array``'s examples ``part`` (a slice) along ``axis`` (the whole array for axis -1)."""
     if axis < 0:
         return array
-    index = [slice(None)] * axis + [part]
-    return array[tuple(index)] if axis else array[part]
+    return array[(slice(None),) * axis + (part,)] if axis else array[part]
 
 
 def _concat(arrays, axis):
@@ -161,7 +165,6 @@ class DataParallelExecutorGroup:
         self.symbol = symbol
         self.contexts = contexts
         self.work_load_list = work_load_list
-        self.given_group2ctxs = group2ctxs
         self.group2ctxs = prepare_group2ctxs(group2ctxs, len(contexts))
         self.grad_reqs = grad_reqs
         # what MXNet's DataParallelExecutorGroup records of the Module that made it
@@ -173,24 +176,29 @@ class DataParallelExecutorGroup:
         self.state_names = list(state_names or [])
         self.output_names = symbol.list_outputs()
         self._total_exec_bytes = 0
-        self.data_descs, self.label_descs = list(data_descs), list(label_descs or [])
-        self.data_axes = [_batch_axis(d.layout) for d in self.data_descs]
-        self.label_axes = [_batch_axis(d.layout) for d in self.label_descs]
         self.output_axes = [
-            _batch_axis(symbol[i].attr("__layout__")) for i in range(len(symbol.list_outputs()))
+            DataDesc.get_batch_axis(symbol[i].attr("__layout__"))
+            for i in range(len(self.output_names))
         ]
+        self._bind(data_descs, label_descs, caller, reshape_from)
+
+    def _bind(self, data_descs, label_descs, caller, reshape_from=None):
+        """The executors for these input shapes (over ``reshape_from``'s memory when given)."""
+        self.data_descs, self.label_descs = list(data_descs), list(label_descs or [])
+        self.data_axes = [DataDesc.get_batch_axis(d.layout) for d in self.data_descs]
+        self.label_axes = [DataDesc.get_batch_axis(d.layout) for d in self.label_descs]
         self.batch_size = self._batch_size()
-        self.slices = split_batch(self.batch_size, work_load_list, contexts, caller)
+        self.slices = split_batch(self.batch_size, self.work_load_list, self.contexts, caller)
         if reshape_from is None:
             self.execs = [
-                symbol.simple_bind(
+                self.symbol.simple_bind(
                     ctx,
-                    grad_req=grad_reqs,
-                    type_dict=self._types(),
+                    grad_req=self.grad_reqs,
+                    type_dict={d.name: d.dtype for d in self.data_descs + self.label_descs},
                     group2ctx=self.group2ctxs[i],
                     **self._shapes(i),
                 )
-                for i, ctx in enumerate(contexts)
+                for i, ctx in enumerate(self.contexts)
             ]
         else:  # the same memory, as Executor.reshape shares it
             self.execs = [
@@ -201,11 +209,7 @@ class DataParallelExecutorGroup:
 
     def _batch_size(self):
         """The batch size every data and label input shares along its batch axis."""
-        sizes = [
-            (d.name, d.shape, d.shape[axis])
-            for d, axis in zip(self.data_descs + self.label_descs, self.data_axes + self.label_axes)
-            if axis >= 0
-        ]
+        sizes = [(d.name, d.shape, d.shape[axis]) for d, axis in self._inputs() if axis >= 0]
         if not sizes:
             return 1
         name, shape, size = sizes[0]
@@ -218,35 +222,18 @@ class DataParallelExecutorGroup:
 
     def _shapes(self, i):
         """{input: shape} of the i-th executor: the batch axis cut to its slice."""
-        shapes = {}
-        for desc, axis in zip(self.data_descs + self.label_descs, self.data_axes + self.label_axes):
-            shape = list(desc.shape)
-            if axis >= 0:
-                shape[axis] = self.slices[i].stop - self.slices[i].start
-            shapes[desc.name] = tuple(shape)
-        return shapes
+        size = self.slices[i].stop - self.slices[i].start
+        return {desc.name: _with_batch(desc.shape, axis, size) for desc, axis in self._inputs()}
 
-    def _types(self):
-        return {d.name: d.dtype for d in self.data_descs + self.label_descs}
+    def _inputs(self):
+        """``(desc, batch axis)`` of every data and label input."""
+        return zip(self.data_descs + self.label_descs, self.data_axes + self.label_axes)
 
     def reshape(self, data_descs, label_descs, caller="Module.reshape"):
         """A new group for new input shapes, over the same memory (this one is unchanged)."""
-        return DataParallelExecutorGroup(
-            self.symbol,
-            self.contexts,
-            self.work_load_list,
-            data_descs,
-            label_descs,
-            self.grad_reqs,
-            self.given_group2ctxs,
-            caller,
-            reshape_from=self,
-            param_names=self.param_names,
-            for_training=self.for_training,
-            inputs_need_grad=self.inputs_need_grad,
-            fixed_param_names=self.fixed_param_names,
-            state_names=self.state_names,
-        )
+        group = copy.copy(self)
+        group._bind(data_descs, label_descs, caller, reshape_from=self)
+        return group
 
     # --- ctx_group placement -----------------------------------------------------------------
     def place_groups(self):
@@ -322,30 +309,24 @@ class DataParallelExecutorGroup:
         """``[[state input on each context]]``."""
         return self._per_context(self.state_names, "arg_dict")
 
+    def _sliced(self, names):
+        """``[[(slice, array) per context]]`` of each input in ``names``."""
+        return [[(s, e.arg_dict[name]) for s, e in zip(self.slices, self.execs)] for name in names]
+
     @property
     def data_arrays(self):
         """``[[(slice, array) per context]]`` of each data input."""
-        return [
-            [(self.slices[i], e.arg_dict[name]) for i, e in enumerate(self.execs)]
-            for name in self.data_names
-        ]
+        return self._sliced(self.data_names)
 
     @property
     def label_arrays(self):
         """``[[(slice, array) per context]]`` of each label, or None without labels."""
-        if not self.label_descs:
-            return None
-        return [
-            [(self.slices[i], e.arg_dict[name]) for i, e in enumerate(self.execs)]
-            for name in self.label_names
-        ]
+        return self._sliced(self.label_names) if self.label_descs else None
 
     @property
     def input_grad_arrays(self):
         """``[[gradient per context]]`` of each data input, or None without inputs_need_grad."""
-        if not self.inputs_need_grad:
-            return None
-        return self._per_context(self.data_names, "grad_dict")
+        return self._per_context(self.data_names, "grad_dict") if self.inputs_need_grad else None
 
     @property
     def shared_data_arrays(self):
@@ -395,16 +376,13 @@ class DataParallelExecutorGroup:
     # --- running ---------------------------------------------------------------------------
     def forward(self, data_batch, is_train, data_names, label_names):
         """Each executor's slice of the batch's data (and labels), then forward on each."""
-        labels = getattr(data_batch, "label", None)
-        self._check_examples(
-            data_batch.data, labels if self.label_descs else None, data_names, label_names
-        )
-        for i, executor in enumerate(self.execs):
-            for name, array, axis in zip(data_names, data_batch.data, self.data_axes):
-                executor.arg_dict[name][:] = _take(array, axis, self.slices[i])
-            if labels and self.label_descs:
-                for name, array, axis in zip(label_names, labels, self.label_axes):
-                    executor.arg_dict[name][:] = _take(array, axis, self.slices[i])
+        labels = getattr(data_batch, "label", None) if self.label_descs else None
+        self._check_examples(data_batch.data, labels, data_names, label_names)
+        inputs = list(zip(data_names, data_batch.data, self.data_axes))
+        inputs += zip(label_names, labels or [], self.label_axes)
+        for executor, part in zip(self.execs, self.slices):
+            for name, array, axis in inputs:
+                executor.arg_dict[name][:] = _take(array, axis, part)
         for executor in self.execs:
             executor.forward(is_train=is_train)
 
@@ -434,21 +412,20 @@ class DataParallelExecutorGroup:
         """Backward on each executor with its slice of the head gradients."""
         if out_grads is not None and not isinstance(out_grads, (list, tuple)):
             out_grads = [out_grads]
-        for i, executor in enumerate(self.execs):
-            if out_grads is None or len(self.execs) == 1:
+        if out_grads is None or len(self.execs) == 1:
+            for executor in self.execs:
                 executor.backward(out_grads=out_grads)
-                continue
+            return
+        self._check_heads(out_grads)
+        for executor, part in zip(self.execs, self.slices):
             executor.backward(
-                out_grads=[
-                    _take(g, axis, self.slices[i])
-                    for g, axis in zip(self._check_heads(out_grads), self.output_axes)
-                ]
+                out_grads=[_take(g, axis, part) for g, axis in zip(out_grads, self.output_axes)]
             )
 
     def _check_heads(self, out_grads):
         """Each head gradient is cut like the batch, so it needs the batch size on its batch
         axis (MXNet fails inside slice_axis)."""
-        names = self.symbol.list_outputs()
+        names = self.output_names
         cuts = ", ".join(f"{s.start}:{s.stop}" for s in self.slices)
         for k, (grad, axis) in enumerate(zip(out_grads, self.output_axes)):
             if axis >= 0 and (len(grad.shape) <= axis or grad.shape[axis] != self.batch_size):
@@ -461,7 +438,6 @@ class DataParallelExecutorGroup:
                     "several contexts: make it a loss (MakeLoss needs none), or run on one "
                     "context."
                 )
-        return out_grads
 
     def get_outputs(self, merge_multi_context=True):
         """``[output]`` merged over the contexts, or ``[[output per context]]``."""
@@ -479,18 +455,14 @@ class DataParallelExecutorGroup:
 
     def output_shapes(self, output_names):
         """``[(name, shape)]`` of the merged outputs (the whole batch along the batch axis)."""
-        shapes = []
-        for name, out, axis in zip(output_names, self.execs[0].outputs, self.output_axes):
-            shape = list(out.shape)
-            if axis >= 0:  # as MXNet: the batch size, even for an output without a batch axis
-                shape[axis] = self.batch_size
-            shapes.append((name, tuple(shape)))
-        return shapes
+        # as MXNet: the batch size, even for an output without a batch axis
+        outputs = zip(output_names, self.execs[0].outputs, self.output_axes)
+        return [
+            (name, _with_batch(out.shape, axis, self.batch_size)) for name, out, axis in outputs
+        ]
 
     def update_metric(self, eval_metric, labels, pre_sliced, label_names, output_names):
         """``eval_metric.update_dict`` once per context: its labels' slice and its outputs."""
-        from collections import OrderedDict
-
         for i, executor in enumerate(self.execs):
             if pre_sliced:
                 sliced = labels[i]

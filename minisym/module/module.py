@@ -130,15 +130,13 @@ def _check_optimizer_params(name, params):
     cls = Optimizer.opt_registry.get(name.lower())
     if cls is None:
         Optimizer.create_optimizer(name)  # its ValueError lists the optimizers that exist
-    known = set()
-    for klass in cls.__mro__:
-        if "__init__" in vars(klass):
-            known.update(
-                p.name
-                for p in inspect.signature(klass.__init__).parameters.values()
-                if p.kind == p.KEYWORD_ONLY or p.kind == p.POSITIONAL_OR_KEYWORD
-            )
-    known -= {"self", "sym", "param_idx2name", "param_dict"}
+    known = {
+        p.name
+        for klass in cls.__mro__
+        if "__init__" in vars(klass)
+        for p in inspect.signature(klass.__init__).parameters.values()
+        if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+    } - {"self", "sym", "param_idx2name", "param_dict"}
     for key, value in params.items():
         if key not in known:
             close = (
@@ -152,11 +150,8 @@ def _check_optimizer_params(name, params):
                 f"{cls.__name__} optimizer does not take.{hint} It takes: "
                 f"{', '.join(sorted(known))}"
             )
-        if (
-            key in _NUMBERS
-            and value is not None
-            and (isinstance(value, bool) or not isinstance(value, numbers.Real))
-        ):
+        is_number = isinstance(value, numbers.Real) and not isinstance(value, bool)
+        if key in _NUMBERS and value is not None and not is_number:
             raise TypeError(
                 f"Module.init_optimizer: optimizer_params {key}={value!r} must be a "
                 f"number, e.g. ('{key}', 0.1)"
@@ -173,6 +168,10 @@ class _LocalKVStore:
     def __init__(self, kv_type, updater):
         self.type = kv_type
         self._updater = updater
+
+
+# what bind sets before the executor exists, put back when making it fails
+_BIND_STATE = ("for_training", "inputs_need_grad", "_grad_req", "_data_shapes", "_label_shapes")
 
 
 class _NotGiven(RuntimeError):
@@ -267,13 +266,7 @@ class Module(BaseModule):
             return
         if not for_training and inputs_need_grad:
             raise AssertionError("inputs_need_grad=True needs for_training=True")
-        before = (
-            self.for_training,
-            self.inputs_need_grad,
-            self._grad_req,
-            self._data_shapes,
-            self._label_shapes,
-        )
+        before = {name: getattr(self, name) for name in _BIND_STATE}
         try:
             self.for_training = for_training
             self.inputs_need_grad = inputs_need_grad
@@ -283,13 +276,7 @@ class Module(BaseModule):
             self._check_label_shapes_are_arguments()
             executor = self._make_executor()
         except BaseException:
-            (
-                self.for_training,
-                self.inputs_need_grad,
-                self._grad_req,
-                self._data_shapes,
-                self._label_shapes,
-            ) = before
+            vars(self).update(before)
             raise
         if self.binded and self.params_initialized and self._params_dirty:
             self._sync_params_from_devices()  # what the old executor trained is kept
@@ -307,12 +294,8 @@ class Module(BaseModule):
         for desc in self._label_shapes or []:
             if desc.name in args:
                 continue
-            inputs = ", ".join(_input_candidates(self._symbol))
-            labels = [
-                a
-                for a in _input_candidates(self._symbol)
-                if a.endswith("label") and a not in self._data_names
-            ]
+            inputs = _input_candidates(self._symbol)
+            labels = [a for a in inputs if a.endswith("label") and a not in self._data_names]
             hint = (
                 f" Name it after the symbol's label: label_shapes=[({labels[0]!r}, "
                 f"{tuple(desc.shape)})] with label_names={labels[:1]} (an NDArrayIter "
@@ -322,28 +305,22 @@ class Module(BaseModule):
             )
             raise KeyError(
                 f"Module.bind: label_shapes gives {desc.name!r}, which is not an "
-                f"argument of the symbol (its inputs: {inputs}).{hint}"
+                f"argument of the symbol (its inputs: {', '.join(inputs)}).{hint}"
             )
 
     def _grad_reqs(self):
-        """grad_req per argument as Module decides it (executor_group.py)."""
-        reqs = {}
-        for name in self._symbol.list_arguments():
-            if not self.for_training:
-                reqs[name] = "null"
-            elif name in self._param_names:
-                reqs[name] = "null" if name in self._fixed_param_names else self._req_for(name)
-            elif name in self._data_names:
-                reqs[name] = self._req_for(name) if self.inputs_need_grad else "null"
-            else:
-                reqs[name] = "null"
+        """grad_req per argument: bind's (a str, or a dict by name) for the parameters not
+        fixed and, with inputs_need_grad, the data; "null" for the rest and when not training."""
+        reqs = dict.fromkeys(self._symbol.list_arguments(), "null")
+        if not self.for_training:
+            return reqs
+        learned = [n for n in self._param_names if n not in self._fixed_param_names]
+        if self.inputs_need_grad:
+            learned += self._data_names
+        given = self._grad_req
+        for name in learned:
+            reqs[name] = given.get(name, "null") if isinstance(given, dict) else given
         return reqs
-
-    def _req_for(self, name):
-        """The grad_req given to bind for ``name`` (a str applies to every argument)."""
-        return (
-            self._grad_req.get(name, "null") if isinstance(self._grad_req, dict) else self._grad_req
-        )
 
     def _make_executor(self):
         """One executor per context for its slice of the batch, with Module's grad_reqs."""
@@ -376,10 +353,9 @@ class Module(BaseModule):
     def _check_parameter_shapes_kept(self, reshaped, data_descs, caller):
         """New data shapes may change the batch size, never a parameter's shape (MXNet: 'Shape
         of unspecified arg: fc1_weight changed')."""
-        old = dict(zip(self._symbol.list_arguments(), self.executor.arg_arrays))
-        old.update(zip(self._symbol.list_auxiliary_states(), self.executor.aux_arrays))
-        new = dict(zip(self._symbol.list_arguments(), reshaped.arg_arrays))
-        new.update(zip(self._symbol.list_auxiliary_states(), reshaped.aux_arrays))
+        names = self._symbol.list_arguments() + self._symbol.list_auxiliary_states()
+        old = dict(zip(names, self.executor.arg_arrays + self.executor.aux_arrays))
+        new = dict(zip(names, reshaped.arg_arrays + reshaped.aux_arrays))
         changed = [n for n in self._param_names + self._aux_names if old[n].shape != new[n].shape]
         if not changed:
             return
@@ -434,7 +410,7 @@ class Module(BaseModule):
         try:
             for params, given in ((self._arg_params, arg_params), (self._aux_params, aux_params)):
                 for name, arr in sorted(params.items()):
-                    desc = InitDesc(name, attrs.get(name, None))
+                    desc = InitDesc(name, attrs.get(name))
                     try:
                         self._init_one(desc, arr, given, initializer, allow_missing)
                     except (NoPatternError, _NotGiven) as exc:
@@ -453,12 +429,9 @@ class Module(BaseModule):
 
     def _parameter_values(self):
         """{name: copy of the values} of every parameter and auxiliary state."""
-        if self._params_dirty:
-            self._sync_params_from_devices()
+        arg_params, aux_params = self.get_params()
         return {
-            n: a.asnumpy().copy()
-            for params in (self._arg_params, self._aux_params)
-            for n, a in params.items()
+            n: a.asnumpy().copy() for params in (arg_params, aux_params) for n, a in params.items()
         }
 
     def _check_given_shapes(self, arg_params, aux_params, caller="Module.set_params"):
@@ -497,13 +470,12 @@ class Module(BaseModule):
         """Re-raise ``exc`` as MXNet's type (ValueError from the initializer, RuntimeError for a
         value missing from the given params) saying why ``name`` got no value."""
         kind = "arg" if name in self._arg_params else "aux"
+        error = RuntimeError if isinstance(exc, _NotGiven) else ValueError
         if isinstance(exc, _NotGiven):
-            error = RuntimeError
             why = f"the {kind}_params given have no value for it (and allow_missing=False)"
         elif isinstance(exc.initializer, Mixed):
-            error, why = ValueError, "no pattern of the Mixed initializer matches it"
+            why = "no pattern of the Mixed initializer matches it"
         else:
-            error = ValueError
             why = (
                 f"{type(exc.initializer).__name__} fills only names ending in weight, bias, "
                 "gamma, beta, min or max, and Variables made with an init= argument"
@@ -722,9 +694,7 @@ class Module(BaseModule):
         }
 
     def _make_kvstore(self, kvstore, updater):
-        """``(kvstore, update_on_kvstore)`` as MXNet's ``_create_kvstore`` decides: none for
-        one context (nor for ``kvstore=None``); over several, one that steps the parameters
-        with ``updater`` unless ``MXNET_UPDATE_ON_KVSTORE=0``."""
+        """``(kvstore, update_on_kvstore)`` as MXNet's ``_create_kvstore`` decides them."""
         if len(self._context) == 1 or not isinstance(kvstore, str):
             return None, False
         on_kvstore = bool(int(os.environ.get("MXNET_UPDATE_ON_KVSTORE", "1")))
@@ -735,8 +705,7 @@ class Module(BaseModule):
         return self._updater if self._updater is not None else self._kvstore._updater
 
     def _load_preloaded_states(self):
-        """The states Module.load(..., load_optimizer_states=True) named, now that the
-        optimizer exists; a missing file says how to save it."""
+        """Load the states Module.load(..., load_optimizer_states=True) named."""
         fname, self._preload_opt_states = self._preload_opt_states, None
         if not os.path.isfile(fname):
             raise MXNetOSError(
@@ -806,16 +775,12 @@ class Module(BaseModule):
         steps = [
             ("bind", self.binded, "mod.bind(data_shapes=..., label_shapes=...)"),
             ("init_params", self.params_initialized, "mod.init_params()"),
+            (
+                "init_optimizer",
+                self.optimizer_initialized or not optimizer,
+                "mod.init_optimizer(optimizer='sgd', optimizer_params=(('learning_rate', 0.1),))",
+            ),
         ]
-        if optimizer:
-            steps.append(
-                (
-                    "init_optimizer",
-                    self.optimizer_initialized,
-                    "mod.init_optimizer(optimizer='sgd', optimizer_params=(('learning_"
-                    "rate', 0.1),))",
-                )
-            )
         missing = [(step, call) for step, done, call in steps if not done]
         if missing:
             calls = "; then ".join(call for _, call in missing)
@@ -864,6 +829,3 @@ class Module(BaseModule):
         """Watch the executor with ``mon`` (an mx.mon.Monitor)."""
         assert self.binded
         self._exec_group.install_monitor(mon)
-
-    def prepare(self, data_batch, sparse_row_id_fn=None):
-        """Nothing to prepare on one device."""

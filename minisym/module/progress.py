@@ -80,9 +80,8 @@ def resolve(progress_bar, stream):
     else:
         choice, source = "off" if progress_bar in (False, None) else progress_bar, "progress_bar"
     if choice not in MODES:
-        allowed = ("True, False, " if source == "progress_bar" else "") + ", ".join(
-            map(repr, MODES)
-        )
+        modes = ", ".join(map(repr, MODES))
+        allowed = "True, False, " + modes if source == "progress_bar" else modes
         raise ValueError(
             f"fit: {source} is {choice!r}; it is one of {allowed} ('stable' "
             "shows no times, for stored notebook outputs; 'off' shows nothing)"
@@ -90,7 +89,7 @@ def resolve(progress_bar, stream):
     if choice == "auto":
         if _is_terminal(stream):
             return "live"
-        return "notebook" if in_kernel() and _has_widgets() else "stable"
+        choice = "notebook"  # in a Jupyter kernel; elsewhere 'stable', below
     if choice == "notebook" and not (in_kernel() and _has_widgets()):
         return "stable"  # no notebook to draw the widget in: the same line as text
     return choice
@@ -105,13 +104,17 @@ def logs_info(logger):
     node = logging.getLogger() if logger is logging else logger
     if not isinstance(node, logging.Logger) or not node.isEnabledFor(logging.INFO):
         return False
-    handlers = []
-    while node is not None:
-        handlers.extend(node.handlers)
-        node = node.parent if node.propagate else None
+    handlers = [h for lg in _propagation(node) for h in lg.handlers]
     if not handlers:
         return logger is logging and not logging.getLogger().handlers
     return any(h.level <= logging.INFO for h in handlers)
+
+
+def _propagation(logger):
+    """``logger`` and the ancestors its records propagate to (nothing for None)."""
+    while logger is not None:
+        yield logger
+        logger = logger.parent if logger.propagate else None
 
 
 def _has_widgets():
@@ -284,7 +287,7 @@ class NotebookBar(EpochBar):
 
     def _draw(self):
         if self.widget is None:
-            self.widget = _bar_widget(self.text())
+            self.widget = _widget_class()(self.text())
             from IPython.display import display  # a kernel is running: IPython is loaded
 
             display(self.widget)
@@ -309,13 +312,9 @@ class NotebookBar(EpochBar):
         )
 
 
-def _bar_widget(text):
-    """An ipywidgets HTML whose text form (what nbval and a static render see) is ``text``."""
-    return _widget_class()(text)
-
-
 @functools.cache
 def _widget_class():
+    """The bar's ipywidgets HTML class: its text form (what nbval sees) is the ``text`` given."""
     import ipywidgets  # optional: only a notebook draws the bar as a widget
 
     class FitProgress(ipywidgets.HTML):
@@ -346,11 +345,8 @@ class _Clear(logging.Filter):
 
 def _console_handlers(logger):
     """The stream handlers (not files) that a record of ``logger`` or of the root reaches."""
-    loggers, node = [logging.getLogger()], logger if isinstance(logger, logging.Logger) else None
-    while node is not None:
-        loggers.append(node)
-        node = node.parent if node.propagate else None
-    handlers = [h for lg in loggers for h in lg.handlers]
+    node = logger if isinstance(logger, logging.Logger) else None
+    handlers = [h for lg in [logging.getLogger(), *_propagation(node)] for h in lg.handlers]
     if logging.lastResort is not None:
         handlers.append(logging.lastResort)
     unique = {
@@ -426,13 +422,10 @@ class HeadLoss:
             if label_name and label is None:
                 continue
             try:
-                losses.append(
-                    float(
-                        loss(outputs[index].asnumpy(), None if label is None else label.asnumpy())
-                    )
-                )
+                value = loss(outputs[index].asnumpy(), None if label is None else label.asnumpy())
             except (ValueError, IndexError):  # a shape this display does not understand
                 continue
+            losses.append(float(value))
         if losses:
             self.total += sum(losses) / len(losses)
             self.count += 1

@@ -6,8 +6,8 @@ import numpy as np
 
 from ..assign import assign
 from ..base import MXNetValueError
-from ..kernels import fast_kernels_enabled
 from ..kernels import sampler as ksampler
+from .common import fast_path
 from .operator_base import Operator, register
 from .params import Param, boolean, optional
 from .rules import fmt, known
@@ -84,14 +84,10 @@ def sample_backward_reference(dy, data, points, need_dx):
     return (dx.reshape(data.shape) if need_dx else None), gx, gy
 
 
-def _fast(data):
-    return fast_kernels_enabled() and data.dtype in (np.float32, np.float64)
-
-
 def bilinear_sample(data, grid):
     """data (N, C, H, W) sampled at grid (N, 2, P) -> (N, C, P)."""
     points = sampling_points(grid, *data.shape[2:])
-    if _fast(data):
+    if fast_path(data, 2):
         return ksampler.sample_forward(data, points, data.dtype)
     return sample_reference(data, points)
 
@@ -100,7 +96,7 @@ def bilinear_sample_grad(dy, data, grid, need_dx=True):
     """(d data or None, d grid (N, 2, P)) for the head gradient dy (N, C, P)."""
     height, width = data.shape[2:]
     points = sampling_points(grid, height, width)
-    if _fast(data):
+    if fast_path(data, 2):
         ddata, gx, gy = ksampler.sample_backward(np.ascontiguousarray(dy), data, points, need_dx)
     else:
         ddata, gx, gy = sample_backward_reference(dy, data, points, need_dx)

@@ -1,7 +1,8 @@
 """What operators of several modules share: parameter checks, per-channel reshapes, the spatial
 geometry of convolution and pooling, when the fast kernels take over, axis and index reading,
-dtype parameters, and the base of one-input value operators (MXNet keeps such helpers in headers
-such as src/operator/operator_common.h)."""
+dtype parameters, a gradient summed back to a broadcast input's shape, and the bases of value,
+*_like and gradient-less operators (MXNet keeps such helpers in headers such as
+src/operator/operator_common.h)."""
 
 import numpy as np
 
@@ -17,6 +18,7 @@ __all__ = [
     "in_range",
     "all_but",
     "per_channel",
+    "sum_to_shape",
     "fast_path",
     "lift_1d",
     "as_4d",
@@ -29,9 +31,11 @@ __all__ = [
     "index_dtype_known",
     "wrap_or_clip",
     "no_gradient",
+    "NoGradient",
     "check_dtype",
     "dtype_param",
     "ElemwiseValues",
+    "LendsShape",
 ]
 
 
@@ -86,20 +90,19 @@ def check_spatial(op, longer_ok=False):
     ``longer_ok`` (Pooling, as MXNet's) extra values are accepted and ignored. Sizes are at
     least 1 (kernel, stride, dilate) or 0 (pad): MXNet checks ``incorrect kernel size`` when
     it infers shapes; minisym when the symbol is created."""
-    meaning = {
-        "kernel": "the window's size",
-        "stride": "the step between windows",
-        "dilate": "the spacing of the window's taps",
-        "pad": "the zeros added per side",
-    }
-    for name, least in (("kernel", 1), ("stride", 1), ("dilate", 1), ("pad", 0)):
+    for name, least, meaning in (
+        ("kernel", 1, "the window's size"),
+        ("stride", 1, "the step between windows"),
+        ("dilate", 1, "the spacing of the window's taps"),
+        ("pad", 0, "the zeros added per side"),
+    ):
         value = tuple(getattr(op, name, None) or ())
         bad = [v for v in value if v < least]
         if bad:
             example = tuple(max(v, least) for v in value)
             raise MXNetValueError(
                 f"{op.where}: incorrect {name} size: {name}={value} has {bad[0]}, but each value "
-                f"({meaning[name]}, one per spatial axis) must be at least {least}; e.g. "
+                f"({meaning}, one per spatial axis) must be at least {least}; e.g. "
                 f"{name}={example}"
             )
     for name in ("stride", "dilate", "pad"):
@@ -156,6 +159,13 @@ def no_gradient(op, req, out_grad, in_grad):
         )
     for grad, r in zip(in_grad, req):
         assign(grad, r, 0)
+
+
+def sum_to_shape(grad, shape):
+    """Sum ``grad`` over the axes that broadcasting added or stretched, giving ``shape``."""
+    lead = grad.ndim - len(shape)
+    stretched = tuple(lead + i for i, d in enumerate(shape) if d == 1 and grad.shape[lead + i] != 1)
+    return np.sum(grad, axis=tuple(range(lead)) + stretched, keepdims=True).reshape(shape)
 
 
 def wrap_or_clip(indices, size, mode):
@@ -215,8 +225,30 @@ def dtype_param(default):
 
 
 class ElemwiseValues(Operator):
-    """One input, one output of the same shape (both ways) and dtype."""
+    """The inputs (most often one) and the output share one shape (both ways) and dtype."""
 
     def infer_shape(self, in_shape, out_shape):
         """data (any shape) -> output of the same shape (the output's shape gives data's too)."""
         return same_shape(self, in_shape, out_shape)
+
+
+class LendsShape(Operator):
+    """Base of the *_like operators: input 1 only lends its shape, input 0 its values."""
+
+    backward_needs = ("out_grad",)
+
+    def infer_type(self, in_type, out_type):
+        """The output has input 0's dtype; input 1 keeps its own."""
+        dtype = in_type[0] if in_type[0] is not None else out_type[0]
+        return [dtype, in_type[1]], [dtype], []
+
+
+class NoGradient(Operator):
+    """Base of an operator without a gradient in MXNet 1.9.1 (``instead``: what has one)."""
+
+    backward_needs = ("out_grad",)
+    has_gradient = False
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """None in MXNet 1.9.1: refused (zeros below a BlockGrad)."""
+        no_gradient(self, req, out_grad, in_grad)

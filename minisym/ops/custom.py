@@ -5,6 +5,7 @@ through the same inference, executor and trace: only the arrays differ (a Custom
 NDArrays, ``is_train`` as an int, and empty NDArrays for what it did not declare it needs).
 """
 
+import functools
 import inspect
 import numbers
 from contextlib import contextmanager
@@ -82,15 +83,9 @@ class Custom(Operator):
             prop_cls = get_prop_class(self.op_type)
         except KeyError as exc:
             raise MXNetValueError(f"{self.where}: {exc.args[0]}") from None
-        kwargs = keyword_strings(
-            {
-                k: v
-                for k, v in self.attrs.items()
-                if k != "op_type" and not (k.startswith("__") and k.endswith("__"))
-            },
-            self.where,
-            prop_cls.__name__,
-        )
+        hidden = {k for k in self.attrs if k.startswith("__") and k.endswith("__")}  # __shape__
+        given = {k: v for k, v in self.attrs.items() if k != "op_type" and k not in hidden}
+        kwargs = keyword_strings(given, self.where, prop_cls.__name__)
         self.prop_kwargs, self.prop_class_name = kwargs, prop_cls.__name__
         try:
             inspect.signature(prop_cls).bind(**kwargs)
@@ -107,8 +102,7 @@ class Custom(Operator):
             return lifecycle.observe(prop_cls, "__init__", kwargs=kwargs, site=self)
 
     def _ask(self, method, *args, engine_catches=False):
-        """``self.prop.method(*args)``, the one way the engine calls the Prop (recorded by
-        ``minisym.lifecycle`` while a recording is on)."""
+        """``self.prop.method(*args)``: the one way the engine calls the Prop (``lifecycle``)."""
         with self.noting_string_kwargs(method, self.prop):
             return lifecycle.observe(
                 self.prop, method, args, site=self, engine_catches=engine_catches
@@ -137,8 +131,7 @@ class Custom(Operator):
         )
 
     def _ask_declarations(self):
-        """The Prop's names and backward dependency, asked once when the node is created and
-        kept (as MXNet's attribute parser keeps them): the Prop's methods run when you act."""
+        """The Prop's names and backward dependency, asked once at creation (as MXNet does)."""
         self._declared = {
             m: self._names_from(m)
             for m in ("list_arguments", "list_outputs", "list_auxiliary_states")
@@ -146,8 +139,7 @@ class Custom(Operator):
         self._declared["reads"] = super().backward_reads()
 
     def _names_from(self, method):
-        """The list of str names ``method`` (list_arguments, ...) returns, or a teaching error;
-        an exception it raises gets a note naming the Prop method and the node."""
+        """The names (strs) ``method`` returns, or a teaching error; what it raises gets a note."""
         prop = type(self.prop).__name__
         try:
             names = self._ask(method)
@@ -206,12 +198,8 @@ class Custom(Operator):
                 f"called with in_shape={given})"
             )
             raise
-        ins, outs, aux = self._check_lengths(result, "infer_shape", "shapes")
-        return (
-            [self._returned_shape(s, given) for s in ins],
-            [self._returned_shape(s, given) for s in outs],
-            [self._returned_shape(s, given) for s in aux],
-        )
+        groups = self._check_lengths(result, "infer_shape", "shapes")
+        return tuple([self._returned_shape(s, given) for s in shapes] for shapes in groups)
 
     def _returned_shape(self, shape, given):
         """A shape the Prop returned as minisym's tuple (-1 -> 0, unknown), None for ``[]``."""
@@ -238,40 +226,36 @@ class Custom(Operator):
         return tuple(0 if d == -1 else d for d in sizes)
 
     def _check_integer_sizes(self, shape):
-        """Every size an int, as MXNet needs (a str or float size fails there): a keyword of
-        mx.sym.Custom used as a size unconverted ('10') gets the note that names it."""
+        """Every size an int, as MXNet needs: a keyword of mx.sym.Custom used unconverted as a
+        size ('10') gets the note that names it."""
         bad = next((d for d in shape if not isinstance(d, numbers.Integral)), None)
         if bad is None:
             return
-        prop = type(self.prop).__name__
         fix = (
             "write int(...) where the size is computed"
             if isinstance(bad, float)
             else "make every size an int"
         )
-        exc = MXNetTypeError(
-            f"{self.where}: {fix} in {prop}.infer_shape: it returned the shape "
-            f"{tuple(shape)!r}, with the size {bad!r} ({type(bad).__name__}); every size must "
-            "be an int"
-        )
-        note = string_kwargs_note(self, exc, "infer_shape", self.prop)
-        if note:
-            exc.add_note(note)
-        raise exc
+        with self.noting_string_kwargs("infer_shape", self.prop):
+            raise MXNetTypeError(
+                f"{self.where}: {fix} in {type(self.prop).__name__}.infer_shape: it returned the "
+                f"shape {tuple(shape)!r}, with the size {bad!r} ({type(bad).__name__}); every size "
+                "must be an int"
+            )
 
     def infer_type(self, in_type, out_type):
         """Ask the Prop with numpy type classes (None for unknown); dtypes come back."""
         given = [None if t is None else np.dtype(t).type for t in in_type]
-        ins, outs, aux = self._check_lengths(self._ask("infer_type", given), "infer_type", "types")
-        return (
-            [self._returned_type(t, "input", i) for i, t in enumerate(ins)],
-            [self._returned_type(t, "output", j) for j, t in enumerate(outs)],
-            [self._returned_type(t, "aux state", k) for k, t in enumerate(aux)],
+        groups = self._check_lengths(self._ask("infer_type", given), "infer_type", "types")
+        declared = (self.list_arguments(), self.list_outputs(), self.list_auxiliary_states())
+        return tuple(
+            [self._returned_type(t, f"{which} {i} {names[i]!r}") for i, t in enumerate(types)]
+            for types, which, names in zip(groups, ("input", "output", "aux state"), declared)
         )
 
-    def _returned_type(self, value, which, index):
-        """A dtype the Prop's infer_type returned as a numpy dtype (None stays unknown), or a
-        TypeError naming it: MXNet has a type code for each dtype it takes."""
+    def _returned_type(self, value, slot):
+        """A dtype the Prop's infer_type returned for ``slot`` ("input 0 'data'") as a numpy dtype
+        (None stays unknown), or a TypeError naming it: MXNet has a type code for each dtype."""
         if value is None:
             return None
         try:
@@ -279,16 +263,10 @@ class Custom(Operator):
         except TypeError:
             dtype = None
         if dtype is None or dtype.type not in DTYPE_NP_TO_MX:
-            names = {
-                "input": self.list_arguments(),
-                "output": self.list_outputs(),
-                "aux state": self.list_auxiliary_states(),
-            }[which]
             raise MXNetTypeError(
                 f"{self.where}: return numpy types such as np.float32 from "
                 f"{type(self.prop).__name__}.infer_type (in_type[0] is the first input's): it "
-                f"returned {value!r} for {which} {index} {names[index]!r}, which is not a data "
-                "type MXNet has"
+                f"returned {value!r} for {slot}, which is not a data type MXNet has"
             )
         return dtype
 
@@ -339,27 +317,22 @@ class Custom(Operator):
     backward = forward
 
 
-_ENGINE_ERRORS = {}
-
-
+@functools.cache
 def _engine_error_class(kind):
-    """A subclass of MXNetError and of ``kind`` that shows as ``kind`` (its name and module:
-    a traceback reads as before), made once per exception type; MXNetError itself when the
-    two cannot be combined, as for OSError."""
-    if kind not in _ENGINE_ERRORS:
-        try:
-            _ENGINE_ERRORS[kind] = type(
-                kind.__name__,
-                (MXNetError, kind),
-                {
-                    "__module__": kind.__module__,
-                    "__qualname__": kind.__qualname__,
-                    "__str__": lambda self: self.__dict__.get("_text", Exception.__str__(self)),
-                },
-            )
-        except TypeError:
-            _ENGINE_ERRORS[kind] = MXNetError
-    return _ENGINE_ERRORS[kind]
+    """MXNetError and ``kind`` in one class that shows as ``kind`` (a traceback reads as before),
+    made once per type; MXNetError itself when the two cannot be combined, as for OSError."""
+    try:
+        return type(
+            kind.__name__,
+            (MXNetError, kind),
+            {
+                "__module__": kind.__module__,
+                "__qualname__": kind.__qualname__,
+                "__str__": lambda self: self.__dict__.get("_text", Exception.__str__(self)),
+            },
+        )
+    except TypeError:
+        return MXNetError
 
 
 def engine_error(exc):
@@ -395,11 +368,8 @@ class CustomRunner:
         self.checker = ResultChecker(op)
 
     def _wrap(self, arrays, role, needed=None, writable=True, req=None, phase=None):
-        """WatchedNDArrays over the buffers, in a SlotList named after ``role``; MXNet flags
-        inputs read-only (``+=`` on them fails, though ``x[:] = ...`` does not: copied on
-        purpose); a write into what the call only reads (in_data, out_grad, backward's
-        out_data) goes to a copy, never into your arrays nor another operator's. ``req`` (for
-        what the call writes) lets each array say how it was written as it happens."""
+        """WatchedNDArrays over the buffers, in a SlotList named after ``role``: what the call
+        only reads is read-only as in MXNet (``+=`` fails; ``x[:] = ...`` writes into a copy)."""
         names = self._names(role)
         heard = self.checker.on_write(phase) if req is not None else None
         wrapped = [
@@ -419,23 +389,19 @@ class CustomRunner:
         return SlotList(wrapped, role, names, self.op.where)
 
     def _names(self, role):
-        """The Prop's names for the entries of list ``role`` ('in_data', 'forward req', ...),
-        from the declaration that role follows (contract.FAMILIES)."""
+        """The Prop's names for list ``role`` ('in_data', 'forward req', ...): contract.FAMILIES."""
         return getattr(self.op, FAMILIES[family_of(role)][0])()
 
     def _call(self, method, args, listing):
-        """``custom_op.method(*args)`` through the lifecycle recorder; returns what it returned.
-        An exception it raises gets the note of what each index held (``listing``, see
-        ``slot_map_note``); the arrays stop reporting writes when it returns."""
+        """``custom_op.method(*args)``, recorded; what it raises gets ``slot_map_note(listing)``."""
         called = f"{type(self.custom_op).__name__}.{method}"
         try:
             with self.op.noting_string_kwargs(method, self.op.prop, self.custom_op):
                 return lifecycle.observe(self.custom_op, method, args, site=self.op)
-        except MXNetError as exc:
+        except Exception as exc:  # an MXNetError goes on as it is, any other as engine_error
             exc.add_note(slot_map_note(self.op, called, listing))
-            raise
-        except Exception as exc:  # noqa: BLE001 -- infer_graph raises it again, unchanged
-            exc.add_note(slot_map_note(self.op, called, listing))
+            if isinstance(exc, MXNetError):
+                raise
             # one traceback, down to the line that raised (the exception stays __context__)
             raise engine_error(exc).with_traceback(exc.__traceback__) from None
         finally:
@@ -452,32 +418,18 @@ class CustomRunner:
             "out_data": self._wrap(out_data, "out_data", req=req, phase="forward"),
         }
         aux_list = self._wrap(aux, "aux")
-        given = list(list.__iter__(lists["out_data"]))
-        aux_given = list(list.__iter__(aux_list))
-        listing = [
-            ("in_data", list(list.__iter__(lists["in_data"])), lists["in_data"].names, None),
-            ("out_data", given, lists["out_data"].names, list(req)),
-            ("aux", aux_given, aux_list.names, None),
-        ]
+        given, aux_given = list(lists["out_data"]), list(aux_list)  # as handed out (see backward)
+        listing = _listing({**lists, "aux": aux_list}, req, "out_data")
         before = references(lists)
+        req_list = SlotList(req, "req", self._names("forward req"), self.op.where)
         returned = self._call(
-            "forward",
-            (
-                int(bool(is_train)),
-                SlotList(req, "req", self._names("forward req"), self.op.where),
-                lists["in_data"],
-                lists["out_data"],
-                aux_list,
-            ),
-            listing,
+            "forward", (int(bool(is_train)), req_list, *lists.values(), aux_list), listing
         )
-        self.checker.after_forward(
-            returned, list(req), lists["out_data"], given, lists["out_data"].names
-        )
+        self.checker.after_forward(returned, list(req), lists["out_data"], given)
         self.checker.after_replacing("forward", "out_data", lists["out_data"], given)
         self.checker.after_replacing("forward", "aux", aux_list, aux_given)
         self.checker.after_reading("forward", {"in_data": lists["in_data"]})
-        returned = None
+        returned = None  # what forward returned is not an array it kept
         self.checker.after_keeping("forward", detach_kept(lists, before))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
@@ -492,46 +444,33 @@ class CustomRunner:
             "in_grad": self._wrap(in_grad, "in_grad", req=req, phase="backward"),
         }
         aux_list = self._wrap(aux, "aux")
-        given = list(list.__iter__(lists["in_grad"]))
-        aux_given = list(list.__iter__(aux_list))  # the entries as handed out (code may replace)
-        listing = [
-            (
-                role,
-                list(list.__iter__(lists[role])),
-                lists[role].names,
-                list(req) if role == "in_grad" else None,
-            )
-            for role in lists
-        ]
-        listing.append(("aux", aux_given, aux_list.names, None))
+        # the entries as handed out (code may replace them)
+        given, aux_given = list(lists["in_grad"]), list(aux_list)
+        listing = _listing({**lists, "aux": aux_list}, req, "in_grad")
         before = references(lists)
+        req_list = SlotList(req, "req", self._names("backward req"), self.op.where)
         try:
-            returned = self._call(
-                "backward",
-                (
-                    SlotList(req, "req", self._names("backward req"), self.op.where),
-                    lists["out_grad"],
-                    lists["in_data"],
-                    lists["out_data"],
-                    lists["in_grad"],
-                    aux_list,
-                ),
-                listing,
-            )
+            returned = self._call("backward", (req_list, *lists.values(), aux_list), listing)
         finally:
             self.last_backward = {
                 "in_grad": [_touched(a) for a in given],
                 "aux": ["yes" if a.written else "no" for a in aux_given],
             }
-        self.checker.after_backward(returned, list(req), lists, given, lists["in_grad"].names)
+        self.checker.after_backward(returned, list(req), lists, given)
         self.checker.after_replacing("backward", "in_grad", lists["in_grad"], given)
         self.checker.after_replacing("backward", "aux", aux_list, aux_given)
         if not any(r != "null" and not a.exposed for r, a in zip(req, given)):
-            self.checker.after_reading(
-                "backward", {k: v for k, v in lists.items() if k != "in_grad"}
-            )
-        returned = None
+            self.checker.after_reading("backward", {r: lists[r] for r in WHAT_IT_HOLDS})
+        returned = None  # what backward returned is not an array it kept
         self.checker.after_keeping("backward", detach_kept(lists, before))
+
+
+def _listing(lists, req, written):
+    """[(role, arrays, names, req or None)] of the lists a call receives, for ``slot_map_note``."""
+    return [
+        (role, list(slots), slots.names, list(req) if role == written else None)
+        for role, slots in lists.items()
+    ]
 
 
 def _touched(array):
@@ -553,9 +492,8 @@ class SlotList(list):
             return super().__getitem__(index)
         except IndexError:
             count = len(self)
-            listing = ", ".join(f"{self.role}[{i}] is {n!r}" for i, n in enumerate(self.names))
             fix = (
-                f"use an index from 0 to {count - 1} ({listing})"
+                f"use an index from 0 to {count - 1} ({slot_listing(self.role, self.names)})"
                 if count
                 else f"declare a name first: {self.role} is empty"
             )

@@ -25,6 +25,7 @@ import numpy as np
 from ..arrays.ndarray import NDArray, _key_text
 from ..assign import assign
 from ..base import MistakeWarning
+from ..tracebacks import ENGINE_DIRS
 
 __all__ = [
     "WatchedNDArray",
@@ -63,17 +64,7 @@ class WatchedNDArray(NDArray):
     written (``'+='`` and ``'-='`` add into it; any other text replaced its values) and
     ``read_before`` whether the call had read the values first."""
 
-    __slots__ = (
-        "_buffer",
-        "exposed",
-        "written",
-        "_copy_on_write",
-        "slot",
-        "index",
-        "name",
-        "req",
-        "on_write",
-    )
+    __slots__ = ("_buffer", "exposed", "written", "_copy_on_write", "slot", "req", "on_write")
 
     def __init__(
         self, data, ctx, writable=True, copy_on_write=False, slot=None, req=None, on_write=None
@@ -145,11 +136,10 @@ class WatchedNDArray(NDArray):
 
     @contextmanager
     def _failing_untouched(self, read_before):
-        """A write that raises (a shape that does not broadcast, ...) wrote nothing: the array
-        counts as untouched as before, so a failed backward's note does not name it."""
+        """A write that raises wrote nothing: a failed backward's note does not name the array."""
         try:
             yield
-        except Exception:  # -- an exception that cannot be copied: its text is kept
+        except Exception:
             self.exposed = read_before
             raise
 
@@ -205,14 +195,8 @@ def slot_map_note(op, method, listing):
                 if array.dtype is None
                 else f"{tuple(array.shape)} {np.dtype(array.dtype).name}"
             )
-            rows.append(
-                (
-                    f"{role}[{i}]",
-                    repr(name),
-                    held,
-                    f"req[{i}] = {req[i]!r}" if req is not None else "",
-                )
-            )
+            req_text = f"req[{i}] = {req[i]!r}" if req is not None else ""
+            rows.append((f"{role}[{i}]", repr(name), held, req_text))
     widths = [max((len(row[c]) for row in rows if c < 2 or row[3]), default=0) for c in range(3)]
     lines = [
         "  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths + [0])).rstrip()
@@ -226,29 +210,11 @@ def slot_map_note(op, method, listing):
 
 
 # --- warnings that point at your line --------------------------------------------------------
-_ENGINE_DIRS = []
-
-
-def _engine_dirs():
-    """The folders of minisym and minisym_widgets: frames there are not the learner's."""
-    if not _ENGINE_DIRS:
-        import importlib.util
-
-        _ENGINE_DIRS.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        spec = importlib.util.find_spec("minisym_widgets")
-        if spec is not None and spec.origin:
-            _ENGINE_DIRS.append(os.path.dirname(os.path.abspath(spec.origin)))
-    return _ENGINE_DIRS
-
-
 def warn(message, category=CustomOpWarning):
     """Issue a warning at the first line outside the engine (the line of yours that wrote the
     array, or ran forward / backward), so a notebook shows your cell, not minisym's internals."""
-    dirs = [d + os.sep for d in _engine_dirs()]
     frame, level = sys._getframe(0), 1
-    while frame is not None and any(
-        os.path.abspath(frame.f_code.co_filename).startswith(d) for d in dirs
-    ):
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(ENGINE_DIRS):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, category, stacklevel=level)
 
@@ -267,17 +233,12 @@ class ResultChecker:
             self.warned.add(key)
             warn(message, category)
 
-    def after_forward(self, returned, req, out_data, given, names):
+    def after_forward(self, returned, req, out_data, given):
         """``given``: the WatchedNDArrays forward received in ``out_data`` (a SlotList)."""
-        unwritten = _zero_unwritten(req, given)
+        unwritten, names = _zero_unwritten(req, given), out_data.names
         listing = slot_listing("out_data", names)
         if returned is not None:
-            left = (
-                f" So {_join(f'out_data[{j}] ({names[j]!r})' for j in unwritten)} "
-                "holds zeros, not your result."
-                if unwritten
-                else ""
-            )
+            left = _left_unwritten("out_data", names, unwritten, "holds zeros, not your result.")
             self._warn_once(
                 ("forward", "returned"),
                 (
@@ -300,18 +261,14 @@ class ResultChecker:
                 ),
             )
 
-    def after_backward(self, returned, req, lists, given, names):
+    def after_backward(self, returned, req, lists, given):
         """``lists``: {role: SlotList} backward received; ``given``: the WatchedNDArrays it was
         handed in ``in_grad``."""
-        unwritten = _zero_unwritten(req, given)
+        unwritten, names = _zero_unwritten(req, given), lists["in_grad"].names
         listing = slot_listing("in_grad", names)
         if returned is not None:
-            left = (
-                f" So {_join(f'in_grad[{i}] ({names[i]!r})' for i in unwritten)} got none "
-                "of your gradient (zero under req 'write', unchanged under 'add')."
-                if unwritten
-                else ""
-            )
+            lost = "got none of your gradient (zero under req 'write', unchanged under 'add')."
+            left = _left_unwritten("in_grad", names, unwritten, lost)
             self._warn_once(
                 ("backward", "returned"),
                 (
@@ -404,26 +361,23 @@ class ResultChecker:
     def after_reading(self, phase, lists):
         """Warn once per slot when ``phase`` (forward / backward) wrote into a list it only
         reads (``lists``: {role: SlotList}); the write went into a private copy."""
-        for role, slots in lists.items():
-            for i, array in enumerate(list.__iter__(slots)):
-                if getattr(array, "written", False):
-                    name = slots.names[i]
-                    self._warn_once(
-                        (phase, "wrote", role, i),
-                        (
-                            f"{self.op.where}: compute into a new array instead (x = "
-                            f"{role}[{i}].copy()), and write results into "
-                            + (
-                                "out_data with self.assign(out_data[0], req[0], result)"
-                                if phase == "forward"
-                                else "in_grad with self.assign(in_grad[0], req[0], grad)"
-                            )
-                            + f": {phase} wrote into {role}[{i}] ({name!r}), which it only reads: "
-                            f"{role} is {WHAT_IT_HOLDS[role]}. The write went into a private "
-                            f"copy, so {name!r} and every other operator reading it keep their "
-                            "values (in MXNet the write would change them)."
-                        ),
+        for role, i, name in _written(lists):
+            self._warn_once(
+                (phase, "wrote", role, i),
+                (
+                    f"{self.op.where}: compute into a new array instead (x = "
+                    f"{role}[{i}].copy()), and write results into "
+                    + (
+                        "out_data with self.assign(out_data[0], req[0], result)"
+                        if phase == "forward"
+                        else "in_grad with self.assign(in_grad[0], req[0], grad)"
                     )
+                    + f": {phase} wrote into {role}[{i}] ({name!r}), which it only reads: "
+                    f"{role} is {WHAT_IT_HOLDS[role]}. The write went into a private "
+                    f"copy, so {name!r} and every other operator reading it keep their "
+                    "values (in MXNet the write would change them)."
+                ),
+            )
 
     def after_keeping(self, phase, kept):
         """Warn once per slot that ``phase`` kept an array it was handed (``kept``: [(role,
@@ -450,15 +404,28 @@ class ResultChecker:
             )
 
 
+def _entries(lists):
+    """(role, index, array) of every entry of every SlotList of ``lists`` ({role: SlotList})."""
+    for role, slots in lists.items():
+        for i, array in enumerate(list.__iter__(slots)):
+            yield role, i, array
+
+
+def _written(lists):
+    """[(role, index, name)] of the entries of ``lists`` the call wrote into."""
+    return [
+        (role, i, lists[role].names[i])
+        for role, i, array in _entries(lists)
+        if getattr(array, "written", False)  # an empty NDArray or a replaced entry has none
+    ]
+
+
 def references(lists):
     """{(role, index): reference count} of each array handed out, and {(role, None): ...} of
     each list: compared before and after a call, what the call kept (stored on self, in a
     global, ...) shows as a larger count."""
-    counts = {}
-    for role, slots in lists.items():
-        counts[(role, None)] = sys.getrefcount(slots)
-        for i, array in enumerate(list.__iter__(slots)):
-            counts[(role, i)] = sys.getrefcount(array)
+    counts = {(role, None): sys.getrefcount(slots) for role, slots in lists.items()}
+    counts.update({(role, i): sys.getrefcount(array) for role, i, array in _entries(lists)})
     return counts
 
 
@@ -467,22 +434,23 @@ def detach_kept(lists, before):
     copy of the values, so it never sees another operator's values nor writes into them."""
     after = references(lists)
     kept = []
-    for role, slots in lists.items():
-        whole = after[(role, None)] > before[(role, None)]
-        for i, array in enumerate(list.__iter__(slots)):
-            if not isinstance(array, WatchedNDArray):
-                continue  # an empty NDArray (not declared), or an entry the code replaced
-            if whole or after[(role, i)] > before[(role, i)]:
-                array._buffer = array._buffer.copy()
-                array._copy_on_write = False
-                kept.append((role, i, slots.names[i]))
+    for role, i, array in _entries(lists):
+        if not isinstance(array, WatchedNDArray):
+            continue  # an empty NDArray (not declared), or an entry the code replaced
+        if after[(role, None)] > before[(role, None)] or after[(role, i)] > before[(role, i)]:
+            array._buffer = array._buffer.copy()
+            array._copy_on_write = False
+            kept.append((role, i, lists[role].names[i]))
     return kept
 
 
-def _join(parts):
-    """'a', 'a and b', 'a, b and c'."""
-    parts = list(parts)
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+def _left_unwritten(role, names, unwritten, what):
+    """`` So out_data[0] ('output') holds ...``: the slots a call left unwritten, '' if none."""
+    if not unwritten:
+        return ""
+    parts = [f"{role}[{i}] ({names[i]!r})" for i in unwritten]
+    joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f" So {joined} {what}"
 
 
 def _zero_unwritten(req, given):
@@ -509,16 +477,14 @@ def _replaced(slots, given, role, index):
 
 def _wrote_into_inputs(lists):
     """The clue when backward wrote into what it only reads (out_grad, in_data, out_data)."""
-    for role in ("out_grad", "in_data", "out_data"):
-        slots = lists[role]
-        for j, array in enumerate(list.__iter__(slots)):
-            if getattr(array, "written", False):
-                return (
-                    f" It wrote into {role}[{j}] ({slots.names[j]!r}) instead: {role} is "
-                    f"{WHAT_IT_HOLDS[role]}; backward reads it and writes its results "
-                    "into in_grad."
-                )
-    return ""
+    written = _written({role: lists[role] for role in WHAT_IT_HOLDS})
+    if not written:
+        return ""
+    role, j, name = written[0]
+    return (
+        f" It wrote into {role}[{j}] ({name!r}) instead: {role} is {WHAT_IT_HOLDS[role]}; "
+        "backward reads it and writes its results into in_grad."
+    )
 
 
 # --- keyword arguments that are still strings ------------------------------------------------
@@ -564,15 +530,21 @@ KeywordString.__name__ = KeywordString.__qualname__ = "str"
 KeywordString.__module__ = "builtins"
 
 
+_NOT_A_LITERAL = object()
+
+
+def _literal(text):
+    """The Python literal ``text`` spells ('3', '(3, 3)', 'False'), else _NOT_A_LITERAL."""
+    try:
+        return ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return _NOT_A_LITERAL
+
+
 def _means_false(text):
     """Whether ``text`` is a non-empty str whose literal is false: '0', 'False', 'None', '[]'."""
-    if not text.strip():
-        return False
-    try:
-        value = ast.literal_eval(text.strip())
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return False
-    return not isinstance(value, str) and not value
+    value = _literal(text)
+    return value is not _NOT_A_LITERAL and not isinstance(value, str) and not value
 
 
 def keyword_strings(kwargs, where, prop):
@@ -631,20 +603,15 @@ def _looks_like_a_number(value):
         float(value)
         return True
     except ValueError:
-        pass
-    try:
-        return not isinstance(ast.literal_eval(value.strip()), str)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return False
+        literal = _literal(value)
+        return literal is not _NOT_A_LITERAL and not isinstance(literal, str)
 
 
 def _conversion(attr, keyword, value, wants_int):
     """The line a learner writes to convert ``value``: ``self.scale = float(scale)``."""
-    try:
-        parsed = ast.literal_eval(value.strip())
-    except (ValueError, SyntaxError):
+    parsed = _literal(value)
+    if parsed is _NOT_A_LITERAL:
         parsed = float(value)  # 'inf', 'nan'
-
     if isinstance(parsed, bool):
         return f"self.{attr} = {keyword} == 'True'"
     if isinstance(parsed, int) and wants_int:

@@ -165,10 +165,8 @@ class Operator:
     def backward_reads(self):
         """{'out_grad': [bool per output], 'in_data': [bool per input], 'out_data': [...]}:
         which arrays backward reads, asked the way MXNet asks (numbered ids)."""
-        ids = self.dependency_ids()
-        deps = set(
-            self.declare_backward_dependency(ids["out_grad"], ids["in_data"], ids["out_data"])
-        )
+        ids = self.dependency_ids()  # out_grad, in_data, out_data: the order of the parameters
+        deps = set(self.declare_backward_dependency(*ids.values()))
         return {role: [i in deps for i in numbers] for role, numbers in ids.items()}
 
     # --- what the operator computes (the CustomOp half) ---------------------------------------

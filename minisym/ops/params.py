@@ -17,6 +17,8 @@ __all__ = [
     "parse_params",
     "param_text",
     "shape_tuple",
+    "literal_tuple",
+    "is_int",
     "optional",
     "boolean",
     "dtype_str",
@@ -35,19 +37,28 @@ def boolean(text):
     raise ValueError(f"expected True or False, got {text!r}")
 
 
-def shape_tuple(text):
-    """'(3, 3)', '[3, 3]', '3' or '()' -> a tuple of ints."""
+def literal_tuple(text, fits):
+    """``text`` as a Python literal, one value or a tuple / list of them, as a tuple; None
+    unless every value ``fits``."""
     try:
         value = ast.literal_eval(text.strip()) if text.strip() else ()
     except (ValueError, SyntaxError):  # its message would show an ast node's memory address
-        value = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        return (value,)
-    if isinstance(value, (tuple, list)) and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    ):
-        return tuple(value)
-    raise ValueError(f"expected a tuple of ints such as (3, 3), got {text!r}")
+        return None
+    values = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+    return values if all(fits(v) for v in values) else None
+
+
+def is_int(value):
+    """Whether ``value`` is an int (not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def shape_tuple(text):
+    """'(3, 3)', '[3, 3]', '3' or '()' -> a tuple of ints."""
+    shape = literal_tuple(text, is_int)
+    if shape is None:
+        raise ValueError(f"expected a tuple of ints such as (3, 3), got {text!r}")
+    return shape
 
 
 def optional(parse):

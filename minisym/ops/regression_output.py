@@ -5,18 +5,13 @@ import numpy as np
 
 from ..assign import assign
 from ..base import MXNetValueError
+from ..kernels import reference as ref
 from .loss_common import f32_scale
 from .operator_base import Operator, register
 from .params import Param
 from .rules import fmt, known, prod
 
 __all__ = []
-
-
-def _sigmoid(x):
-    """1 / (1 + exp(-x)) without overflow for large |x|."""
-    e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype)
 
 
 class _Regression(Operator):
@@ -88,7 +83,7 @@ class LogisticRegressionOutput(_Regression):
 
     def link(self, data):
         """sigmoid(data)."""
-        return _sigmoid(data)
+        return ref.expit(data)
 
 
 @register("MAERegressionOutput")

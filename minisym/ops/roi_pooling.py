@@ -7,8 +7,8 @@ import numpy as np
 
 from ..assign import assign
 from ..base import MXNetValueError
-from ..kernels import fast_kernels_enabled
 from ..kernels import roi as kroi
+from .common import fast_path
 from .operator_base import Operator, register
 from .params import Param, shape_tuple
 from .rules import ShapeConflict, fmt, merge_value
@@ -23,13 +23,11 @@ def _pooled_size(value):
 
 
 def _scale(value):
+    if 0.0 <= value <= 1.0:
+        return None
     return (
-        None
-        if 0.0 <= value <= 1.0
-        else (
-            "must be between 0 and 1: the feature map's size over the image's, e.g. 1/16 = 0.0625 "
-            "after four stride-2 layers"
-        )
+        "must be between 0 and 1: the feature map's size over the image's, e.g. 1/16 = 0.0625 "
+        "after four stride-2 layers"
     )
 
 
@@ -92,7 +90,7 @@ class ROIPooling(Operator):
         """The max of every bin of every roi, and where it was (maxidx, -1 for none)."""
         data, rois = in_data
         bins = roi_bins(rois, self.spatial_scale, self.pooled_size, data.shape, data.dtype)
-        if fast_kernels_enabled() and data.dtype in (np.float32, np.float64):
+        if fast_path(data, 2):
             out = np.empty(out_data[0].shape, data.dtype)
             argmax = np.empty(out.shape, np.int64)
             kroi.roi_pool_forward(data, bins, out, argmax)
@@ -111,7 +109,7 @@ class ROIPooling(Operator):
                 f"{self.where}: maxidx has {argmax.shape[0]} rows but rois {rois.shape[0]}"
             )
         if req[0] != "null":
-            if fast_kernels_enabled() and dy.dtype in (np.float32, np.float64):
+            if fast_path(dy, 2):
                 grad = kroi.roi_pool_backward(dy, argmax, in_grad[0].shape)
             else:
                 grad = roi_unpool_reference(dy, argmax, in_grad[0].shape)

@@ -1,6 +1,8 @@
 """Building blocks of shape and type rules. A shape is a tuple of ints; ``None`` is an unknown shape
 and a 0 inside a tuple an unknown dimension (MXNet 1.x's convention)."""
 
+import math
+
 from ..base import MXNetValueError
 
 __all__ = [
@@ -28,12 +30,8 @@ def fmt(shape):
         return "unknown"
     if not isinstance(shape, tuple):
         return str(shape)
-    return (
-        "("
-        + ", ".join("?" if d == 0 else str(d) for d in shape)
-        + ("," if len(shape) == 1 else "")
-        + ")"
-    )
+    inner = ", ".join("?" if d == 0 else str(d) for d in shape)
+    return f"({inner},)" if len(shape) == 1 else f"({inner})"
 
 
 def known(shape):
@@ -43,10 +41,7 @@ def known(shape):
 
 def prod(dims):
     """The product of ``dims`` (1 for none)."""
-    result = 1
-    for d in dims:
-        result *= d
-    return result
+    return math.prod(dims)
 
 
 def merge_shape(a, b):

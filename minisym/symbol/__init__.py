@@ -19,27 +19,15 @@ def _install_functions(namespace):
 
 
 _install_functions(globals())
-from . import contrib  # noqa: E402,F401  (mx.sym.contrib.Proposal: after the functions exist)
-from .dispatch import (  # noqa: E402
-    arange,
-    eye,
-    hypot,
-    linspace,
-    maximum,
-    minimum,
-    ones,
-    pow,
-    power,
-    split_v2,
-    zeros,
-)
+from . import contrib, dispatch  # noqa: E402,F401  (mx.sym.contrib.Proposal: after the functions)
+from .dispatch import *  # noqa: E402,F403  (maximum, pow, zeros, ...: dispatch.__all__)
 
 install_fluent(Symbol, make_function, "Symbol")  # x.sum(axis=1), x.flatten(), ... (MXNet's names)
 
 
 def _split_v2_method(self, *args, **kwargs):
     """Convenience fluent method for mx.sym.split_v2: x.split_v2(2, axis=1)."""
-    return split_v2(self, *args, **kwargs)
+    return dispatch.split_v2(self, *args, **kwargs)
 
 
 Symbol.split_v2 = _split_v2_method
@@ -59,22 +47,8 @@ for _name, _value in list(globals().items()):
     ):
         setattr(_internal, _name, _value)
 
-__all__ = [
-    "Symbol",
-    "Variable",
-    "var",
-    "Group",
-    "load",
-    "load_json",
-    "maximum",
-    "minimum",
-    "hypot",
-    "pow",
-    "power",
-    "zeros",
-    "ones",
-    "eye",
-    "arange",
-    "linspace",
-    "split_v2",
-] + sorted(name for name in _ops.functions() if not name.startswith("_"))
+__all__ = (
+    ["Symbol", "Variable", "var", "Group", "load", "load_json"]
+    + dispatch.__all__
+    + sorted(name for name in _ops.functions() if not name.startswith("_"))
+)

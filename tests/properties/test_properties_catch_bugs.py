@@ -139,5 +139,7 @@ def test_a_reference_kernel_that_differs_from_the_fast_one_is_caught(monkeypatch
         return divisor
 
     monkeypatch.setattr(nn_reference, "_avg_divisor", old_divisor)
-    failure = falsify("kernels")
+    # Derandomized examples are seeded by the property's source: an edit to its docstring draws
+    # other graphs, and a window wholly past the input is rare. 1,000 examples still find it.
+    failure = falsify("kernels", examples=1000)
     assert isinstance(failure, AssertionError) and "fast vs reference" in str(failure)

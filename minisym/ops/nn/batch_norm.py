@@ -130,7 +130,7 @@ class BatchNorm(Operator):
         axis = self.axis % data.ndim
         self._overwrite_fixed_gamma(gamma, req)
         if _fast(data, gamma):
-            self._forward_fast(is_train, req, data, gamma, beta, aux, out_data, axis)
+            self._forward_fast(is_train, req, data, gamma, beta, aux, out_data)
             return
         x = data.astype(gamma.dtype)  # float16 data is normalised in float32, like MXNet
         if is_train and not self.use_global_stats:
@@ -144,10 +144,11 @@ class BatchNorm(Operator):
         assign(out_data[1], req[1], mean)
         assign(out_data[2], req[2], invstd)
 
-    def _forward_fast(self, is_train, req, data, gamma, beta, aux, out_data, axis, relu_out=None):
+    def _forward_fast(self, is_train, req, data, gamma, beta, aux, out_data, relu_out=None):
         """The same forward through the numba kernels (one pass per channel). With
         ``relu_out`` the result goes through max(., 0) straight into that array instead."""
         moving_mean, moving_var = aux
+        axis = self.axis % data.ndim
         scale = np.ones_like(gamma) if self.fix_gamma else gamma
         relu = relu_out is not None
         target = relu_out if relu else write_target(out_data[0], req[0])
@@ -181,17 +182,7 @@ class BatchNorm(Operator):
         (which only that ReLU reads) is left unwritten."""
         data, gamma, beta = in_data
         self._overwrite_fixed_gamma(gamma, req)
-        self._forward_fast(
-            is_train,
-            req,
-            data,
-            gamma,
-            beta,
-            aux,
-            out_data,
-            self.axis % data.ndim,
-            relu_out=relu_out,
-        )
+        self._forward_fast(is_train, req, data, gamma, beta, aux, out_data, relu_out)
 
     def backward_relu(self, req, out_grad, in_data, out_data, in_grad, aux, relu_out):
         """``backward`` of BatchNorm and the ReLU after it in one pass (an executor optimisation
@@ -212,15 +203,9 @@ class BatchNorm(Operator):
             self._update_moving_stats(moving_mean, moving_var, mean, invstd)
         if _fast(data, gamma):
             scale = np.ones_like(gamma) if self.fix_gamma else gamma
+            mean, invstd = mean.astype(data.dtype), invstd.astype(data.dtype)
             dx, dgamma, dbeta = kbn.bn_backward(
-                out_grad[0],
-                data,
-                mean.astype(data.dtype),
-                invstd.astype(data.dtype),
-                scale,
-                not self.use_global_stats,
-                axis,
-                relu_out,
+                out_grad[0], data, mean, invstd, scale, not self.use_global_stats, axis, relu_out
             )
             assign(in_grad[0], req[0], dx)
             assign(in_grad[1], req[1], 0 if self.fix_gamma else dgamma)

@@ -21,7 +21,12 @@ from ..operator_base import Operator, register
 from ..params import Param, boolean, optional, shape_tuple
 from ..rules import channel_first_axes, fmt, permute, prod, try_merge, unpermute
 
-__all__ = []
+__all__ = ["kernel_geometry"]
+
+
+def kernel_geometry(stride, pad, dilate):
+    """1-D or 2-D (stride, pad, dilate) as the 2-D kernels of minisym/kernels/conv.py take them."""
+    return lift_1d(stride, 1), lift_1d(pad, 0), lift_1d(dilate, 1)
 
 
 @register("Convolution")
@@ -49,14 +54,8 @@ class Convolution(Operator):
         if not in_shapes or in_shapes[0] is None:
             return 0
         data, out = in_shapes[0], out_shapes[0]
-        return (
-            data[1]
-            * prod(self.kernel)
-            * data[0]
-            * prod(out[2:])
-            * itemsize
-            * (2 if runs_backward else 1)
-        )
+        columns = data[1] * prod(self.kernel) * data[0] * prod(out[2:])
+        return columns * itemsize * (2 if runs_backward else 1)
 
     def validate(self):
         """kernel has 1 to 3 dims, stride / dilate / pad one value per dim, and num_group
@@ -157,9 +156,7 @@ class Convolution(Operator):
                 as_4d(data),
                 as_4d(weight),
                 bias,
-                lift_1d(stride, 1),
-                lift_1d(pad, 0),
-                lift_1d(dilate, 1),
+                *kernel_geometry(stride, pad, dilate),
                 self.num_group,
                 out=as_4d(target),
             )
@@ -207,9 +204,7 @@ class Convolution(Operator):
             as_4d(dy),
             as_4d(data),
             as_4d(weight),
-            lift_1d(stride, 1),
-            lift_1d(pad, 0),
-            lift_1d(dilate, 1),
+            *kernel_geometry(stride, pad, dilate),
             self.num_group,
             need_dx=req[0] != "null",
             need_dw=req[1] != "null",

@@ -9,10 +9,11 @@ from ...assign import assign
 from ...base import MXNetValueError
 from ...kernels import conv as kconv
 from ...kernels import reference as ref
-from ..common import as_4d, at_least, check_layout, check_spatial, fast_path, lift_1d
+from ..common import as_4d, at_least, check_layout, check_spatial, fast_path, lift_1d, spatial_param
 from ..operator_base import Operator, register
 from ..params import Param, boolean, optional, shape_tuple
 from ..rules import channel_first_axes, fmt, permute, unpermute
+from .convolution import kernel_geometry
 
 __all__ = ["Deconvolution", "deconv_forward", "deconv_backward"]
 
@@ -64,15 +65,11 @@ class Deconvolution(Operator):
     def list_arguments(self):
         return ["data", "weight"] if self.no_bias else ["data", "weight", "bias"]
 
-    def _per_axis(self, name, default):
-        value = getattr(self, name)
-        return tuple(value) if value else (default,) * len(self.kernel)
-
     def geometry(self, spatial):
         """(stride, dilate, pad, adj) per axis for input sizes ``spatial``; with a target_shape,
         pad and adj are MXNet's: the overshoot split in two, the odd cell to adj."""
-        stride, dilate = self._per_axis("stride", 1), self._per_axis("dilate", 1)
-        pad, adj = list(self._per_axis("pad", 0)), list(self._per_axis("adj", 0))
+        stride, dilate = spatial_param(self, "stride", 1), spatial_param(self, "dilate", 1)
+        pad, adj = list(spatial_param(self, "pad", 0)), list(spatial_param(self, "adj", 0))
         if any(self.target_shape):
             for i, (x, k, s, d) in enumerate(zip(spatial, self.kernel, stride, dilate)):
                 target = self.target_shape[i] if i < len(self.target_shape) else 0
@@ -196,21 +193,16 @@ def deconv_forward(data, weight, out_shape, kernel, stride, dilate, pad, groups)
     n, c = data.shape[:2]
     f = out_shape[1]
     if fast_path(data, len(kernel)):
-        x4, k2 = as_4d(data), lift_1d(kernel, 1)
+        x4 = as_4d(data)
         in_hw, out_hw = x4.shape[2:], lift_1d(tuple(out_shape[2:]), 1)
         out = np.zeros((n, f) + tuple(out_hw), data.dtype)
         cg, fg = c // groups, f // groups
+        geometry = lift_1d(kernel, 1), *kernel_geometry(stride, pad, dilate)
         for g in range(groups):
             rows = np.ascontiguousarray(x4[:, g * cg : (g + 1) * cg].transpose(1, 0, 2, 3))
             cols = w[g].T @ rows.reshape(cg, -1)  # (F/g*K, N*H*W)
             out[:, g * fg : (g + 1) * fg] = kconv.col2im(
-                cols,
-                (n, fg) + tuple(out_hw),
-                k2,
-                lift_1d(stride, 1),
-                lift_1d(pad, 0),
-                lift_1d(dilate, 1),
-                in_hw,
+                cols, (n, fg) + tuple(out_hw), *geometry, in_hw
             )
         return out.reshape(out_shape)
     spatial = data.shape[2:]
@@ -230,14 +222,8 @@ def deconv_backward(
     cg, fg = c // groups, f // groups
     w = _group_rows(weight, groups)
     if fast_path(data, len(kernel)):
-        cols = kconv.im2col(
-            as_4d(dy),
-            lift_1d(kernel, 1),
-            lift_1d(stride, 1),
-            lift_1d(pad, 0),
-            lift_1d(dilate, 1),
-            as_4d(data).shape[2:],
-        )
+        geometry = lift_1d(kernel, 1), *kernel_geometry(stride, pad, dilate)
+        cols = kconv.im2col(as_4d(dy), *geometry, as_4d(data).shape[2:])
         cols = cols.reshape(groups, fg * int(np.prod(kernel)), -1)  # (g, F/g*K, N*L)
         rows = np.ascontiguousarray(data.reshape(n, groups, cg, -1).transpose(1, 2, 0, 3))
         rows = rows.reshape(groups, cg, -1)  # (g, C/g, N*L)

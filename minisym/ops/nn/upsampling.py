@@ -62,10 +62,11 @@ class UpSampling(Operator):
 
     @property
     def kernel(self):
-        """Bilinear's deconvolution kernel, stride and pad, as MXNet derives them from scale."""
+        """Bilinear's deconvolution kernel size, as MXNet derives it from scale."""
         return 2 * self.scale - self.scale % 2
 
     def _deconv_geometry(self):
+        """(kernel, stride, dilate, pad) of bilinear's deconvolution, as MXNet derives them."""
         k, s = self.kernel, self.scale
         pad = math.ceil((s - 1) / 2)
         return (k, k), (s, s), (1, 1), (pad, pad)
@@ -145,14 +146,8 @@ class UpSampling(Operator):
         out = out_data[0]
         if self.bilinear:
             data, weight = in_data
-            kernel, stride, dilate, pad = self._deconv_geometry()
-            assign(
-                out,
-                req[0],
-                deconv_forward(
-                    data, weight, out.shape, kernel, stride, dilate, pad, self.num_filter
-                ),
-            )
+            geometry = self._deconv_geometry()
+            assign(out, req[0], deconv_forward(data, weight, out.shape, *geometry, self.num_filter))
             return
         pieces = [_repeat(x, out.shape[2] // x.shape[2]) for x in in_data]
         result = (
@@ -168,18 +163,9 @@ class UpSampling(Operator):
         dy = out_grad[0]
         if self.bilinear:
             data, weight = in_data
-            kernel, stride, dilate, pad = self._deconv_geometry()
+            geometry = self._deconv_geometry()
             dx, dw = deconv_backward(
-                dy,
-                data,
-                weight,
-                kernel,
-                stride,
-                dilate,
-                pad,
-                self.num_filter,
-                req[0] != "null",
-                req[1] != "null",
+                dy, data, weight, *geometry, self.num_filter, req[0] != "null", req[1] != "null"
             )
             assign(in_grad[0], req[0], dx)
             assign(in_grad[1], req[1], dw)

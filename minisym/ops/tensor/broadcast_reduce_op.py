@@ -43,7 +43,7 @@ class Reduce(Operator):
             return [None], [None], []
         axes = self.reduced_axes(len(data))
         if self.keepdims:
-            out = tuple(1 if i in axes else d for i, d in enumerate(data))
+            out = _keepdims_shape(data, axes)
         else:
             out = tuple(d for i, d in enumerate(data) if i not in axes) or (1,)
         return [data], [out], []

@@ -100,14 +100,6 @@ class _ArgReduce(Operator):
     backward_needs = ()  # the gradient is zero: nothing is read, not even a head gradient
     search = None  # np.argmax or np.argmin
 
-    def _axis(self, ndim):
-        if not -ndim <= self.axis < ndim:
-            raise MXNetValueError(
-                f"{self.where}: axis={self.axis} is out of range for data with "
-                f"{ndim} dimensions; use an axis in [{-ndim}, {ndim - 1}]"
-            )
-        return self.axis % ndim
-
     def infer_shape(self, in_shape, out_shape):
         """data (d0, ..., dn) -> data without ``axis`` ((1,) for axis=None or 1-D data);
         keepdims keeps a 1 there."""
@@ -116,10 +108,8 @@ class _ArgReduce(Operator):
             return [None], [out_shape[0]], []
         if self.axis is None:
             return [data], [(1,) * len(data) if self.keepdims else (1,)], []
-        axis = self._axis(len(data))
-        if self.keepdims:
-            return [data], [data[:axis] + (1,) + data[axis + 1 :]], []
-        return [data], [data[:axis] + data[axis + 1 :] or (1,)], []  # MXNet has no 0-d arrays
+        axis = axis_in(self, self.axis, len(data))
+        return [data], [_reduce_axis_shape(data, axis, self.keepdims)], []
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """data -> indices (as data's dtype), shaped by infer_shape."""
@@ -127,7 +117,7 @@ class _ArgReduce(Operator):
         if self.axis is None:
             index = self.search(data.reshape(-1))
         else:
-            index = self.search(data, axis=self._axis(data.ndim))
+            index = self.search(data, axis=axis_in(self, self.axis, data.ndim))
         assign(out_data[0], req[0], np.reshape(index, out_data[0].shape))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):

@@ -5,18 +5,12 @@ import numpy as np
 
 from ...assign import assign
 from ...base import MXNetValueError
-from ..common import axes_of
+from ..common import LendsShape, axes_of, sum_to_shape
 from ..operator_base import Operator, register
 from ..params import Param, optional, shape_tuple
 from ..rules import fmt, known
 
 __all__ = []
-
-
-def _sum_to(grad, shape):
-    """``grad`` summed over the axes where ``shape`` has a 1 (and grad does not)."""
-    axes = tuple(i for i, (g, s) in enumerate(zip(grad.shape, shape)) if s == 1 and g != 1)
-    return grad.sum(axis=axes, keepdims=True) if axes else grad
 
 
 class _Broadcast(Operator):
@@ -30,7 +24,7 @@ class _Broadcast(Operator):
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """The head gradient summed over every stretched axis."""
-        assign(in_grad[0], req[0], _sum_to(out_grad[0], in_grad[0].shape))
+        assign(in_grad[0], req[0], sum_to_shape(out_grad[0], in_grad[0].shape))
 
 
 @register("broadcast_axis", "broadcast_axes")
@@ -105,7 +99,7 @@ class BroadcastTo(_Broadcast):
 
 
 @register("broadcast_like")
-class BroadcastLike(_Broadcast):
+class BroadcastLike(LendsShape, _Broadcast):
     """lhs stretched to rhs's shape (or lhs's ``lhs_axes`` to the sizes of rhs's ``rhs_axes``);
     rhs only lends its shape."""
 
@@ -130,14 +124,11 @@ class BroadcastLike(_Broadcast):
                     f"{self.where}: lhs {fmt(lhs)} and rhs {fmt(rhs)} have "
                     "different numbers of axes; give lhs_axes and rhs_axes"
                 )
-            pairs = list(zip(range(len(lhs)), range(len(rhs))))
+            pairs = [(axis, axis) for axis in range(len(lhs))]
         else:
-            pairs = list(
-                zip(
-                    axes_of(self.lhs_axes, len(lhs), self.where, "lhs_axes"),
-                    axes_of(self.rhs_axes or (), len(rhs), self.where, "rhs_axes"),
-                )
-            )
+            left = axes_of(self.lhs_axes, len(lhs), self.where, "lhs_axes")
+            right = axes_of(self.rhs_axes or (), len(rhs), self.where, "rhs_axes")
+            pairs = list(zip(left, right))
         out = list(lhs)
         for left, right in pairs:
             if lhs[left] not in (1, rhs[right]):
@@ -147,12 +138,6 @@ class BroadcastLike(_Broadcast):
                 )
             out[left] = rhs[right]
         return [lhs, rhs], [tuple(out)], []
-
-    def infer_type(self, in_type, out_type):
-        """The output has lhs's dtype; rhs keeps its own (MXNet's test_broadcast_like_different_
-        types)."""
-        dtype = in_type[0] if in_type[0] is not None else out_type[0]
-        return [dtype, in_type[1]], [dtype], []
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """lhs: the head gradient summed over the stretched axes; rhs: zeros."""

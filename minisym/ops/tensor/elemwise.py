@@ -10,7 +10,8 @@ math functions of elemwise_unary_op_basic.cc, _trig.cc, _logexp.cc and _pow.cc.
 
 Every operator here is generated from a table row holding its value function and its
 derivative, so "what is the gradient of _rdiv_scalar" is answered by one row of
-``_SCALAR_OPS``. A derivative of ``None`` means the input gets a zero gradient (comparisons).
+``_BINARY_MATH`` (div, the scalar as lhs). A derivative of ``None`` means the input gets a
+zero gradient (comparisons).
 """
 
 import numpy as np
@@ -19,6 +20,7 @@ import scipy.special
 from ...assign import assign
 from ...base import MXNetValueError
 from ...operand_errors import shape_difference
+from ..common import ElemwiseValues, sum_to_shape
 from ..operator_base import Operator, add_function, register
 from ..params import Param, boolean
 from ..rules import ShapeConflict, fmt, merge_shape, same_shape
@@ -48,23 +50,11 @@ def _divide(a, b):
     return np.where(np.equal(b, 0), 0, quotient).astype(np.result_type(a, b))
 
 
-def _as(scalar, data):
-    """The scalar in data's dtype, as MXNet casts it (an integer array divides by an integer)."""
-    return np.asarray(scalar, dtype=data.dtype)
-
-
 def _head_times(grad, derivative, *args):
     """grad * derivative(*args): the chain rule for one input; zeros when derivative is None."""
     if derivative is None:
         return np.zeros_like(grad)
     return grad * derivative(*args)
-
-
-def _sum_to_shape(grad, shape):
-    """Sum ``grad`` over the axes that broadcasting added or stretched, giving ``shape``."""
-    lead = grad.ndim - len(shape)
-    stretched = tuple(lead + i for i, d in enumerate(shape) if d == 1 and grad.shape[lead + i] != 1)
-    return np.sum(grad, axis=tuple(range(lead)) + stretched, keepdims=True).reshape(shape)
 
 
 # --- Symbol (x) Symbol --------------------------------------------------------------------------
@@ -142,7 +132,7 @@ class _Binary(Operator):
             for i, (x, derivative) in enumerate(((lhs, d_lhs), (rhs, d_rhs))):
                 if req[i] != "null":
                     grad = _head_times(out_grad[0], derivative, lhs, rhs)
-                    assign(in_grad[i], req[i], _sum_to_shape(grad, x.shape))
+                    assign(in_grad[i], req[i], sum_to_shape(grad, x.shape))
 
 
 _PYTHON_OPERATOR = {
@@ -192,17 +182,14 @@ class ElemwiseShapeError(MXNetValueError):
             )
         layers = [f"'{s.name}'" for s in sources if not s.is_variable]
         given = [f"'{s.name}'" for s in sources if s.is_variable]
-        check = " and ".join(
-            filter(
-                None,
-                [
-                    f"the layers that produce {' and '.join(layers)}" if layers else "",
-                    f"the {'shapes' if len(given) > 1 else 'shape'} given for {' and '.join(given)}"
-                    if given
-                    else "",
-                ],
+        checks = []
+        if layers:
+            checks.append(f"the layers that produce {' and '.join(layers)}")
+        if given:
+            checks.append(
+                f"the {'shapes' if len(given) > 1 else 'shape'} given for {' and '.join(given)}"
             )
-        )
+        check = " and ".join(checks)
         return (
             f"{head} broadcast_{math} would not help either: on each axis that differs, one "
             f"side must be 1. Make both sides the same shape"
@@ -219,13 +206,11 @@ def _producer(src, index):
     return f"{src.name} output {index}"
 
 
-def _binary(op_name, math, doc, needs=("out_grad", "in_data"), **facts):
-    """Register the equal-shape operator ``op_name`` computing row ``math`` of _BINARY_MATH
-    (``facts``: Operator attributes it declares otherwise, e.g. gradient_is_cloned)."""
-    cls = type(
-        op_name, (_Binary,), {"__doc__": doc, "math": math, "backward_needs": needs, **facts}
-    )
-    return register(op_name)(cls)
+def _binary(op_name, math, doc, needs=("out_grad", "in_data"), base=None, aliases=(), **facts):
+    """Register the operator ``op_name`` (equal shapes, or ``base``'s) computing row ``math`` of
+    _BINARY_MATH (``facts``: Operator attributes it declares otherwise, e.g. gradient_is_cloned)."""
+    body = {"__doc__": doc, "math": math, "backward_needs": needs, **facts}
+    return register(op_name, *aliases)(type(op_name, (base or _Binary,), body))
 
 
 # MXNet's CloneGradient: no backward node, the head gradient is passed on to both inputs
@@ -256,30 +241,28 @@ _binary("_maximum", "maximum", "max(lhs, rhs) (equal shapes); on ties lhs gets t
 _binary("_minimum", "minimum", "min(lhs, rhs) (equal shapes); on ties lhs gets the gradient.")
 
 
-for _cmp in ("_equal", "_not_equal", "_greater", "_greater_equal", "_lesser", "_lesser_equal"):
+_COMPARISONS = ("equal", "not_equal", "greater", "greater_equal", "lesser", "lesser_equal")
+
+
+for _math in _COMPARISONS:
     _binary(
-        _cmp, _cmp[1:], f"1 where {_cmp[1:].replace('_', ' ')} holds, else 0 (equal shapes).", ()
+        f"_{_math}", _math, f"1 where {_math.replace('_', ' ')} holds, else 0 (equal shapes).", ()
     )
 
 
-for _fn, _op in (
-    ("_Plus", "elemwise_add"),
-    ("_plus", "elemwise_add"),
-    ("_add", "elemwise_add"),
-    ("_Minus", "elemwise_sub"),
-    ("_minus", "elemwise_sub"),
-    ("_sub", "elemwise_sub"),
-    ("_Mul", "elemwise_mul"),
-    ("_mul", "elemwise_mul"),
-    ("_Div", "elemwise_div"),
-    ("_div", "elemwise_div"),
-    ("_Power", "_power"),
-    ("_Mod", "_mod"),
-    ("_Maximum", "_maximum"),
-    ("_Minimum", "_minimum"),
-    ("_Hypot", "_hypot"),
-):
-    add_function(_fn, _op)
+for _op, _fns in {
+    "elemwise_add": ("_Plus", "_plus", "_add"),
+    "elemwise_sub": ("_Minus", "_minus", "_sub"),
+    "elemwise_mul": ("_Mul", "_mul"),
+    "elemwise_div": ("_Div", "_div"),
+    "_power": ("_Power",),
+    "_mod": ("_Mod",),
+    "_maximum": ("_Maximum",),
+    "_minimum": ("_Minimum",),
+    "_hypot": ("_Hypot",),
+}.items():
+    for _fn in _fns:
+        add_function(_fn, _op)
 
 
 def broadcast_shape(op, lhs, rhs):
@@ -313,36 +296,18 @@ class _Broadcast(_Binary):
         return list(in_shape), [out if out is not None else out_shape[0]], []
 
 
-_COMPARISONS = ("equal", "not_equal", "greater", "greater_equal", "lesser", "lesser_equal")
-
-
 _COMPARISONS += ("logical_and", "logical_or", "logical_xor")  # 1 / 0 too, no gradient either
 
 
-for _name, _alias in (
-    ("broadcast_add", "broadcast_plus"),
-    ("broadcast_sub", "broadcast_minus"),
-    ("broadcast_mul", None),
-    ("broadcast_div", None),
-    ("broadcast_power", None),
-    ("broadcast_mod", None),
-    ("broadcast_maximum", None),
-    ("broadcast_minimum", None),
-    ("broadcast_hypot", None),
-    *((f"broadcast_{c}", None) for c in _COMPARISONS),
-):
-    _math = _name.split("_", 1)[1]
-    _cls = type(
-        _name,
-        (_Broadcast,),
-        {
-            "__doc__": f"{_name}: lhs, rhs broadcast together.",
-            "math": _math,
-            # a comparison reads nothing in backward, so as a head it needs no head gradient
-            "backward_needs": () if _math in _COMPARISONS else _Binary.backward_needs,
-        },
-    )
-    register(_name, *([_alias] if _alias else []))(_cls)
+_ARITHMETIC = ("add", "sub", "mul", "div", "power", "mod", "maximum", "minimum", "hypot")
+
+
+for _math in _ARITHMETIC + _COMPARISONS:
+    _name = f"broadcast_{_math}"
+    # a comparison reads nothing in backward, so as a head it needs no head gradient
+    _needs = () if _math in _COMPARISONS else _Binary.backward_needs
+    _aliases = {"add": ("broadcast_plus",), "sub": ("broadcast_minus",)}.get(_math, ())
+    _binary(_name, _math, f"{_name}: lhs, rhs broadcast together.", _needs, _Broadcast, _aliases)
 
 
 # --- Symbol (x) scalar --------------------------------------------------------------------------
@@ -364,52 +329,30 @@ def _smooth_l1_grad(x, sigma):
     return np.where(x > inverse, 1, np.where(x < -inverse, -1, square * x))
 
 
+def _with_scalar(math, data_is_rhs=False):
+    """f(x, s) and df/dx(x, s) of row ``math`` of _BINARY_MATH, the scalar s as rhs (or lhs)."""
+    value, d_lhs, d_rhs = _BINARY_MATH[math]
+    if not data_is_rhs:
+        return value, d_lhs
+    return (lambda x, s: value(s, x)), (d_rhs and (lambda x, s: d_rhs(s, x)))
+
+
 # name: (Python function alias, doc, value f(x, s), derivative df/dx(x, s)); s is self.scalar.
 _SCALAR_OPS = {
-    "_plus_scalar": ("_PlusScalar", "data + scalar", lambda x, s: x + s, lambda x, s: 1),
-    "_minus_scalar": ("_MinusScalar", "data - scalar", lambda x, s: x - s, lambda x, s: 1),
-    "_rminus_scalar": ("_RMinusScalar", "scalar - data", lambda x, s: s - x, lambda x, s: -1),
-    "_mul_scalar": ("_MulScalar", "data * scalar", lambda x, s: x * s, lambda x, s: s),
-    "_div_scalar": (
-        "_DivScalar",
-        "data / scalar",
-        lambda x, s: _divide(x, _as(s, x)),
-        lambda x, s: 1 / s,
-    ),
-    "_rdiv_scalar": (
-        "_RDivScalar",
-        "scalar / data",
-        lambda x, s: _divide(_as(s, x), x),
-        lambda x, s: -s / (x * x),
-    ),
-    "_power_scalar": (
-        "_PowerScalar",
-        "data ** scalar",
-        lambda x, s: x**s,
-        lambda x, s: s * x ** (s - 1),
-    ),
-    "_rpower_scalar": (
-        "_RPowerScalar",
-        "scalar ** data",
-        lambda x, s: s**x,
-        lambda x, s: s**x * np.log(s),
-    ),
-    "_mod_scalar": ("_ModScalar", "data % scalar", lambda x, s: _floor_mod(x, s), lambda x, s: 1),
-    "_rmod_scalar": (
-        "_RModScalar",
-        "scalar % data",
-        lambda x, s: _floor_mod(s, x),
-        lambda x, s: -np.floor(s / x),
-    ),
+    "_plus_scalar": ("_PlusScalar", "data + scalar", *_with_scalar("add")),
+    "_minus_scalar": ("_MinusScalar", "data - scalar", *_with_scalar("sub")),
+    "_rminus_scalar": ("_RMinusScalar", "scalar - data", *_with_scalar("sub", True)),
+    "_mul_scalar": ("_MulScalar", "data * scalar", *_with_scalar("mul")),
+    "_div_scalar": ("_DivScalar", "data / scalar", *_with_scalar("div")),
+    "_rdiv_scalar": ("_RDivScalar", "scalar / data", *_with_scalar("div", True)),
+    "_power_scalar": ("_PowerScalar", "data ** scalar", *_with_scalar("power")),
+    "_rpower_scalar": ("_RPowerScalar", "scalar ** data", *_with_scalar("power", True)),
+    "_mod_scalar": ("_ModScalar", "data % scalar", *_with_scalar("mod")),
+    "_rmod_scalar": ("_RModScalar", "scalar % data", *_with_scalar("mod", True)),
     # On ties (data == scalar) the data gets the gradient (observed in MXNet).
-    "_hypot_scalar": (
-        "_HypotScalar",
-        "sqrt(data**2 + scalar**2)",
-        np.hypot,
-        lambda x, s: x / np.hypot(x, s),
-    ),
-    "_maximum_scalar": ("_MaximumScalar", "max(data, scalar)", np.maximum, lambda x, s: x >= s),
-    "_minimum_scalar": ("_MinimumScalar", "min(data, scalar)", np.minimum, lambda x, s: x <= s),
+    "_hypot_scalar": ("_HypotScalar", "sqrt(data**2 + scalar**2)", *_with_scalar("hypot")),
+    "_maximum_scalar": ("_MaximumScalar", "max(data, scalar)", *_with_scalar("maximum")),
+    "_minimum_scalar": ("_MinimumScalar", "min(data, scalar)", *_with_scalar("minimum")),
     # sigma = scalar: 0.5 * (sigma * x)**2 where |x| < 1 / sigma**2, else |x| - 0.5 / sigma**2
     "smooth_l1": (
         None,
@@ -417,26 +360,23 @@ _SCALAR_OPS = {
         _smooth_l1,
         _smooth_l1_grad,
     ),
-    "_equal_scalar": (None, "data == scalar", np.equal, None),
-    "_not_equal_scalar": (None, "data != scalar", np.not_equal, None),
-    "_greater_scalar": (None, "data > scalar", np.greater, None),
-    "_greater_equal_scalar": (None, "data >= scalar", np.greater_equal, None),
-    "_lesser_scalar": (None, "data < scalar", np.less, None),
-    "_lesser_equal_scalar": (None, "data <= scalar", np.less_equal, None),
-    "_logical_and_scalar": (None, "data and scalar", np.logical_and, None),
-    "_logical_or_scalar": (None, "data or scalar", np.logical_or, None),
-    "_logical_xor_scalar": (None, "data xor scalar", np.logical_xor, None),
+    "_equal_scalar": (None, "data == scalar", *_with_scalar("equal")),
+    "_not_equal_scalar": (None, "data != scalar", *_with_scalar("not_equal")),
+    "_greater_scalar": (None, "data > scalar", *_with_scalar("greater")),
+    "_greater_equal_scalar": (None, "data >= scalar", *_with_scalar("greater_equal")),
+    "_lesser_scalar": (None, "data < scalar", *_with_scalar("lesser")),
+    "_lesser_equal_scalar": (None, "data <= scalar", *_with_scalar("lesser_equal")),
+    "_logical_and_scalar": (None, "data and scalar", *_with_scalar("logical_and")),
+    "_logical_or_scalar": (None, "data or scalar", *_with_scalar("logical_or")),
+    "_logical_xor_scalar": (None, "data xor scalar", *_with_scalar("logical_xor")),
 }
 
 
-class _Scalar(Operator):
+class _Scalar(ElemwiseValues):
     """data (x) scalar, elementwise; its row of ``_SCALAR_OPS`` holds f and df/dx."""
 
     params = {"scalar": Param(float, 1.0), "is_int": Param(boolean, True)}
     backward_needs = ("out_grad", "in_data")
-
-    def infer_shape(self, in_shape, out_shape):
-        return same_shape(self, in_shape, out_shape)
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """data (any shape) -> f(data, scalar), same shape."""
@@ -466,53 +406,60 @@ for _op, (_fn, _doc, _f, _df) in _SCALAR_OPS.items():
 
 
 # --- f(Symbol) ----------------------------------------------------------------------------------
+def _round_half_away(x):
+    """C's round: halves go away from zero (NumPy's np.round goes to even: 2.5 -> 2)."""
+    whole = np.trunc(x)
+    return whole + np.where(np.abs(x - whole) >= 0.5, np.sign(x), 0).astype(x.dtype)
+
+
 _READS_X = ("out_grad", "in_data")
+_READS_Y = ("out_grad", "out_data")
 
 
 # name: (doc, value f(x), derivative df/dx(x, y), what backward reads), where x is the input and
 # y = f(x) the output; each derivative reads only what its last column declares, because an
 # executor may reuse the other buffer.
 _UNARY_OPS = {
-    "exp": ("e**x", np.exp, lambda x, y: y, ("out_grad", "out_data")),
-    "log": ("ln x", np.log, lambda x, y: 1 / x, ("out_grad", "in_data")),
-    "sqrt": ("sqrt(x)", np.sqrt, lambda x, y: 0.5 / y, ("out_grad", "out_data")),
-    "square": ("x**2", np.square, lambda x, y: 2 * x, ("out_grad", "in_data")),
+    "exp": ("e**x", np.exp, lambda x, y: y, _READS_Y),
+    "log": ("ln x", np.log, lambda x, y: 1 / x, _READS_X),
+    "sqrt": ("sqrt(x)", np.sqrt, lambda x, y: 0.5 / y, _READS_Y),
+    "square": ("x**2", np.square, lambda x, y: 2 * x, _READS_X),
     # MXNet: the gradient of |x| at 0 is sign(0) = 0, of relu at 0 is 0 (observed).
-    "abs": ("|x|", np.abs, lambda x, y: np.sign(x), ("out_grad", "in_data")),
+    "abs": ("|x|", np.abs, lambda x, y: np.sign(x), _READS_X),
     "negative": ("-x", np.negative, lambda x, y: -1, ("out_grad",)),
-    "relu": ("max(x, 0)", lambda x: np.maximum(x, 0), lambda x, y: y > 0, ("out_grad", "out_data")),
+    "relu": ("max(x, 0)", lambda x: np.maximum(x, 0), lambda x, y: y > 0, _READS_Y),
     "sigmoid": (
         "1 / (1 + e**-x)",
         lambda x: 1 / (1 + np.exp(-x)),
         lambda x, y: y * (1 - y),
-        ("out_grad", "out_data"),
+        _READS_Y,
     ),
-    "tanh": ("tanh(x)", np.tanh, lambda x, y: 1 - y * y, ("out_grad", "out_data")),
+    "tanh": ("tanh(x)", np.tanh, lambda x, y: 1 - y * y, _READS_Y),
     # MXNet's backward of sign reads the head gradient and x, and gives 0 (not a delta).
-    "sign": ("-1, 0 or 1", np.sign, lambda x, y: 0, ("out_grad", "in_data")),
+    "sign": ("-1, 0 or 1", np.sign, lambda x, y: 0, _READS_X),
     # round, trunc and logical_not have a zero gradient and need no head gradient (MXNet).
-    "round": ("x rounded half away from zero", lambda x: _round_half_away(x), None, ()),
+    "round": ("x rounded half away from zero", _round_half_away, None, ()),
     "trunc": ("x rounded toward zero", np.trunc, None, ()),
     "logical_not": ("1 where x == 0, else 0", lambda x: (x == 0).astype(x.dtype), None, ()),
     "rsqrt": (
         "1 / sqrt(x)",
         lambda x: 1 / np.sqrt(x),
         lambda x, y: -0.5 / (np.sqrt(x) * x),
-        ("out_grad", "in_data"),
+        _READS_X,
     ),
-    "sin": ("sin(x)", np.sin, lambda x, y: np.cos(x), ("out_grad", "in_data")),
-    "cos": ("cos(x)", np.cos, lambda x, y: -np.sin(x), ("out_grad", "in_data")),
+    "sin": ("sin(x)", np.sin, lambda x, y: np.cos(x), _READS_X),
+    "cos": ("cos(x)", np.cos, lambda x, y: -np.sin(x), _READS_X),
     "softsign": (
         "x / (1 + |x|)",
         lambda x: x / (1 + np.abs(x)),
         lambda x, y: 1 / np.square(1 + np.abs(x)),
-        ("out_grad", "in_data"),
+        _READS_X,
     ),
-    "reciprocal": ("1 / x", lambda x: 1 / x, lambda x, y: -1 / (x * x), ("out_grad", "in_data")),
+    "reciprocal": ("1 / x", lambda x: 1 / x, lambda x, y: -1 / (x * x), _READS_X),
     "ceil": ("x rounded up", np.ceil, None, ()),
     "floor": ("x rounded down", np.floor, None, ()),
     "fix": ("x rounded toward zero", np.fix, None, ()),
-    "tan": ("tan(x)", np.tan, lambda x, y: 1 + y * y, ("out_grad", "out_data")),
+    "tan": ("tan(x)", np.tan, lambda x, y: 1 + y * y, _READS_Y),
     "arcsin": ("asin(x)", np.arcsin, lambda x, y: 1 / np.sqrt(1 - x * x), _READS_X),
     "arccos": ("acos(x)", np.arccos, lambda x, y: -1 / np.sqrt(1 - x * x), _READS_X),
     "arctan": ("atan(x)", np.arctan, lambda x, y: 1 / (1 + x * x), _READS_X),
@@ -527,7 +474,7 @@ _UNARY_OPS = {
     "log10": ("log10 x", np.log10, lambda x, y: 1 / (x * np.log(10)), _READS_X),
     "log1p": ("ln(1 + x)", np.log1p, lambda x, y: 1 / (1 + x), _READS_X),
     "expm1": ("e**x - 1", np.expm1, lambda x, y: np.exp(x), _READS_X),
-    "cbrt": ("x**(1/3)", np.cbrt, lambda x, y: 1 / (3 * y * y), ("out_grad", "out_data")),
+    "cbrt": ("x**(1/3)", np.cbrt, lambda x, y: 1 / (3 * y * y), _READS_Y),
     "rcbrt": (
         "x**(-1/3)",
         lambda x: 1 / np.cbrt(x),
@@ -555,17 +502,8 @@ _UNARY_OPS = {
 }
 
 
-def _round_half_away(x):
-    """C's round: halves go away from zero (NumPy's np.round goes to even: 2.5 -> 2)."""
-    whole = np.trunc(x)
-    return whole + np.where(np.abs(x - whole) >= 0.5, np.sign(x), 0).astype(x.dtype)
-
-
-class _Unary(Operator):
+class _Unary(ElemwiseValues):
     """f(data), elementwise; its row of ``_UNARY_OPS`` holds f and df/dx."""
-
-    def infer_shape(self, in_shape, out_shape):
-        return same_shape(self, in_shape, out_shape)
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """data (any shape) -> f(data), same shape."""

@@ -7,21 +7,16 @@ import numpy as np
 
 from ...assign import assign
 from ...base import MXNetTypeError, MXNetValueError
-from ..common import ElemwiseValues, check_dtype, dtype_param
-from ..operator_base import Operator, register
+from ..common import ElemwiseValues, LendsShape, check_dtype, dtype_param
+from ..operator_base import register
 from ..params import Param, optional
-from ..rules import (
-    fmt,
-    known,
-    prod,
-    same_shape,
-)
+from ..rules import fmt, known, prod
 
 __all__ = []
 
 
 @register("reshape_like")
-class ReshapeLike(Operator):
+class ReshapeLike(LendsShape):
     """lhs's values in the shape of rhs (or lhs's axes lhs_begin:lhs_end replaced by rhs's
     axes rhs_begin:rhs_end); rhs only lends its shape."""
 
@@ -31,7 +26,6 @@ class ReshapeLike(Operator):
         "rhs_begin": Param(optional(int), None),
         "rhs_end": Param(optional(int), None),
     }
-    backward_needs = ("out_grad",)
     no_gradient_inputs = ("rhs",)
 
     def list_arguments(self):
@@ -72,11 +66,6 @@ class ReshapeLike(Operator):
             )
         return [lhs, rhs], [out], []
 
-    def infer_type(self, in_type, out_type):
-        """The output has lhs's dtype; rhs keeps its own."""
-        dtype = in_type[0] if in_type[0] is not None else out_type[0]
-        return [dtype, in_type[1]], [dtype], []
-
     def forward(self, is_train, req, in_data, out_data, aux):
         """lhs -> lhs's values in the output's shape (row-major order)."""
         assign(out_data[0], req[0], in_data[0].reshape(out_data[0].shape))
@@ -103,22 +92,12 @@ class Copy(ElemwiseValues):
 
 
 @register("_identity_with_attr_like_rhs")
-class IdentityWithAttrLikeRhs(Operator):
+class IdentityWithAttrLikeRhs(Copy):
     """out = lhs, with lhs, rhs and out constrained to one shape and dtype (rhs only lends
     them: a shape known on either side reaches the other); rhs gets a zero gradient."""
 
-    backward_needs = ("out_grad",)
-
     def list_arguments(self):
         return ["lhs", "rhs"]
-
-    def infer_shape(self, in_shape, out_shape):
-        """lhs, rhs, output: one shape, from whichever is known (MXNet's ElemwiseShape<2, 1>)."""
-        return same_shape(self, in_shape, out_shape)
-
-    def forward(self, is_train, req, in_data, out_data, aux):
-        """lhs (any shape) -> the same values."""
-        assign(out_data[0], req[0], in_data[0])
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """dL/dlhs = dL/dout; dL/drhs = 0 (its values are never read)."""
@@ -156,15 +135,11 @@ class Cast(ElemwiseValues):
 
 
 @register("hard_sigmoid")
-class HardSigmoid(Operator):
+class HardSigmoid(ElemwiseValues):
     """max(0, min(1, alpha * x + beta)), elementwise."""
 
     params = {"alpha": Param(float, 0.2), "beta": Param(float, 0.5)}
     backward_needs = ("out_grad", "in_data")
-
-    def infer_shape(self, in_shape, out_shape):
-        """data (any shape) -> output of the same shape (either gives the other)."""
-        return same_shape(self, in_shape, out_shape)
 
     def _line(self, data):
         """alpha * data + beta in data's dtype."""
@@ -190,7 +165,7 @@ class HardSigmoid(Operator):
 
 
 @register("make_loss")
-class MakeLossNew(Operator):
+class MakeLossNew(Copy):
     """Forward: identity; its output is ``loss``. Backward: ones, whatever the head gradient."""
 
     # MXNet 1.9.1 accepts MakeLoss's grad_scale and normalization here and ignores them: the
@@ -206,33 +181,17 @@ class MakeLossNew(Operator):
     def list_outputs(self):
         return ["loss"]
 
-    def infer_shape(self, in_shape, out_shape):
-        return same_shape(self, in_shape, out_shape)
-
-    def forward(self, is_train, req, in_data, out_data, aux):
-        """data -> loss (same shape): the identity."""
-        (data,) = in_data
-        assign(out_data[0], req[0], data)
-
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """dL/ddata = 1 everywhere (the head gradient is not read)."""
         assign(in_grad[0], req[0], 1)
 
 
 @register("BlockGrad", "stop_gradient")
-class BlockGrad(Operator):
+class BlockGrad(Copy):
     """Forward: identity. Backward: a zero gradient; needs no head gradient."""
 
     backward_needs = ()
     passes_gradient = False
-
-    def infer_shape(self, in_shape, out_shape):
-        return same_shape(self, in_shape, out_shape)
-
-    def forward(self, is_train, req, in_data, out_data, aux):
-        """data -> out (same shape): the identity."""
-        (data,) = in_data
-        assign(out_data[0], req[0], data)
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """dL/ddata = 0."""

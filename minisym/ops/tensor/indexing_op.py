@@ -11,7 +11,7 @@ import numpy as np
 
 from ...assign import assign
 from ...base import MXNetError, MXNetValueError
-from ..common import as_indices, at_least, axis_in, index_dtype_known, no_gradient, wrap_or_clip
+from ..common import NoGradient, as_indices, at_least, axis_in, index_dtype_known, wrap_or_clip
 from ..operator_base import Operator, register
 from ..params import Param, boolean, dtype_str
 from ..rules import fmt, known, merge_value, prod
@@ -98,12 +98,10 @@ class Take(Operator):
 
 
 @register("batch_take")
-class BatchTake(Operator):
+class BatchTake(NoGradient):
     """a (N, M), indices (N,) int32 -> out[i] = a[i, indices[i]], each index clipped into
     [0, M-1]; deprecated in MXNet for pick(a, indices, axis=1), and without a gradient."""
 
-    backward_needs = ("out_grad",)
-    has_gradient = False
     no_gradient_inputs = ("indices",)
     instead = "mx.sym.pick(a, indices, axis=1)"
 
@@ -163,10 +161,6 @@ class BatchTake(Operator):
         columns = np.clip(indices.reshape(-1).astype(np.int64), 0, a.shape[1] - 1)
         taken = a[np.arange(a.shape[0]), columns]
         assign(out_data[0], req[0], taken.reshape(out_data[0].shape))
-
-    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
-        """None in MXNet 1.9.1: refused (zeros below a BlockGrad)."""
-        no_gradient(self, req, out_grad, in_grad)
 
 
 @register("one_hot")

@@ -36,27 +36,47 @@ class OnesLike(ZerosLike):
     fill = 1
 
 
-class _Fill(Operator):
-    """No inputs: an array of ``shape`` and ``dtype`` filled with ``fill``."""
+class _Generated(Operator):
+    """No inputs: an array computed from the parameters alone (its shape too)."""
 
-    params = {
-        "shape": Param(shape_tuple, ()),
-        "ctx": Param(str, ""),
-        "dtype": dtype_param("float32"),
-    }
+    params = {"ctx": Param(str, ""), "dtype": dtype_param("float32")}
     backward_needs = ()
-    fill = 0
+
+    def list_arguments(self):
+        return []
 
     def validate(self):
         check_dtype(self, self.dtype)
+
+    def infer_shape(self, in_shape, out_shape):
+        """() -> the shape the parameters give."""
+        return [], [self.result_shape()], []
+
+    def infer_type(self, in_type, out_type):
+        """The output is ``dtype`` (float32 unless given)."""
+        return [], [np.dtype(self.dtype)], []
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        """() -> the array, cast to ``dtype``."""
+        assign(out_data[0], req[0], self.values().astype(out_data[0].dtype))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        """No inputs, so no gradients."""
+
+
+class _Fill(_Generated):
+    """No inputs: an array of ``shape`` and ``dtype`` filled with ``fill``."""
+
+    params = {"shape": Param(shape_tuple, ()), **_Generated.params}
+    fill = 0
+
+    def validate(self):
+        super().validate()
         if any(d < -1 for d in self.shape):
             raise MXNetValueError(
                 f"{self.where}: shape={self.shape} has a negative size; give "
                 "sizes >= 1 (0 or -1 means unknown: inference fills it in)"
             )
-
-    def list_arguments(self):
-        return []
 
     def infer_shape(self, in_shape, out_shape):
         """() -> ``shape``; an unknown size (0 or -1, or no shape at all) can come from the
@@ -70,16 +90,9 @@ class _Fill(Operator):
                 f"reads it needs {fmt(out_shape[0])}; change shape=... to {fmt(out_shape[0])}"
             ) from None
 
-    def infer_type(self, in_type, out_type):
-        """The output is ``dtype`` (float32 unless given)."""
-        return [], [np.dtype(self.dtype)], []
-
     def forward(self, is_train, req, in_data, out_data, aux):
         """() -> ``fill`` everywhere, of the inferred shape."""
         assign(out_data[0], req[0], self.fill)
-
-    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
-        """No inputs, so no gradients."""
 
 
 @register("_zeros")
@@ -94,33 +107,6 @@ class Ones(_Fill):
     fill = 1
 
 
-class _Generated(Operator):
-    """No inputs: an array computed from the parameters alone (its shape too)."""
-
-    backward_needs = ()
-
-    def list_arguments(self):
-        return []
-
-    def validate(self):
-        check_dtype(self, self.dtype)
-
-    def infer_shape(self, in_shape, out_shape):
-        """() -> the shape the parameters give."""
-        return [], [self.shape()], []
-
-    def infer_type(self, in_type, out_type):
-        """The output is ``dtype`` (float32 unless given)."""
-        return [], [np.dtype(self.dtype)], []
-
-    def forward(self, is_train, req, in_data, out_data, aux):
-        """() -> the array, cast to ``dtype``."""
-        assign(out_data[0], req[0], self.values().astype(out_data[0].dtype))
-
-    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
-        """No inputs, so no gradients."""
-
-
 @register("_eye")
 class Eye(_Generated):
     """An N x M matrix (M = N when 0) of ones on diagonal ``k``: ``mx.sym.eye(N, M, k)``."""
@@ -129,11 +115,10 @@ class Eye(_Generated):
         "N": Param(int),
         "M": Param(int, 0),
         "k": Param(int, 0),
-        "ctx": Param(str, ""),
-        "dtype": dtype_param("float32"),
+        **_Generated.params,
     }
 
-    def shape(self):
+    def result_shape(self):
         return (self.N, self.M or self.N)
 
     def values(self):
@@ -149,11 +134,10 @@ class Linspace(_Generated):
         "stop": Param(float),
         "num": Param(int),
         "endpoint": Param(boolean, True),
-        "ctx": Param(str, ""),
-        "dtype": dtype_param("float32"),
+        **_Generated.params,
     }
 
-    def shape(self):
+    def result_shape(self):
         return (self.num,)
 
     def values(self):
@@ -191,8 +175,7 @@ class Arange(_Generated):
         "step": Param(float, 1.0),
         "repeat": Param(int, 1),
         "infer_range": Param(boolean, False),
-        "ctx": Param(str, ""),
-        "dtype": dtype_param("float32"),
+        **_Generated.params,
     }
 
     def validate(self):
@@ -203,7 +186,7 @@ class Arange(_Generated):
                 "step that is not 0, e.g. step=1"
             )
 
-    def shape(self):
+    def result_shape(self):
         return (_range_count(self.start, self.stop, self.step) * self.repeat,)
 
     def infer_shape(self, in_shape, out_shape):
@@ -216,11 +199,8 @@ class Arange(_Generated):
         """() -> the values, as many as the output holds."""
         count = out_data[0].size // self.repeat
         stop = self.start + count * self.step if self.infer_range else self.stop
-        assign(
-            out_data[0],
-            req[0],
-            arange_values(self.start, stop, self.step, self.repeat, out_data[0].dtype),
-        )
+        values = arange_values(self.start, stop, self.step, self.repeat, out_data[0].dtype)
+        assign(out_data[0], req[0], values)
 
 
 @register("_contrib_arange_like")

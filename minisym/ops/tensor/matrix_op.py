@@ -6,15 +6,13 @@ Indices of slice arrive as float arrays (MXNet's default dtype) and are read as 
 them: truncated toward zero (1.7 is 1, -0.5 is 0).
 """
 
-import ast
-
 import numpy as np
 
 from ...assign import assign
 from ...base import MXNetValueError
-from ..common import ElemwiseValues, axes_of, axis_in, no_gradient
+from ..common import ElemwiseValues, LendsShape, NoGradient, axes_of, axis_in
 from ..operator_base import Operator, register
-from ..params import Param, boolean, optional, shape_tuple
+from ..params import Param, boolean, is_int, literal_tuple, optional, shape_tuple
 from ..rules import (
     ShapeConflict,
     fmt,
@@ -246,12 +244,8 @@ class ExpandDims(_SameValues):
                 f"with {ndim} dimensions; use -{ndim + 1}..{ndim}"
             )
         ins = [data] if out is None else [out[:axis] + out[axis + 1 :]]
-        outs = [
-            (0,) * axis + (1,) + (0,) * (ndim - axis)
-            if data is None
-            else data[:axis] + (1,) + data[axis:]
-        ]
-        return ins, outs, []
+        dims = data if data is not None else (0,) * ndim  # unknown data: unknown sizes
+        return ins, [dims[:axis] + (1,) + dims[axis:]], []
 
 
 @register("slice_axis")
@@ -267,10 +261,11 @@ class SliceAxis(Operator):
         end = size if self.end is None else (self.end + size if self.end < 0 else self.end)
         return begin, end
 
-    def _index(self, ndim, size):
-        """The NumPy index selecting the slice from an array with ``ndim`` axes."""
-        begin, end = self._bounds(size)
-        return (slice(None),) * (self.axis % ndim) + (slice(begin, end),)
+    def _index(self, shape):
+        """The NumPy index selecting the slice from an array of ``shape``."""
+        axis = self.axis % len(shape)
+        begin, end = self._bounds(shape[axis])
+        return (slice(None),) * axis + (slice(begin, end),)
 
     def infer_shape(self, in_shape, out_shape):
         """data (.., n at axis, ..) -> (.., end - begin, ..)."""
@@ -295,15 +290,12 @@ class SliceAxis(Operator):
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """data (..., n, ...) -> data[..., begin:end, ...] along axis."""
-        (data,) = in_data
-        index = self._index(data.ndim, data.shape[self.axis % data.ndim])
-        assign(out_data[0], req[0], data[index])
+        assign(out_data[0], req[0], in_data[0][self._index(in_data[0].shape)])
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """The head gradient placed in the sliced window, zeros elsewhere."""
-        (data,) = in_data
-        grad = np.zeros(data.shape, out_grad[0].dtype)
-        grad[self._index(data.ndim, data.shape[self.axis % data.ndim])] = out_grad[0]
+        grad = np.zeros(in_grad[0].shape, out_grad[0].dtype)
+        grad[self._index(grad.shape)] = out_grad[0]
         assign(in_grad[0], req[0], grad)
 
 
@@ -351,15 +343,6 @@ class SplitV2(Operator):
         n = self.num_parts
         return ["output"] if n == 1 else [f"output{i}" for i in range(n)]
 
-    def _axis(self, ndim):
-        """``axis`` as a non-negative int, or a teaching error (MXNet checks it the same)."""
-        if not -ndim <= self.axis < ndim:
-            raise MXNetValueError(
-                f"{self.where}: axis={self.axis} is out of range for data "
-                f"with {ndim} dimensions; use an axis in [{-ndim}, {ndim - 1}]"
-            )
-        return self.axis % ndim
-
     def _parts(self, size):
         """[(start, end)] of every part along an axis of ``size``, checked as MXNet checks."""
         starts = split_points(size, self.sections, self.indices)
@@ -399,7 +382,7 @@ class SplitV2(Operator):
         data = in_shape[0]
         if data is None:
             return [None], [None] * self.num_parts, []
-        axis = self._axis(len(data))
+        axis = axis_in(self, self.axis, len(data))  # MXNet checks it the same
         if not data[axis]:
             raise MXNetValueError(
                 f"{self.where}: axis {self.axis} of data {fmt(data)} is unknown (0), and "
@@ -458,17 +441,10 @@ class SplitV2(Operator):
 
 def index_tuple(text):
     """'(0, None, -1)', '[1, 2]' or '1' -> a tuple of ints and Nones (slice's begin/end/step)."""
-    try:
-        value = ast.literal_eval(text.strip()) if text.strip() else ()
-    except (ValueError, SyntaxError):
-        value = "?"
-    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
-        return (value,)
-    if isinstance(value, (tuple, list)) and all(
-        v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in value
-    ):
-        return tuple(value)
-    raise ValueError(f"expected a tuple of ints or None such as (0, None), got {text!r}")
+    index = literal_tuple(text, lambda v: v is None or is_int(v))
+    if index is None:
+        raise ValueError(f"expected a tuple of ints or None such as (0, None), got {text!r}")
+    return index
 
 
 @register("slice")
@@ -564,12 +540,10 @@ class Slice(Operator):
 
 
 @register("_slice_assign", "_crop_assign")
-class SliceAssign(Slice):
+class SliceAssign(NoGradient, Slice):
     """lhs with the slice lhs[begin:end:step] replaced by rhs (which has the slice's shape);
     no gradient. NDArray.slice_assign(rhs, begin, end, step) writes into the array itself."""
 
-    backward_needs = ("out_grad",)
-    has_gradient = False
     instead = "mx.sym.where or a multiplication by a mask"
 
     def list_arguments(self):
@@ -591,28 +565,20 @@ class SliceAssign(Slice):
         result[self._index(lhs.shape)] = rhs
         assign(out_data[0], req[0], result)
 
-    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
-        """None in MXNet 1.9.1: refused (zeros below a BlockGrad)."""
-        no_gradient(self, req, out_grad, in_grad)
-
 
 @register("_slice_assign_scalar", "_crop_assign_scalar")
-class SliceAssignScalar(Slice):
+class SliceAssignScalar(NoGradient, Slice):
     """data with every element of the slice data[begin:end:step] set to ``scalar`` (in data's
     dtype: 2.7 is 2 for int32); no gradient."""
 
     params = {"scalar": Param(float, 0.0), **Slice.params}
-    backward_needs = ("out_grad",)
-    has_gradient = False
     instead = "mx.sym.where or a multiplication by a mask"
 
     def infer_shape(self, in_shape, out_shape):
         """data -> the same shape, once data is wholly known (MXNet checks begin / end only when
         it runs)."""
         data = in_shape[0]
-        if not known(data):
-            return [data], [None], []
-        return [data], [data], []
+        return [data], [data if known(data) else None], []
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """data -> a copy of data with the slice set to scalar."""
@@ -620,10 +586,6 @@ class SliceAssignScalar(Slice):
         result = data.copy()
         result[self._index(data.shape)] = np.array(self.scalar).astype(data.dtype)
         assign(out_data[0], req[0], result)
-
-    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
-        """None in MXNet 1.9.1: refused (zeros below a BlockGrad)."""
-        no_gradient(self, req, out_grad, in_grad)
 
 
 def _at_least(low):
@@ -652,8 +614,6 @@ class Tile(Operator):
         data = in_shape[0]
         if not known(data):
             return [data], [None], []
-        if not self.reps:
-            return [data], [data], []
         dims, reps = self._aligned(data)
         return [data], [tuple(d * r for d, r in zip(dims, reps))], []
 
@@ -825,12 +785,11 @@ class Squeeze(_SameValues):
 
 
 @register("slice_like")
-class SliceLike(Operator):
+class SliceLike(LendsShape):
     """data's leading block in the shape of shape_like (on ``axes``, all if empty), starting at
     index 0 of each axis; shape_like only lends its shape."""
 
     params = {"axes": Param(shape_tuple, ())}
-    backward_needs = ("out_grad",)
     no_gradient_inputs = ("shape_like",)
 
     def list_arguments(self):
@@ -851,11 +810,6 @@ class SliceLike(Operator):
                 )
             out[axis] = like[axis]
         return [data, like], [tuple(out)], []
-
-    def infer_type(self, in_type, out_type):
-        """The output has data's dtype; shape_like keeps its own."""
-        dtype = in_type[0] if in_type[0] is not None else out_type[0]
-        return [dtype, in_type[1]], [dtype], []
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """data -> data[:n0, :n1, ...] in the output's shape."""
