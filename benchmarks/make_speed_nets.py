@@ -1,5 +1,7 @@
-"""Write the benchmark's MobileNet and Inception-BN graphs (ImageNet size: 224x224, 1000
-classes) as MXNet 1.9.1 builds them from its example files, into benchmarks/nets/.
+"""Write the benchmark's graphs of MXNet's example networks (MobileNet, MobileNetV2,
+Inception-BN, GoogLeNet, ResNeXt-50 at ImageNet size: 224x224, 1000 classes; the CIFAR-sized
+ResNet-20 at 3x28x28, 10 classes) as MXNet 1.9.1 builds them from its example files, into
+benchmarks/nets/.
 
     ../shared/tools/mxnet-oracle benchmarks/make_speed_nets.py [REPO]
 
@@ -19,7 +21,12 @@ from make_mxnet_examples import DEFAULT_REPO, SYMBOLS, export, import_file  # no
 
 NETWORKS = {  # file name -> (example file, get_symbol keyword arguments)
     "mobilenet": ("mobilenet.py", dict(num_classes=1000)),
+    "mobilenetv2": ("mobilenetv2.py", dict(num_classes=1000)),
     "inception-bn": ("inception-bn.py", dict(num_classes=1000, image_shape="3,224,224")),
+    "googlenet": ("googlenet.py", dict(num_classes=1000)),
+    "resnext-50": ("resnext.py", dict(num_classes=1000, num_layers=50, image_shape="3,224,224")),
+    # the CIFAR-sized ResNet: resnet.get_symbol(10, 20, '3,28,28')
+    "resnet-20-cifar": ("resnet.py", dict(num_classes=10, num_layers=20, image_shape="3,28,28")),
 }
 
 

@@ -23,20 +23,37 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(HERE))
 
-# name: (network, batch, mode, timed steps)
+IMAGENET, CIFAR, BLOCK, DIGITS = (3, 224, 224), (3, 28, 28), (16, 8, 8), (1, 8, 8)
+
+# name: (network, image shape, batch, mode, timed steps)
 WORKLOADS = {
-    "resnet50-infer-1": ("resnet50", 1, "infer", 10),
-    "resnet50-infer-8": ("resnet50", 8, "infer", 5),
-    "resnet50-train-1": ("resnet50", 1, "train", 5),
-    "resnet50-train-8": ("resnet50", 8, "train", 3),
-    "resnet18-infer-1": ("resnet18", 1, "infer", 10),
-    "resnet18-infer-8": ("resnet18", 8, "infer", 5),
-    "resnet18-train-1": ("resnet18", 1, "train", 5),
-    "resnet18-train-8": ("resnet18", 8, "train", 3),
-    "resnet18-train-32": ("resnet18", 32, "train", 3),
-    "mobilenet-infer-1": ("mobilenet", 1, "infer", 10),
-    "inception-bn-infer-1": ("inception-bn", 1, "infer", 10),
+    "resnet50-infer-1": ("resnet50", IMAGENET, 1, "infer", 10),
+    "resnet50-infer-8": ("resnet50", IMAGENET, 8, "infer", 5),
+    "resnet50-train-1": ("resnet50", IMAGENET, 1, "train", 5),
+    "resnet50-train-8": ("resnet50", IMAGENET, 8, "train", 3),
+    "resnet18-infer-1": ("resnet18", IMAGENET, 1, "infer", 10),
+    "resnet18-infer-8": ("resnet18", IMAGENET, 8, "infer", 5),
+    "resnet18-train-1": ("resnet18", IMAGENET, 1, "train", 5),
+    "resnet18-train-8": ("resnet18", IMAGENET, 8, "train", 3),
+    "resnet18-train-32": ("resnet18", IMAGENET, 32, "train", 3),
+    "mobilenet-infer-1": ("mobilenet", IMAGENET, 1, "infer", 10),
+    "mobilenetv2-infer-1": ("mobilenetv2", IMAGENET, 1, "infer", 10),
+    "resnext50-infer-1": ("resnext-50", IMAGENET, 1, "infer", 10),
+    "inception-bn-infer-1": ("inception-bn", IMAGENET, 1, "infer", 10),
+    "googlenet-infer-1": ("googlenet", IMAGENET, 1, "infer", 10),
+    # the small networks the course runs; the block chain is 20 blocks (divide by 20 per block)
+    "block-infer-1": ("block", BLOCK, 1, "infer", 50),
+    "block-train-1": ("block", BLOCK, 1, "train", 20),
+    "block-infer-32": ("block", BLOCK, 32, "infer", 50),
+    "block-train-32": ("block", BLOCK, 32, "train", 20),
+    "block32x32-infer-1": ("block", (16, 32, 32), 1, "infer", 50),
+    "block32x32-train-1": ("block", (16, 32, 32), 1, "train", 20),
+    "resnet20cifar-infer-1": ("resnet-20-cifar", CIFAR, 1, "infer", 50),
+    "resnet20cifar-train-1": ("resnet-20-cifar", CIFAR, 1, "train", 20),
+    "lesson8-infer-32": ("lesson8", DIGITS, 32, "infer", 50),
+    "lesson8-train-32": ("lesson8", DIGITS, 32, "train", 20),
 }
 
 
@@ -52,18 +69,30 @@ def engines():
     return found
 
 
-def write_graph(network, batch, folder):
-    """The network's symbol JSON (and the sidecar of argument shapes torch_graph.py reads)."""
+def network_symbol(network):
+    """The Symbol of ``network``: ResNets from tests/nets.py, the small nets from small_nets.py,
+    MXNet's example networks from nets/ (make_speed_nets.py)."""
+    from small_nets import block_chain, lesson8_net
+
     import minisym as mx
     from nets import resnet
 
-    if network.startswith("resnet"):
-        net = resnet(int(network[len("resnet") :]), num_classes=1000)
-    else:
-        net = mx.sym.load(str(HERE / "nets" / f"{network}.json"))
-    path = Path(folder) / f"{network}-{batch}.json"
+    if network in ("resnet18", "resnet50"):
+        return resnet(int(network[len("resnet") :]), num_classes=1000)
+    if network == "block":
+        return block_chain()
+    if network == "lesson8":
+        return lesson8_net()
+    return mx.sym.load(str(HERE / "nets" / f"{network}.json"))
+
+
+def write_graph(network, image, batch, folder):
+    """The network's symbol JSON and the sidecar of argument shapes (data's included) that
+    speed_worker.py and torch_graph.py read."""
+    net = network_symbol(network)
+    path = Path(folder) / f"{network}-{'x'.join(map(str, image))}-{batch}.json"
     net.save(str(path))
-    args, _, aux = net.infer_shape(data=(batch, 3, 224, 224))
+    args, _, aux = net.infer_shape(data=(batch, *image))
     shapes = dict(zip(net.list_arguments(), args)) | dict(zip(net.list_auxiliary_states(), aux))
     path.with_name(path.name + ".shapes.json").write_text(json.dumps(shapes))
     return path
@@ -90,8 +119,8 @@ def run_one(command, graph, batch, mode, iters, engine):
 
 def measure(name, available, rounds, folder):
     """{engine: [figures per round]} for one workload."""
-    network, batch, mode, iters = WORKLOADS[name]
-    graph = write_graph(network, batch, folder)
+    network, image, batch, mode, iters = WORKLOADS[name]
+    graph = write_graph(network, image, batch, folder)
     results = {engine: [] for engine in available}
     for r in range(rounds):
         for engine, command in available.items():

@@ -31,6 +31,12 @@ def seeded_values(shapes, seed=0):
         yield name, value
 
 
+def data_shape(graph):
+    """(N, C, H, W) of the graph's data, from the sidecar speed.py writes beside it."""
+    with open(graph + ".shapes.json") as f:
+        return tuple(json.load(f)["data"])
+
+
 def median_step(step, iters, warmup=2):
     """Median seconds of ``step()`` over ``iters`` calls after ``warmup`` calls."""
     for _ in range(warmup):
@@ -47,7 +53,7 @@ def mx_step(engine, graph, batch, train):
     """A step function of a bound executor of ``graph`` under minisym or MXNet."""
     mx = importlib.import_module("mxnet" if engine == "mxnet" else "minisym")
     net = mx.sym.load(graph)
-    shape = (batch, 3, 224, 224)
+    shape = data_shape(graph)
     inputs = ("data", "softmax_label")
     req = {n: ("write" if train and n not in inputs else "null") for n in net.list_arguments()}
     ex = net.simple_bind(mx.cpu(), data=shape, grad_req=req)

@@ -130,7 +130,7 @@ def step_function(graph_path, batch, train, seeded_values):
         k: torch.from_numpy(v).requires_grad_(train and k not in aux)
         for k, v in seeded_values(params)
     }
-    shape = (batch, 3, 224, 224)
+    shape = shapes["data"]
     tensors["data"] = torch.tensor(
         np.random.default_rng(1).standard_normal(shape).astype(np.float32)
     )

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 import minisym as mx
-from minisym.kernels import jit
+from minisym.kernels import conv, jit
 
 ROOT = Path(__file__).resolve().parent.parent
 NO_JIT = bool(numba.config.DISABLE_JIT)
@@ -126,10 +126,22 @@ def test_one_executor_per_thread_equals_serial_runs():
 
 @pytest.mark.skipif(NO_JIT, reason="no threading layer without the JIT")
 def test_threading_layer_in_use_and_how_kernels_are_called():
-    resnet_ish().simple_bind(mx.cpu(), data=SHAPE).forward()
+    resnet_ish().simple_bind(mx.cpu(), data=(8, 3, 48, 48)).forward()  # large enough for threads
     layer = numba.threading_layer()
     assert layer in ("omp", "tbb", "workqueue")
     assert jit.parallel_call_mode() == ("locked" if layer == "workqueue" else "parallel")
+
+
+def test_a_small_call_runs_the_serial_twin_a_large_one_the_parallel(monkeypatch):
+    """Starting threads costs more than a small image's loops: below jit.SERIAL_BELOW elements
+    a kernel runs serially (the same loops, the same values)."""
+    ran = []
+    kernel = conv._im2col
+    monkeypatch.setattr(kernel, "parallel", lambda *a: ran.append("parallel"))
+    monkeypatch.setattr(kernel, "_serial", lambda *a: ran.append("serial"))
+    for n in (1, 64):  # (27, n * 24 * 24) columns: 15,552 and 995,328 elements
+        conv.im2col(np.ones((n, 3, 24, 24), np.float32), (3, 3), (1, 1), (1, 1), (1, 1), (24, 24))
+    assert ran == ["serial", "parallel" if jit.parallel_call_mode() != "serial" else "serial"]
 
 
 WORKQUEUE = textwrap.dedent("""
@@ -141,9 +153,9 @@ WORKQUEUE = textwrap.dedent("""
     x = mx.sym.Pooling(mx.sym.BatchNorm(x, name='bn'), kernel=(2, 2), stride=(2, 2),
                        pool_type='max')
     def run(seed, out):
-        ex = x.simple_bind(mx.cpu(), data=(4, 3, 16, 16))
+        ex = x.simple_bind(mx.cpu(), data=(8, 3, 48, 48))  # parallel twins (jit.SERIAL_BELOW)
         ex.arg_dict['c_weight'][:] = 0.1
-        ex.arg_dict['data'][:] = np.random.default_rng(seed).standard_normal((4, 3, 16, 16))
+        ex.arg_dict['data'][:] = np.random.default_rng(seed).standard_normal((8, 3, 48, 48))
         for _ in range(20):
             ex.forward(is_train=True)
             ex.backward(mx.nd.ones(ex.outputs[0].shape))
@@ -184,10 +196,12 @@ PROCESSES = textwrap.dedent("""
         x = mx.sym.Activation(mx.sym.BatchNorm(x, name='bn'), act_type='relu')
         return mx.sym.Pooling(x, kernel=(2, 2), stride=(2, 2), pool_type='max')
 
+    SHAPE = (8, 3, 48, 48)  # large enough for the parallel twins (jit.SERIAL_BELOW)
+
     def run(seed):
-        ex = net().simple_bind(mx.cpu(), data=(4, 3, 16, 16))
+        ex = net().simple_bind(mx.cpu(), data=SHAPE)
         ex.arg_dict['c_weight'][:] = 0.1
-        ex.arg_dict['data'][:] = np.random.default_rng(seed).standard_normal((4, 3, 16, 16))
+        ex.arg_dict['data'][:] = np.random.default_rng(seed).standard_normal(SHAPE)
         ex.forward(is_train=True)
         ex.backward(mx.nd.ones(ex.outputs[0].shape))
         return (ex.outputs[0].asnumpy(), ex.grad_dict['data'].asnumpy(),

@@ -4,8 +4,17 @@ float32 and float64, with odd shapes, strides, padding, dilation and groups."""
 import numpy as np
 import pytest
 
-from minisym.kernels import batchnorm, conv, pool
+from minisym.kernels import batchnorm, conv, jit, pool
 from minisym.kernels import reference as ref
+
+
+@pytest.fixture(autouse=True, params=["parallel", "serial"])
+def twin(request):
+    """Each test runs both twins of every parallel kernel: arrays this small would otherwise
+    reach only the serial one (jit.SERIAL_BELOW)."""
+    with jit.twins_forced(request.param):
+        yield request.param
+
 
 CONV_CASES = [  # (x shape, filters, kernel, stride, pad, dilate, groups)
     ((1, 3, 7, 7), 4, (3, 3), (1, 1), (1, 1), (1, 1), 1),

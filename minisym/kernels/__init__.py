@@ -16,14 +16,9 @@ import os
 import numpy as np
 
 from ..assign import assign
+from .threads import configure_threads
 
-# numba's OpenMP threads would otherwise spin after each kernel and fight OpenBLAS's threads
-# for the cores: the whole network ran 4x slower. Must be set before numba starts its pool.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
-from .threads import configure_threads  # after the environment is set
-
-configure_threads()
+configure_threads()  # before any kernel runs: OpenMP reads its settings when numba starts it
 
 
 def fast_kernels_enabled():

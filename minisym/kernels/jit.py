@@ -33,8 +33,14 @@
   (a ``multiprocessing.Pool`` with the default fork start method, after a forward ran in the
   notebook, would hang on its dead workers). In such a child the kernels run their serial twin:
   the same loops compiled without ``parallel=True``.
+- **Small calls.** Waking sleeping OpenMP workers costs about 70 µs per parallel loop on 2
+  cores, more than a call on a small image computes (im2col of one 16x8x8 image: 9 µs serially,
+  68 µs in parallel; 6 µs when the workers spin, see threads.py). A call whose largest array has
+  fewer than ``SERIAL_BELOW`` elements runs the serial twin; every loop a kernel runs in
+  parallel is independent of the others, so both twins compute the same values.
 """
 
+import contextlib
 import functools
 import os
 import stat
@@ -44,11 +50,14 @@ import types
 import warnings
 
 import numba
+import numpy as np
 from numba import njit
 
 __all__ = [
     "CACHE",
+    "SERIAL_BELOW",
     "parallel_kernel",
+    "twins_forced",
     "cache_folder",
     "kernel_folder",
     "parallel_call_mode",
@@ -391,6 +400,30 @@ def parallel_call_mode():
     return "parallel" if layer in _SAFE_FROM_THREADS else "locked"
 
 
+# elements of a call's largest array below which the serial twin is faster: where the two cross
+# on 2 cores with OpenMP's workers asleep between loops, and spinning (threads.py)
+SERIAL_BELOW = 1 << 17
+SERIAL_BELOW_SPINNING = 1 << 13
+_forced = threading.local()  # warmup.py compiles both twins on its small arrays
+
+
+@contextlib.contextmanager
+def twins_forced(twin):
+    """Within the block, every parallel kernel runs its ``'parallel'`` or ``'serial'`` twin
+    whatever its arrays' sizes (what warmup.py uses to compile both)."""
+    before = getattr(_forced, "twin", None)
+    _forced.twin = twin
+    try:
+        yield
+    finally:
+        _forced.twin = before
+
+
+def _largest(args):
+    """The element count of the largest array among ``args``."""
+    return max((a.size for a in args if isinstance(a, np.ndarray)), default=0)
+
+
 class ParallelKernel:
     """A ``numba.njit(parallel=True)`` kernel, called like the function it compiles; see the
     module's docstring for when it runs locked or serial instead."""
@@ -421,10 +454,11 @@ class ParallelKernel:
 
     def __call__(self, *args):
         mode = parallel_call_mode()
+        twin = getattr(_forced, "twin", None)
+        if mode == "serial" or twin == "serial" or (twin is None and _largest(args) < SERIAL_BELOW):
+            return self.serial(*args)
         if mode == "parallel":
             return self.parallel(*args)
-        if mode == "serial":
-            return self.serial(*args)
         with _LOCK:
             result = self.parallel(*args)
             _learn_layer()

@@ -9,7 +9,9 @@ slower. Both are capped to the usable cores; a smaller number you set (``NUMBA_N
 
 import os
 
-__all__ = ["usable_cores", "configure_threads", "cap_blas_threads"]
+from . import jit
+
+__all__ = ["usable_cores", "configure_threads", "cap_blas_threads", "workers_spin", "SPIN_COUNT"]
 
 
 def usable_cores():
@@ -36,12 +38,33 @@ def cap_blas_threads(cores):
     return capped
 
 
+# How numba's idle OpenMP workers wait for the next parallel loop. Asleep (OMP_WAIT_POLICY=PASSIVE)
+# a wake-up costs ~70 us per loop on 2 cores; spinning a moment first, 3 us. When BLAS runs on one
+# thread (the lessons, `make lab`) nothing else wants the other core between loops, so they spin;
+# with more BLAS threads spinning workers take the cores BLAS needs (a network ran 4x slower, a
+# GEMM 10-50x), so they sleep. A GOMP_SPINCOUNT or OMP_WAIT_POLICY of yours always wins.
+SPIN_COUNT = "30000"  # spins, about a third of a millisecond
+
+
+def workers_spin(blas_threads):
+    """Whether numba's OpenMP workers should spin between loops: BLAS ({library: threads}) on
+    one thread."""
+    return bool(blas_threads) and max(blas_threads.values()) == 1
+
+
 def configure_threads():
-    """Cap numba's threads and the BLAS library's threads to the usable cores."""
+    """Cap numba's threads and the BLAS library's threads to the usable cores, and choose how
+    numba's workers wait between loops (before numba starts them)."""
     import numba
 
     cores = usable_cores()
     wanted = min(cores, numba.config.NUMBA_NUM_THREADS)
-    numba.set_num_threads(wanted)
-    cap_blas_threads(cores)
+    spin = workers_spin(cap_blas_threads(cores))
+    if "GOMP_SPINCOUNT" not in os.environ and "OMP_WAIT_POLICY" not in os.environ:
+        if spin:
+            os.environ["GOMP_SPINCOUNT"] = SPIN_COUNT
+            jit.SERIAL_BELOW = jit.SERIAL_BELOW_SPINNING
+        else:
+            os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+    numba.set_num_threads(wanted)  # starts numba's threading layer: OpenMP reads its settings
     return wanted

@@ -4,6 +4,7 @@ the code is compiled for and how many kernels were compiled and how many loaded 
 For an image many machines share, warm with ``NUMBA_CPU_NAME=generic``: numba keys its cache by
 the CPU, so kernels compiled for the build machine's CPU would be compiled again elsewhere."""
 
+import itertools
 import time
 
 import numpy as np
@@ -82,10 +83,11 @@ def cpu_name():
 def warm_up(verbose=True):
     """Run each kernel once per dtype; returns the seconds it took."""
     start = time.perf_counter()
-    for dtype in (np.float32, np.float64):
-        _conv_and_pool(dtype)
-        _batchnorm(dtype)
-        _image(dtype)
+    for dtype, twin in itertools.product((np.float32, np.float64), ("parallel", "serial")):
+        with jit.twins_forced(twin):  # small calls run the serial twin, large ones the other
+            _conv_and_pool(dtype)
+            _batchnorm(dtype)
+            _image(dtype)
     nms.nms(np.array([[0, 0, 9, 9], [1, 1, 9, 9]], np.float32), 0.7, 2)  # float32 only
     seconds = time.perf_counter() - start
     if verbose:
