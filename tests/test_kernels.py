@@ -4,7 +4,7 @@ float32 and float64, with odd shapes, strides, padding, dilation and groups."""
 import numpy as np
 import pytest
 
-from minisym.kernels import batchnorm, conv, jit, pool
+from minisym.kernels import batchnorm, conv, grouped_conv, jit, pool, threads
 from minisym.kernels import reference as ref
 
 
@@ -27,8 +27,18 @@ CONV_CASES = [  # (x shape, filters, kernel, stride, pad, dilate, groups)
     ((2, 5, 7, 6), 5, (3, 3), (1, 1), (1, 1), (1, 1), 5),
     ((1, 4, 9, 7), 8, (3, 3), (2, 2), (1, 1), (1, 1), 4),
     ((2, 3, 6, 6), 3, (3, 3), (1, 1), (2, 2), (2, 2), 3),
-    # groups too wide for the direct kernels: one im2col + GEMM per group
+    # wide groups: im2col and one batched GEMM for every group (and image)
     ((1, 34, 5, 5), 4, (3, 3), (1, 1), (1, 1), (1, 1), 2),
+    ((2, 34, 4, 5), 4, (3, 3), (1, 1), (1, 1), (1, 1), 2),
+    # output rows as long as the input's (one contiguous copy per tap), dilated, a 1x1 image
+    ((3, 2, 6, 20), 3, (3, 3), (1, 1), (1, 1), (1, 1), 1),
+    ((2, 3, 8, 8), 3, (3, 3), (1, 1), (2, 2), (2, 2), 1),
+    ((2, 2, 1, 1), 2, (3, 3), (1, 1), (1, 1), (1, 1), 1),
+    # long rows copied as slices, narrower than the input; taps wholly in the padding
+    ((2, 2, 5, 40), 3, (3, 3), (1, 1), (0, 0), (1, 1), 1),
+    ((2, 2, 3, 3), 2, (3, 3), (1, 1), (3, 3), (1, 1), 1),
+    # pointwise on several images: no columns at all
+    ((3, 5, 4, 6), 4, (1, 1), (1, 1), (0, 0), (1, 1), 1),
 ]
 
 
@@ -48,9 +58,15 @@ def _reference_conv(x, w, stride, pad, dilate, groups):
     return np.concatenate(parts, axis=1), cols, out
 
 
+@pytest.mark.parametrize("direct_up_to", [1, 16])  # grouped: direct loops from 1 or 16 channels
+@pytest.mark.parametrize("blas_threads", [1, 2])  # one GEMM per image, or one per batch
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("case", CONV_CASES)
-def test_conv_forward_and_backward_match_reference(case, dtype):
+def test_conv_forward_and_backward_match_reference(
+    case, dtype, blas_threads, direct_up_to, monkeypatch
+):
+    monkeypatch.setattr(threads, "blas_threads", blas_threads)
+    monkeypatch.setattr(grouped_conv, "_MAX_DIRECT_CHANNELS", direct_up_to)
     shape, f, kernel, stride, pad, dilate, groups = case
     rng = np.random.default_rng(0)
     x = rng.standard_normal(shape).astype(dtype)
@@ -88,6 +104,27 @@ def test_conv_forward_and_backward_match_reference(case, dtype):
     np.testing.assert_allclose(dx, dx_ref, **tol)
     np.testing.assert_allclose(in_place[0], dx_ref, **tol)
     np.testing.assert_allclose(in_place[1], dw_ref, **tol)
+
+
+@pytest.mark.parametrize("per_image", [False, True])
+@pytest.mark.parametrize("case", CONV_CASES)
+def test_im2col_and_col2im_match_reference_in_both_layouts(case, per_image):
+    """Columns of the whole batch side by side (C*K, N*P) or image by image (N, C*K, P)."""
+    shape, _, kernel, stride, pad, dilate, _ = case
+    x = np.random.default_rng(1).standard_normal(shape)
+    out = [
+        (s + 2 * p - d * (k - 1) - 1) // st + 1
+        for s, p, d, k, st in zip(shape[2:], pad, dilate, kernel, stride)
+    ]
+    expected = ref.im2col(x, kernel, stride, dilate, pad, out)  # (N, C, kh, kw, OH, OW)
+    n, c = shape[:2]
+    as_rows = expected.reshape(n, c * kernel[0] * kernel[1], -1)
+    if not per_image:
+        as_rows = as_rows.transpose(1, 0, 2).reshape(as_rows.shape[1], -1)
+    cols = conv.im2col(x, kernel, stride, pad, dilate, out, per_image=per_image)
+    np.testing.assert_array_equal(cols, as_rows)
+    dx = conv.col2im(cols, shape, kernel, stride, pad, dilate, out)
+    np.testing.assert_allclose(dx, ref.col2im(expected, shape, kernel, stride, dilate, pad))
 
 
 POOL_CASES = [  # (x shape, kernel, stride, pad, convention)

@@ -1,15 +1,17 @@
-"""2-D convolution as im2col + one GEMM per group; 1x1 stride-1 convolutions skip im2col;
-many small groups (depthwise) run as direct loops (grouped_conv.py), and stride-1 3x3
-convolutions as Winograd F(2x2, 3x3) (winograd.py).
+"""2-D convolution as im2col + GEMM; 1x1 stride-1 convolutions skip im2col; many small groups
+(depthwise) run as direct loops (grouped_conv.py), and stride-1 3x3 convolutions as Winograd
+F(2x2, 3x3) when asked for (winograd.py).
 
-Layouts: x (N, C, H, W); weight (F, C/g, kh, kw); columns (C*kh*kw, N*OH*OW), so that one
-matrix product ``weight (F, K) @ cols (K, N*OH*OW)`` computes a whole group for the batch.
+Layouts: x (N, C, H, W); weight (F, C/g, kh, kw). The forward and the data gradient use columns
+image by image, (N, C*kh*kw, OH*OW): one ``np.matmul`` runs a GEMM per image and group and lands
+in NCHW without a transpose. The weight gradient sums over images, so it takes the columns of
+the whole batch side by side, (C*kh*kw, N*OH*OW), and one GEMM per group.
 """
 
 import numpy as np
 from numba import njit, prange
 
-from . import fast_algorithms_enabled, grouped_conv, winograd
+from . import fast_algorithms_enabled, grouped_conv, threads, winograd
 from .jit import CACHE, parallel_kernel
 
 __all__ = ["conv2d_forward", "conv2d_backward", "im2col", "col2im"]
@@ -23,61 +25,130 @@ def _valid_range(out_size, stride, offset, size):
     return lo, max(lo, min(hi, out_size))
 
 
+_LONG_ROW = 16  # valid elements in a row from which a slice copy beats an element loop
+
+
+@njit(cache=CACHE, inline="always")
+def _tap_window(tap, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width):
+    """(oi, oj, y_lo, y_hi, x_lo, x_hi, one_run) of a kernel tap: its offset into the input,
+    the output rows and columns whose input lies inside the image, and whether those inputs are
+    one contiguous run of the plane (stride 1, rows as long as the input's)."""
+    oi, oj = (tap // kw) * dh - ph, (tap % kw) * dw - pw
+    y_lo, y_hi = _valid_range(oh, sh, oi, height)
+    x_lo, x_hi = _valid_range(ow, sw, oj, width)
+    one_run = sh == 1 and sw == 1 and ow == width and y_lo < y_hi and x_lo < x_hi
+    return oi, oj, y_lo, y_hi, x_lo, x_hi, one_run
+
+
+@njit(cache=CACHE, inline="always")
+def _zero_padding_columns(cols, row, at, y_lo, y_hi, x_lo, x_hi, ow):
+    """cols[row, at + y*ow + k] = 0 for the rows y_lo..y_hi and columns outside x_lo..x_hi."""
+    for y in range(y_lo, y_hi):
+        for k in range(x_lo):
+            cols[row, at + y * ow + k] = 0
+        for k in range(x_hi, ow):
+            cols[row, at + y * ow + k] = 0
+
+
 @parallel_kernel
-def _im2col(x, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, cols):
-    """x (N, C, H, W) -> cols (C*kh*kw, N*oh*ow); padding reads as 0."""
+def _im2col(x, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, row_step, col_step, cols):
+    """x (N, C, H, W) -> cols: image n's (C*kh*kw, oh*ow) block starts at row n*row_step,
+    column n*col_step of the 2-D ``cols`` (see ``im2col``); padding reads as 0."""
     n_img, channels, height, width = x.shape
-    for task in prange(channels * kh * kw):
-        c, tap = task // (kh * kw), task % (kh * kw)
-        i, j = tap // kw, tap % kw
-        x_lo, x_hi = _valid_range(ow, sw, j * dw - pw, width)
-        # element loops, not slice assignments: a row of a small image is a few elements, and
-        # each slice costs numba a view (twice the time at 8x8)
-        for n in range(n_img):
+    flat = x.reshape(n_img, channels, height * width)
+    taps, positions = kh * kw, oh * ow
+    for task in prange(n_img * channels):
+        n, c = task // channels, task % channels
+        at = n * col_step
+        for tap in range(taps):
+            row = n * row_step + c * taps + tap
+            window = _tap_window(tap, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width)
+            oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = window
+            if one_run:  # a vectorised slice copy, then the columns in the padding are zeroed
+                lo, hi = y_lo * ow + x_lo, (y_hi - 1) * ow + x_hi
+                shift = oi * width + oj
+                for q in range(lo):
+                    cols[row, at + q] = 0
+                cols[row, at + lo : at + hi] = flat[n, c, lo + shift : hi + shift]
+                for q in range(hi, positions):
+                    cols[row, at + q] = 0
+                _zero_padding_columns(cols, row, at, y_lo, y_hi, x_lo, x_hi, ow)
+                continue
+            valid = x_hi - x_lo
             for y in range(oh):
-                start = (n * oh + y) * ow
-                iy = y * sh - ph + i * dh
-                inside = 0 <= iy < height
-                ix = x_lo * sw - pw + j * dw
-                for k in range(ow):
-                    if inside and x_lo <= k < x_hi:
-                        cols[task, start + k] = x[n, c, iy, ix + (k - x_lo) * sw]
-                    else:
-                        cols[task, start + k] = 0
+                start = at + y * ow
+                if y < y_lo or y >= y_hi or valid <= 0:
+                    for k in range(ow):
+                        cols[row, start + k] = 0
+                    continue
+                src = (y * sh + oi) * width + x_lo * sw + oj
+                for k in range(x_lo):
+                    cols[row, start + k] = 0
+                if sw == 1 and valid >= _LONG_ROW:
+                    cols[row, start + x_lo : start + x_hi] = flat[n, c, src : src + valid]
+                else:  # element loops: a slice costs numba a view, more than a few elements
+                    for k in range(valid):
+                        cols[row, start + x_lo + k] = flat[n, c, src + k * sw]
+                for k in range(x_hi, ow):
+                    cols[row, start + k] = 0
 
 
 @parallel_kernel
-def _col2im(cols, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, dx):
-    """Add cols (C*kh*kw, N*oh*ow) back into dx (N, C, H, W) where im2col read them."""
+def _col2im(cols, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, row_step, col_step, dx):
+    """Add cols (laid out as ``_im2col`` writes them) back into dx (N, C, H, W) where im2col
+    read them; the entries of cols that im2col filled from the padding are set to 0."""
     n_img, channels, height, width = dx.shape
-    for c in prange(channels):  # one channel per thread: no two threads write one cell
-        for tap in range(kh * kw):
-            i, j = tap // kw, tap % kw
-            row = c * kh * kw + tap
-            x_lo, x_hi = _valid_range(ow, sw, j * dw - pw, width)
-            for n in range(n_img):
-                for y in range(oh):
-                    iy = y * sh - ph + i * dh
-                    if iy < 0 or iy >= height:
-                        continue
-                    start = (n * oh + y) * ow
-                    ix = x_lo * sw - pw + j * dw
-                    for k in range(x_hi - x_lo):
-                        dx[n, c, iy, ix + k * sw] += cols[row, start + x_lo + k]
+    flat = dx.reshape(n_img, channels, height * width)
+    taps = kh * kw
+    for task in prange(n_img * channels):  # one plane per thread: no two threads write one cell
+        n, c = task // channels, task % channels
+        at = n * col_step
+        for tap in range(taps):
+            row = n * row_step + c * taps + tap
+            window = _tap_window(tap, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width)
+            oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = window
+            if one_run:
+                # one slice add per tap: the entries im2col read from the padding are zeroed
+                # first, so the run adds 0 where nothing belongs
+                _zero_padding_columns(cols, row, at, y_lo, y_hi, x_lo, x_hi, ow)
+                lo, hi = y_lo * ow + x_lo, (y_hi - 1) * ow + x_hi
+                shift = oi * width + oj
+                flat[n, c, lo + shift : hi + shift] += cols[row, at + lo : at + hi]
+                continue
+            valid = x_hi - x_lo
+            for y in range(y_lo, y_hi):
+                to = (y * sh + oi) * width + x_lo * sw + oj
+                start = at + y * ow + x_lo
+                if sw == 1 and valid >= _LONG_ROW:
+                    flat[n, c, to : to + valid] += cols[row, start : start + valid]
+                else:
+                    for k in range(valid):
+                        flat[n, c, to + k * sw] += cols[row, start + k]
 
 
-def im2col(x, kernel, stride, pad, dilate, out_hw):
-    """x (N, C, H, W) -> columns (C*kh*kw, N*OH*OW)."""
+def im2col(x, kernel, stride, pad, dilate, out_hw, per_image=False):
+    """x (N, C, H, W) -> columns (C*kh*kw, N*OH*OW), or (N, C*kh*kw, OH*OW) ``per_image``."""
     n, c = x.shape[:2]
-    cols = np.empty((c * kernel[0] * kernel[1], n * out_hw[0] * out_hw[1]), x.dtype)
-    _im2col(np.ascontiguousarray(x), *kernel, *stride, *pad, *dilate, *out_hw, cols)
+    rows, positions = c * kernel[0] * kernel[1], out_hw[0] * out_hw[1]
+    if per_image:
+        cols = np.empty((n, rows, positions), x.dtype)
+        steps = (rows, 0)
+    else:
+        cols = np.empty((rows, n * positions), x.dtype)
+        steps = (0, positions)
+    flat = cols.reshape(-1, cols.shape[-1])
+    _im2col(np.ascontiguousarray(x), *kernel, *stride, *pad, *dilate, *out_hw, *steps, flat)
     return cols
 
 
-def col2im(cols, x_shape, kernel, stride, pad, dilate, out_hw):
-    """Columns (C*kh*kw, N*OH*OW) -> dx (N, C, H, W), summing overlapping taps."""
-    dx = np.zeros(x_shape, cols.dtype)
-    _col2im(cols, *kernel, *stride, *pad, *dilate, *out_hw, dx)
+def col2im(cols, x_shape, kernel, stride, pad, dilate, out_hw, out=None):
+    """Columns (C*kh*kw, N*OH*OW), or (N, C*kh*kw, OH*OW) when 3-D, -> dx (N, C, H, W),
+    summing overlapping taps; into ``out`` (C-contiguous, zeroed here) when given. Scratch:
+    the entries of ``cols`` that im2col would fill from the padding become 0."""
+    dx = np.zeros(x_shape, cols.dtype) if out is None else _zeroed(out)
+    steps = (cols.shape[1], 0) if cols.ndim == 3 else (0, out_hw[0] * out_hw[1])
+    flat = np.ascontiguousarray(cols).reshape(-1, cols.shape[-1])
+    _col2im(flat, *kernel, *stride, *pad, *dilate, *out_hw, *steps, dx)
     return dx
 
 
@@ -95,9 +166,28 @@ def _columns(x, kernel, stride, pad, dilate, out_hw):
     return im2col(x, kernel, stride, pad, dilate, out_hw)
 
 
-def _to_nchw(flat, n, f, out_hw):
-    """(F, N*OH*OW) GEMM result -> (N, F, OH, OW)."""
-    return flat.reshape(f, n, *out_hw).transpose(1, 0, 2, 3)
+def _image_columns(x, kernel, stride, pad, dilate, out_hw):
+    """(N, C*kh*kw, OH*OW) columns of x, image by image; a free reshape for 1x1 stride-1."""
+    if _is_pointwise(kernel, stride, pad):
+        return x.reshape(x.shape[0], x.shape[1], -1)
+    return im2col(x, kernel, stride, pad, dilate, out_hw, per_image=True)
+
+
+def _by_group(array, groups):
+    """(N, rows, P) -> (N, groups, rows per group, P): a view."""
+    n, rows, positions = array.shape
+    return array.reshape(n, groups, rows // groups, positions)
+
+
+# OpenBLAS runs a GEMM of fewer multiply-adds than this on one thread
+_THREADED_GEMM = 1 << 18
+
+
+def _per_image_gemms(n, rows, depth, positions):
+    """Whether a batch's forward runs one GEMM per image (no transpose into NCHW) rather than
+    one over the batch: always with BLAS on one thread; with more only when each image's GEMM
+    is large enough for BLAS to thread (many small ones would leave the other cores idle)."""
+    return n == 1 or threads.blas_threads == 1 or rows * depth * positions >= _THREADED_GEMM
 
 
 def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):
@@ -109,21 +199,22 @@ def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):
     f, cg, kh, kw = weight.shape
     oh = (h + 2 * pad[0] - dilate[0] * (kh - 1) - 1) // stride[0] + 1
     ow = (w + 2 * pad[1] - dilate[1] * (kw - 1) - 1) // stride[1] + 1
-    fg = f // groups
     y = np.empty((n, f, oh, ow), x.dtype) if out is None else out
     if grouped_conv.prefers_direct(groups, cg):
         grouped_conv.grouped_forward(x, weight, stride, pad, dilate, groups, y)
-        groups = 0  # every group is done
     elif _use_winograd(weight.shape, stride, dilate, groups, y.shape):
         winograd.winograd_forward(x, weight, pad, y)
-        groups = 0
-    for g in range(groups):
-        cols = _columns(x[:, g * cg : (g + 1) * cg], (kh, kw), stride, pad, dilate, (oh, ow))
-        w_g = weight[g * fg : (g + 1) * fg].reshape(fg, -1)
-        if n == 1 and groups == 1:  # the GEMM writes straight into the output
-            np.dot(w_g, cols, out=y.reshape(f, oh * ow))
-        else:
-            y[:, g * fg : (g + 1) * fg] = _to_nchw(w_g @ cols, n, fg, (oh, ow))
+    elif _per_image_gemms(n, f // groups, cg * kh * kw, oh * ow):
+        # one GEMM per image and group, all in one call, straight into NCHW (no transpose)
+        cols = _by_group(_image_columns(x, (kh, kw), stride, pad, dilate, (oh, ow)), groups)
+        w_g = weight.reshape(groups, f // groups, -1)
+        np.matmul(w_g, cols, out=_by_group(y.reshape(n, f, -1), groups))
+    else:  # one GEMM per group over the whole batch, then into NCHW
+        cols = _columns(x, (kh, kw), stride, pad, dilate, (oh, ow)).reshape(
+            groups, cg * kh * kw, -1
+        )
+        flat = np.matmul(weight.reshape(groups, f // groups, -1), cols)  # (g, F/g, N*OH*OW)
+        y[...] = flat.reshape(f, n, oh, ow).transpose(1, 0, 2, 3)
     if bias is not None:
         y += bias.reshape(1, f, 1, 1)
     return y
@@ -146,37 +237,64 @@ def conv2d_backward(
         dx = (np.empty_like(x) if dx_out is None else dx_out) if need_dx else None
         dw = (np.empty_like(weight) if dw_out is None else dw_out) if need_dw else None
         return grouped_conv.grouped_backward(dy, x, weight, stride, pad, dilate, groups, dx, dw)
+    geometry = (kh, kw), stride, pad, dilate
+    dx = dw = None
+    if need_dx:
+        dx = np.empty_like(x) if dx_out is None else dx_out
+        _data_gradient(dy, weight, geometry, groups, dx)
+    if need_dw:
+        dw = np.empty_like(weight) if dw_out is None else dw_out
+        # the weight gradient sums over images: one GEMM per group over every image's columns
+        cols = _columns(x, *geometry, (oh, ow)).reshape(groups, cg * kh * kw, -1)
+        dy_rows = dy.reshape(n, f, -1)
+        if n > 1:
+            dy_rows = np.ascontiguousarray(dy_rows.transpose(1, 0, 2))
+        dy_rows = dy_rows.reshape(groups, fg, -1)
+        np.matmul(dy_rows, cols.transpose(0, 2, 1), out=dw.reshape(groups, fg, -1))
+    return dx, dw
+
+
+def _data_gradient(dy, weight, geometry, groups, dx):
+    """dx (N, C, H, W) of the convolution for dy (N, F, OH, OW): Wᵀ.dy per image and group
+    (one call, no transpose of dy), then col2im."""
+    (kh, kw), stride, pad, dilate = geometry
+    n, c, h, w = dx.shape
+    f, cg = weight.shape[:2]
+    oh, ow = dy.shape[2:]
     # dx of a stride-1 3x3 convolution is the convolution of dy with the flipped, transposed
     # filters and the complementary padding: Winograd applies to it as well
-    winograd_dx = (
-        need_dx
-        and pad[0] <= 2
+    if (
+        pad[0] <= 2
         and pad[1] <= 2
-        and _use_winograd((c, f, kh, kw), stride, dilate, groups, x.shape)
-    )
-    if winograd_dx:
-        dx = np.empty_like(x) if dx_out is None else dx_out
+        and _use_winograd((c, f, kh, kw), stride, dilate, groups, dx.shape)
+    ):
         rotated = np.ascontiguousarray(weight[:, :, ::-1, ::-1].transpose(1, 0, 2, 3))
         winograd.winograd_forward(dy, rotated, (2 - pad[0], 2 - pad[1]), dx)
-        need_dx = False
-    else:
-        dx = (np.zeros_like(x) if dx_out is None else _zeroed(dx_out)) if need_dx else None
-    dw = (np.empty_like(weight) if dw_out is None else dw_out) if need_dw else None
-    for g in range(groups):
-        dy_g = np.ascontiguousarray(dy[:, g * fg : (g + 1) * fg].transpose(1, 0, 2, 3))
-        dy_g = dy_g.reshape(fg, -1)
-        x_g = x[:, g * cg : (g + 1) * cg]
-        if need_dw:
-            cols = _columns(x_g, (kh, kw), stride, pad, dilate, (oh, ow))
-            np.dot(dy_g, cols.T, out=dw[g * fg : (g + 1) * fg].reshape(fg, -1))
-        if need_dx:
-            dcols = weight[g * fg : (g + 1) * fg].reshape(fg, -1).T @ dy_g
-            dx_g = dx[:, g * cg : (g + 1) * cg]
-            if _is_pointwise((kh, kw), stride, pad):
-                dx_g[...] = dcols.reshape(cg, n, h, w).transpose(1, 0, 2, 3)
-            else:
-                _col2im(dcols, kh, kw, *stride, *pad, *dilate, oh, ow, dx_g)
-    return dx, dw
+        return
+    w_t = weight.reshape(groups, f // groups, -1).transpose(0, 2, 1)  # (g, C/g*K, F/g)
+    if not _per_image_gemms(n, cg * kh * kw, f // groups, oh * ow):  # one GEMM over the batch
+        dy_rows = np.ascontiguousarray(dy.reshape(n, f, -1).transpose(1, 0, 2))
+        dcols = np.matmul(w_t, dy_rows.reshape(groups, f // groups, -1))  # (g, C/g*K, N*P)
+        if _is_pointwise((kh, kw), stride, pad):
+            dx[...] = dcols.reshape(c, n, h, w).transpose(1, 0, 2, 3)
+        else:
+            col2im(
+                dcols.reshape(c * kh * kw, -1),
+                dx.shape,
+                (kh, kw),
+                stride,
+                pad,
+                dilate,
+                (oh, ow),
+                out=dx,
+            )
+        return
+    dy_g = _by_group(dy.reshape(n, f, -1), groups)
+    if _is_pointwise((kh, kw), stride, pad):
+        np.matmul(w_t, dy_g, out=_by_group(dx.reshape(n, c, -1), groups))
+        return
+    dcols = np.matmul(w_t, dy_g).reshape(n, c * kh * kw, -1)
+    col2im(dcols, dx.shape, (kh, kw), stride, pad, dilate, (oh, ow), out=dx)
 
 
 def _zeroed(array):

@@ -44,6 +44,7 @@ def cap_blas_threads(cores):
 # with more BLAS threads spinning workers take the cores BLAS needs (a network ran 4x slower, a
 # GEMM 10-50x), so they sleep. A GOMP_SPINCOUNT or OMP_WAIT_POLICY of yours always wins.
 SPIN_COUNT = "30000"  # spins, about a third of a millisecond
+blas_threads = 1  # the BLAS library's threads, as configure_threads left them
 
 
 def workers_spin(blas_threads):
@@ -59,7 +60,10 @@ def configure_threads():
 
     cores = usable_cores()
     wanted = min(cores, numba.config.NUMBA_NUM_THREADS)
-    spin = workers_spin(cap_blas_threads(cores))
+    global blas_threads
+    capped = cap_blas_threads(cores)
+    blas_threads = max(capped.values(), default=cores)
+    spin = workers_spin(capped)
     if "GOMP_SPINCOUNT" not in os.environ and "OMP_WAIT_POLICY" not in os.environ:
         if spin:
             os.environ["GOMP_SPINCOUNT"] = SPIN_COUNT

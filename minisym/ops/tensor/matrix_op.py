@@ -10,6 +10,7 @@ import numpy as np
 
 from ...assign import assign
 from ...base import MXNetValueError
+from ...kernels import finish, write_target
 from ..common import ElemwiseValues, LendsShape, NoGradient, axes_of, axis_in
 from ..operator_base import Operator, register
 from ..params import Param, boolean, is_int, literal_tuple, optional, shape_tuple
@@ -842,7 +843,13 @@ class Clip(ElemwiseValues):
         """data -> a_max above a_max, a_min below a_min (tested in that order), data between."""
         (data,) = in_data
         low, high = self._bounds(data.dtype)
-        assign(out_data[0], req[0], np.where(data > high, high, np.where(data < low, low, data)))
+        if low > high:  # the order of the tests decides: MXNet's where(where(...))
+            assign(out_data[0], req[0], np.where(data > high, high, np.maximum(data, low)))
+            return
+        # two passes over the data instead of four (ReLU6 is a quarter of MobileNetV2's time)
+        target = write_target(out_data[0], req[0])
+        np.minimum(np.maximum(data, low, out=target), high, out=target)
+        finish(out_data[0], req[0], target)
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """dL/ddata = dL/dout where a_min <= data <= a_max (the bounds included), else 0."""
