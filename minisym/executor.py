@@ -183,12 +183,21 @@ class Executor:
         return fused
 
     def _node_arrays(self, node):
-        """(in_data, aux, out_data) buffers of ``node``."""
-        return (
-            [self._data[_key(s, i)] for s, i in node.arg_inputs],
-            [self._data[_key(s, i)] for s, i in node.aux_inputs],
-            [self._data[_key(node, j)] for j in range(node.num_outputs)],
-        )
+        """(in_data, aux, out_data) buffers of ``node``: fresh lists (an operator may change
+        its own) of buffers looked up once per memory plan."""
+        found = self.__dict__.setdefault("_arrays_of", {}).get(id(node))
+        if found is None:
+            found = self._arrays_of[id(node)] = (
+                tuple(self._data[_key(s, i)] for s, i in node.arg_inputs),
+                tuple(self._data[_key(s, i)] for s, i in node.aux_inputs),
+                tuple(self._data[_key(node, j)] for j in range(node.num_outputs)),
+            )
+        return [*found[0]], [*found[1]], [*found[2]]
+
+    def _buffers_changed(self):
+        """After ``_data`` gets new buffers: forget what ``_node_arrays`` looked up."""
+        self._arrays_of = {}
+        self.outputs = self._output_arrays()
 
     # --- running ---------------------------------------------------------------------------------
     @lifecycle.entry(lambda self, is_train=False, **_: f"forward(is_train={bool(is_train)})")
@@ -646,7 +655,7 @@ class Executor:
         for node in self._ops:
             for j in range(node.num_outputs):
                 self._data[_key(node, j)] = np.zeros_like(self._data[_key(node, j)])
-        self.outputs = self._output_arrays()
+        self._buffers_changed()
 
     # --- dictionaries -----------------------------------------------------------------------------
     @staticmethod
@@ -774,7 +783,7 @@ class Executor:
                     array = self._data[key]
                     moved[key] = flat[: array.nbytes].view(array.dtype).reshape(array.shape)
         self._data.update(moved)
-        self.outputs = self._output_arrays()
+        self._buffers_changed()
 
 
 class ExecutorDict(dict):

@@ -132,6 +132,10 @@ POOL_CASES = [  # (x shape, kernel, stride, pad, convention)
     ((1, 2, 5, 6), (2, 2), (2, 2), (0, 0), "full"),
     ((2, 1, 4, 4), (3, 3), (2, 2), (1, 1), "full"),
     ((1, 2, 6, 5), (2, 3), (1, 2), (1, 1), "valid"),
+    # Inception's 3x3 stride-1 pooling inside its modules, a global pool, 'full' overhanging
+    ((2, 3, 9, 20), (3, 3), (1, 1), (1, 1), "valid"),
+    ((1, 2, 7, 7), (7, 7), (1, 1), (0, 0), "valid"),
+    ((1, 2, 11, 10), (3, 3), (2, 2), (0, 0), "full"),
 ]
 
 

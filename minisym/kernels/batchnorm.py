@@ -4,6 +4,8 @@ Statistics accumulate in float64 whatever the data type, so float32 results stay
 parity tolerance of MXNet's.
 """
 
+import math
+
 import numpy as np
 from numba import prange
 
@@ -77,7 +79,7 @@ def _backward(dy, x, mean, invstd, gamma, train, relu_y, dx, dgamma, dbeta):
 
 def _as3d(a, axis):
     """a (..., C at axis, ...) as a contiguous (N, C, S) array."""
-    n = int(np.prod(a.shape[:axis], dtype=np.int64))
+    n = math.prod(a.shape[:axis])
     return np.ascontiguousarray(a).reshape(n, a.shape[axis], -1)
 
 
@@ -96,7 +98,7 @@ def bn_normalize(x, mean, invstd, gamma, beta, axis=1, relu=False, out=None):
     """y = (x - mean) * invstd * gamma + beta with given per-channel statistics."""
     x3 = _as3d(x, axis)
     y = np.empty_like(x3) if out is None else out.reshape(x3.shape)
-    per_channel = (a.astype(x.dtype) for a in (mean, invstd, gamma, beta))
+    per_channel = (a.astype(x.dtype, copy=False) for a in (mean, invstd, gamma, beta))
     _normalize(x3, *per_channel, relu, y)
     return y.reshape(x.shape)
 

@@ -25,32 +25,68 @@ def _window(o, stride, pad, k, size):
     return max(start, 0), min(end, size), start, end
 
 
+@njit(cache=CACHE, inline="always")
+def _taps_inside(out_size, stride, offset, size):
+    """The outputs o in [lo, hi) whose tap at input o * stride + offset lies in [0, size)."""
+    lo = 0 if offset >= 0 else (-offset + stride - 1) // stride
+    hi = 0 if size - offset <= 0 else (size - offset + stride - 1) // stride
+    return lo, max(lo, min(hi, out_size))
+
+
+@njit(cache=CACHE, inline="always")
+def _reduce_into(kind, acc, src, lo, hi, step, start):
+    """acc[lo:hi] max= or += src[start + k * step] for k in 0..hi-lo (one branch, then a loop
+    that vectorises)."""
+    part = src[start : start + (hi - lo - 1) * step + 1 : step]
+    if kind == _MAX:
+        for k in range(hi - lo):
+            value, best = part[k], acc[lo + k]
+            # a select, not a branch: it vectorises (and random data mispredicts no branch);
+            # NaN never wins, as in the window loop this replaces
+            acc[lo + k] = value if value > best else best
+    else:
+        for k in range(hi - lo):
+            acc[lo + k] += part[k]
+
+
+@njit(cache=CACHE, inline="always")
+def _counts(out_size, stride, pad, k, size, include_pad):
+    """The cells that average pooling divides by along one axis, per output."""
+    counts = np.empty(out_size, np.int64)
+    for o in range(out_size):
+        first, end, padded_start, padded_end = _window(o, stride, pad, k, size)
+        counts[o] = padded_end - padded_start if include_pad else end - first
+    return counts
+
+
 @parallel_kernel
 def _pool_forward(x, kind, kh, kw, sh, sw, ph, pw, include_pad, y):
+    """Separable windows: each input row reduced over the kw column taps, then each output row
+    over the kh row taps (kh + kw passes of whole rows, not kh * kw reads per output)."""
     planes, height, width = x.shape
     oh, ow = y.shape[1], y.shape[2]
-    lowest = np.finfo(x.dtype).min
+    fill = np.finfo(x.dtype).min if kind == _MAX else 0.0
+    count_h = _counts(oh, sh, ph, kh, height, include_pad)
+    count_w = _counts(ow, sw, pw, kw, width, include_pad)
     for p in prange(planes):
+        rows = np.full((height, ow), fill)  # float64: sums of many float32 cells stay exact
+        for a in range(height):
+            for t in range(kw):
+                lo, hi = _taps_inside(ow, sw, t - pw, width)
+                if lo < hi:
+                    _reduce_into(kind, rows[a], x[p, a], lo, hi, sw, lo * sw + t - pw)
+        line = np.empty(ow)
         for i in range(oh):
-            y0, y1, py0, py1 = _window(i, sh, ph, kh, height)
+            line[:] = fill
+            for t in range(kh):
+                a = i * sh - ph + t
+                if 0 <= a < height:
+                    _reduce_into(kind, line, rows[a], 0, ow, 1, 0)
             for j in range(ow):
-                x0, x1, px0, px1 = _window(j, sw, pw, kw, width)
-                if kind == _MAX:
-                    best = lowest
-                    for a in range(y0, y1):
-                        for b in range(x0, x1):
-                            if x[p, a, b] > best:
-                                best = x[p, a, b]
-                    y[p, i, j] = best
-                else:
-                    total = 0.0
-                    for a in range(y0, y1):
-                        for b in range(x0, x1):
-                            total += x[p, a, b]
-                    if kind == _AVG:
-                        count = (py1 - py0) * (px1 - px0) if include_pad else (y1 - y0) * (x1 - x0)
-                        total /= max(count, 1)
-                    y[p, i, j] = total
+                value = line[j]
+                if kind == _AVG:
+                    value /= max(count_h[i] * count_w[j], 1)
+                y[p, i, j] = value
 
 
 @parallel_kernel
