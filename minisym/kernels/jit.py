@@ -57,6 +57,7 @@ __all__ = [
     "CACHE",
     "SERIAL_BELOW",
     "parallel_kernel",
+    "reassociating_sum",
     "twins_forced",
     "cache_folder",
     "kernel_folder",
@@ -472,3 +473,13 @@ def parallel_kernel(func):
     """Decorator: ``func`` compiled with ``numba.njit(cache=..., parallel=True)``, safe from
     threads and forks."""
     return ParallelKernel(func)
+
+
+def reassociating_sum(func):
+    """Decorator for a float sum a kernel calls: ``func`` compiled with numba.njit(cache=...,
+    fastmath={'reassoc'}), so that LLVM keeps vector-wide partial sums instead of one chain of
+    dependent adds. Not a kernel of its own: it is cached inside the kernels that call it, and
+    the warm-up's counts leave it out."""
+    compiled = njit(cache=CACHE, fastmath={"reassoc"})(func)
+    compiled.inside_kernels = True
+    return compiled

@@ -57,7 +57,8 @@ def _dispatchers():
             if isinstance(value, jit.ParallelKernel):
                 yield from (d for d in (value.parallel, value._serial) if d is not None)
             elif hasattr(value, "stats") and hasattr(value, "py_func"):
-                yield value
+                if not getattr(value, "inside_kernels", False):
+                    yield value
 
 
 def kernel_counts():
