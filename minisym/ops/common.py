@@ -165,6 +165,8 @@ def sum_to_shape(grad, shape):
     """Sum ``grad`` over the axes that broadcasting added or stretched, giving ``shape``."""
     lead = grad.ndim - len(shape)
     stretched = tuple(lead + i for i, d in enumerate(shape) if d == 1 and grad.shape[lead + i] != 1)
+    if not lead and not stretched:
+        return grad.reshape(shape)  # nothing to sum: no copy
     return np.sum(grad, axis=tuple(range(lead)) + stretched, keepdims=True).reshape(shape)
 
 

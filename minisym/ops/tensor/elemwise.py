@@ -57,6 +57,15 @@ def _head_times(grad, derivative, *args):
     return grad * derivative(*args)
 
 
+def _passes_through(derivative, lhs, rhs, x, head, target):
+    """Whether the gradient of input ``x`` is the head gradient itself: a derivative of 1 (add,
+    sub's lhs), x of the head's shape, and a gradient buffer apart from the head's."""
+    if derivative is None or x.shape != head.shape or np.may_share_memory(target, head):
+        return False
+    value = derivative(lhs, rhs)
+    return isinstance(value, int) and value == 1
+
+
 # --- Symbol (x) Symbol --------------------------------------------------------------------------
 # One row per math function, shared by elemwise_* (equal shapes) and broadcast_*:
 # name: (value f(lhs, rhs), df/dlhs(lhs, rhs), df/drhs(lhs, rhs)).
@@ -128,11 +137,16 @@ class _Binary(Operator):
         """grad_lhs = out_grad * df/dlhs, grad_rhs = out_grad * df/drhs (summed to each shape)."""
         lhs, rhs = in_data
         _, d_lhs, d_rhs = _BINARY_MATH[self.math]
+        head = out_grad[0]
         with np.errstate(all="ignore"):
             for i, (x, derivative) in enumerate(((lhs, d_lhs), (rhs, d_rhs))):
-                if req[i] != "null":
-                    grad = _head_times(out_grad[0], derivative, lhs, rhs)
-                    assign(in_grad[i], req[i], sum_to_shape(grad, x.shape))
+                if req[i] == "null":
+                    continue
+                if _passes_through(derivative, lhs, rhs, x, head, in_grad[i]):
+                    assign(in_grad[i], req[i], head)  # one copy, not a product and a sum
+                    continue
+                grad = _head_times(head, derivative, lhs, rhs)
+                assign(in_grad[i], req[i], sum_to_shape(grad, x.shape))
 
 
 _PYTHON_OPERATOR = {
