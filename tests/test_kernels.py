@@ -34,8 +34,10 @@ CONV_CASES = [  # (x shape, filters, kernel, stride, pad, dilate, groups)
     ((3, 2, 6, 20), 3, (3, 3), (1, 1), (1, 1), (1, 1), 1),
     ((2, 3, 8, 8), 3, (3, 3), (1, 1), (2, 2), (2, 2), 1),
     ((2, 2, 1, 1), 2, (3, 3), (1, 1), (1, 1), (1, 1), 1),
-    # long rows copied as slices, narrower than the input; taps wholly in the padding
+    # rows narrower than the input, row by row; strided and dilated rows; taps wholly in the
+    # padding
     ((2, 2, 5, 40), 3, (3, 3), (1, 1), (0, 0), (1, 1), 1),
+    ((2, 3, 9, 11), 4, (3, 3), (2, 3), (2, 1), (2, 1), 1),
     ((2, 2, 3, 3), 2, (3, 3), (1, 1), (3, 3), (1, 1), 1),
     # pointwise on several images: no columns at all
     ((3, 5, 4, 6), 4, (1, 1), (1, 1), (0, 0), (1, 1), 1),

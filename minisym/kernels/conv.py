@@ -25,29 +25,83 @@ def _valid_range(out_size, stride, offset, size):
     return lo, max(lo, min(hi, out_size))
 
 
-_LONG_ROW = 16  # valid elements in a row from which a slice copy beats an element loop
+@njit(cache=CACHE)
+def _tap_windows(kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width):
+    """(taps, 7) ints, one row per kernel tap: (oi, oj, y_lo, y_hi, x_lo, x_hi, one_run), its
+    offset into the input, the output rows and columns whose input lies inside the image, and
+    whether those inputs are one contiguous run of the plane (stride 1, rows as long as the
+    input's). The same for every plane: computed once a call (it divides)."""
+    windows = np.empty((kh * kw, 7), np.int64)
+    for tap in range(kh * kw):
+        oi, oj = (tap // kw) * dh - ph, (tap % kw) * dw - pw
+        y_lo, y_hi = _valid_range(oh, sh, oi, height)
+        x_lo, x_hi = _valid_range(ow, sw, oj, width)
+        one_run = sh == 1 and sw == 1 and ow == width and y_lo < y_hi and x_lo < x_hi
+        for i, value in enumerate((oi, oj, y_lo, y_hi, x_lo, x_hi, int(one_run))):
+            windows[tap, i] = value
+    return windows
+
+
+# The loops below index views from 0 up, so numba drops its negative-index check and LLVM
+# vectorises them: faster than numba's slice assignment, which costs more than a short row.
 
 
 @njit(cache=CACHE, inline="always")
-def _tap_window(tap, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width):
-    """(oi, oj, y_lo, y_hi, x_lo, x_hi, one_run) of a kernel tap: its offset into the input,
-    the output rows and columns whose input lies inside the image, and whether those inputs are
-    one contiguous run of the plane (stride 1, rows as long as the input's)."""
-    oi, oj = (tap // kw) * dh - ph, (tap % kw) * dw - pw
-    y_lo, y_hi = _valid_range(oh, sh, oi, height)
-    x_lo, x_hi = _valid_range(ow, sw, oj, width)
-    one_run = sh == 1 and sw == 1 and ow == width and y_lo < y_hi and x_lo < x_hi
-    return oi, oj, y_lo, y_hi, x_lo, x_hi, one_run
+def _copy(dst, src):
+    """dst[k] = src[k] for every k of dst."""
+    for k in range(dst.size):
+        dst[k] = src[k]
 
 
 @njit(cache=CACHE, inline="always")
-def _zero_padding_columns(cols, row, at, y_lo, y_hi, x_lo, x_hi, ow):
-    """cols[row, at + y*ow + k] = 0 for the rows y_lo..y_hi and columns outside x_lo..x_hi."""
-    for y in range(y_lo, y_hi):
-        for k in range(x_lo):
-            cols[row, at + y * ow + k] = 0
-        for k in range(x_hi, ow):
-            cols[row, at + y * ow + k] = 0
+def _add(dst, src):
+    """dst[k] += src[k] for every k of src."""
+    for k in range(src.size):
+        dst[k] += src[k]
+
+
+@njit(cache=CACHE, inline="always")
+def _copy_rows(dst, dst_row, src, src_row, step, rows, count):
+    """dst[y*dst_row + k] = src[y*src_row + k*step] for y < rows, k < count."""
+    for y in range(rows):
+        for k in range(count):
+            dst[y * dst_row + k] = src[y * src_row + k * step]
+
+
+@njit(cache=CACHE, inline="always")
+def _add_rows(dst, dst_row, step, src, src_row, rows, count):
+    """dst[y*dst_row + k*step] += src[y*src_row + k] for y < rows, k < count."""
+    for y in range(rows):
+        for k in range(count):
+            dst[y * dst_row + k * step] += src[y * src_row + k]
+
+
+@njit(cache=CACHE, inline="always")
+def _zero(dst):
+    for k in range(dst.size):
+        dst[k] = 0
+
+
+@njit(cache=CACHE, inline="always")
+def _zero_padding_columns(plane_cols, y_lo, y_hi, x_lo, x_hi, ow):
+    """plane_cols[y*ow + k] = 0 for the rows y_lo..y_hi and the columns k outside x_lo..x_hi;
+    column by column, as there are few of them (the padding) and many rows."""
+    rows = plane_cols[y_lo * ow : y_hi * ow]
+    for k in range(ow):
+        if x_lo <= k < x_hi:
+            continue
+        for y in range(y_hi - y_lo):
+            rows[y * ow + k] = 0
+
+
+@njit(cache=CACHE, inline="always")
+def _plane_of_task(task, n_img, channels, row_step):
+    """(n, c) of a task: image by image when each image has its own rows; channel by channel
+    when the images sit side by side (row_step 0), so that consecutive tasks fill consecutive
+    columns of the same rows (image by image they would jump a whole row, 3x slower at 8x8)."""
+    if row_step == 0:
+        return task % n_img, task // n_img
+    return task // channels, task % channels
 
 
 @parallel_kernel
@@ -57,40 +111,35 @@ def _im2col(x, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, row_step, col_step, cols)
     n_img, channels, height, width = x.shape
     flat = x.reshape(n_img, channels, height * width)
     taps, positions = kh * kw, oh * ow
+    windows = _tap_windows(kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width)
     for task in prange(n_img * channels):
-        n, c = task // channels, task % channels
-        at = n * col_step
+        n, c = _plane_of_task(task, n_img, channels, row_step)
+        plane = flat[n, c]
         for tap in range(taps):
-            row = n * row_step + c * taps + tap
-            window = _tap_window(tap, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width)
-            oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = window
-            if one_run:  # a vectorised slice copy, then the columns in the padding are zeroed
-                lo, hi = y_lo * ow + x_lo, (y_hi - 1) * ow + x_hi
-                shift = oi * width + oj
-                for q in range(lo):
-                    cols[row, at + q] = 0
-                cols[row, at + lo : at + hi] = flat[n, c, lo + shift : hi + shift]
-                for q in range(hi, positions):
-                    cols[row, at + q] = 0
-                _zero_padding_columns(cols, row, at, y_lo, y_hi, x_lo, x_hi, ow)
+            oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = windows[tap]
+            at = n * col_step
+            out = cols[n * row_step + c * taps + tap, at : at + positions]
+            if y_lo >= y_hi or x_lo >= x_hi:  # the tap sees only padding
+                _zero(out)
                 continue
-            valid = x_hi - x_lo
-            for y in range(oh):
-                start = at + y * ow
-                if y < y_lo or y >= y_hi or valid <= 0:
-                    for k in range(ow):
-                        cols[row, start + k] = 0
-                    continue
-                src = (y * sh + oi) * width + x_lo * sw + oj
-                for k in range(x_lo):
-                    cols[row, start + k] = 0
-                if sw == 1 and valid >= _LONG_ROW:
-                    cols[row, start + x_lo : start + x_hi] = flat[n, c, src : src + valid]
-                else:  # element loops: a slice costs numba a view, more than a few elements
-                    for k in range(valid):
-                        cols[row, start + x_lo + k] = flat[n, c, src + k * sw]
-                for k in range(x_hi, ow):
-                    cols[row, start + k] = 0
+            if one_run:  # one shifted copy, then the columns in the padding are zeroed
+                lo, hi = y_lo * ow + x_lo, (y_hi - 1) * ow + x_hi
+                _copy(out[lo:hi], plane[lo + oi * width + oj :])
+            else:  # row by row, from one view of each side (a view per row costs more)
+                start = (y_lo * sh + oi) * width + x_lo * sw + oj
+                _copy_rows(
+                    out[y_lo * ow + x_lo :],
+                    ow,
+                    plane[start:],
+                    sh * width,
+                    sw,
+                    y_hi - y_lo,
+                    x_hi - x_lo,
+                )
+                lo, hi = y_lo * ow, y_hi * ow
+            _zero(out[:lo])
+            _zero(out[hi:])
+            _zero_padding_columns(out, y_lo, y_hi, x_lo, x_hi, ow)
 
 
 @parallel_kernel
@@ -99,31 +148,34 @@ def _col2im(cols, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, row_step, col_step, dx
     read them; the entries of cols that im2col filled from the padding are set to 0."""
     n_img, channels, height, width = dx.shape
     flat = dx.reshape(n_img, channels, height * width)
-    taps = kh * kw
+    taps, positions = kh * kw, oh * ow
+    windows = _tap_windows(kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width)
     for task in prange(n_img * channels):  # one plane per thread: no two threads write one cell
-        n, c = task // channels, task % channels
-        at = n * col_step
+        n, c = _plane_of_task(task, n_img, channels, row_step)
+        plane = flat[n, c]
         for tap in range(taps):
-            row = n * row_step + c * taps + tap
-            window = _tap_window(tap, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width)
-            oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = window
-            if one_run:
-                # one slice add per tap: the entries im2col read from the padding are zeroed
-                # first, so the run adds 0 where nothing belongs
-                _zero_padding_columns(cols, row, at, y_lo, y_hi, x_lo, x_hi, ow)
-                lo, hi = y_lo * ow + x_lo, (y_hi - 1) * ow + x_hi
-                shift = oi * width + oj
-                flat[n, c, lo + shift : hi + shift] += cols[row, at + lo : at + hi]
+            oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = windows[tap]
+            at = n * col_step
+            tap_cols = cols[n * row_step + c * taps + tap, at : at + positions]
+            if y_lo >= y_hi or x_lo >= x_hi:
                 continue
-            valid = x_hi - x_lo
-            for y in range(y_lo, y_hi):
-                to = (y * sh + oi) * width + x_lo * sw + oj
-                start = at + y * ow + x_lo
-                if sw == 1 and valid >= _LONG_ROW:
-                    flat[n, c, to : to + valid] += cols[row, start : start + valid]
-                else:
-                    for k in range(valid):
-                        flat[n, c, to + k * sw] += cols[row, start + k]
+            if one_run:
+                # one shifted add per tap: the entries im2col read from the padding are zeroed
+                # first, so the run adds 0 where nothing belongs
+                _zero_padding_columns(tap_cols, y_lo, y_hi, x_lo, x_hi, ow)
+                lo, hi = y_lo * ow + x_lo, (y_hi - 1) * ow + x_hi
+                _add(plane[lo + oi * width + oj :], tap_cols[lo:hi])
+                continue
+            start = (y_lo * sh + oi) * width + x_lo * sw + oj
+            _add_rows(
+                plane[start:],
+                sh * width,
+                sw,
+                tap_cols[y_lo * ow + x_lo :],
+                ow,
+                y_hi - y_lo,
+                x_hi - x_lo,
+            )
 
 
 def im2col(x, kernel, stride, pad, dilate, out_hw, per_image=False):
