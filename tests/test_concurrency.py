@@ -134,14 +134,18 @@ def test_threading_layer_in_use_and_how_kernels_are_called():
 
 def test_a_small_call_runs_the_serial_twin_a_large_one_the_parallel(monkeypatch):
     """Starting threads costs more than a small image's loops: below jit.SERIAL_BELOW elements
-    a kernel runs serially (the same loops, the same values)."""
+    a kernel runs serially (the same loops, the same values); a ``light`` one (im2col: 16)
+    below that many times as many."""
     ran = []
     kernel = conv._im2col
+    monkeypatch.setattr(jit, "SERIAL_BELOW", 1 << 17)
     monkeypatch.setattr(kernel, "parallel", lambda *a: ran.append("parallel"))
     monkeypatch.setattr(kernel, "_serial", lambda *a: ran.append("serial"))
-    for n in (1, 64):  # (27, n * 24 * 24) columns: 15,552 and 995,328 elements
+    for n in (1, 64, 256):  # (27, n * 24 * 24) columns: 15,552, 995,328 and 3,981,312 elements
         conv.im2col(np.ones((n, 3, 24, 24), np.float32), (3, 3), (1, 1), (1, 1), (1, 1), (24, 24))
-    assert ran == ["serial", "parallel" if jit.parallel_call_mode() != "serial" else "serial"]
+    large = "parallel" if jit.parallel_call_mode() != "serial" else "serial"
+    assert kernel.light == 16
+    assert ran == ["serial", "serial", large]
 
 
 WORKQUEUE = textwrap.dedent("""

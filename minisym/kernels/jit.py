@@ -37,7 +37,9 @@
   cores, more than a call on a small image computes (im2col of one 16x8x8 image: 9 µs serially,
   68 µs in parallel; 6 µs when the workers spin, see threads.py). A call whose largest array has
   fewer than ``SERIAL_BELOW`` elements runs the serial twin; every loop a kernel runs in
-  parallel is independent of the others, so both twins compute the same values.
+  parallel is independent of the others, so both twins compute the same values. A kernel that
+  does little per element (im2col copies at a tenth of a nanosecond) is declared ``light``:
+  its serial twin runs up to that many times as many elements.
 """
 
 import contextlib
@@ -429,9 +431,10 @@ class ParallelKernel:
     """A ``numba.njit(parallel=True)`` kernel, called like the function it compiles; see the
     module's docstring for when it runs locked or serial instead."""
 
-    def __init__(self, func):
+    def __init__(self, func, light=1):
         functools.update_wrapper(self, func)
         self.py_func = func
+        self.light = light
         self.parallel = njit(cache=CACHE, parallel=True)(func)
         self._serial = None
 
@@ -456,7 +459,8 @@ class ParallelKernel:
     def __call__(self, *args):
         mode = parallel_call_mode()
         twin = getattr(_forced, "twin", None)
-        if mode == "serial" or twin == "serial" or (twin is None and _largest(args) < SERIAL_BELOW):
+        small = twin is None and _largest(args) < SERIAL_BELOW * self.light
+        if mode == "serial" or twin == "serial" or small:
             return self.serial(*args)
         if mode == "parallel":
             return self.parallel(*args)
@@ -469,10 +473,13 @@ class ParallelKernel:
         return f"<parallel kernel {self.py_func.__module__}.{self.py_func.__qualname__}>"
 
 
-def parallel_kernel(func):
+def parallel_kernel(func=None, *, light=1):
     """Decorator: ``func`` compiled with ``numba.njit(cache=..., parallel=True)``, safe from
-    threads and forks."""
-    return ParallelKernel(func)
+    threads and forks; ``@parallel_kernel(light=k)`` runs serially up to k times the elements
+    (see the module's docstring)."""
+    if func is None:
+        return lambda f: ParallelKernel(f, light)
+    return ParallelKernel(func, light)
 
 
 def reassociating_sum(func):
