@@ -103,6 +103,7 @@ class Executor:
         self.outputs = self._output_arrays()
         self._runners = {id(n): self._runner(n) for n in self._ops}
         self._fused = self._plan_fusion()
+        self._fused_clips = self._plan_clip_fusion()
 
     @property
     def symbol(self):
@@ -182,6 +183,24 @@ class Executor:
                 fused[id(node)] = after
         return fused
 
+    def _plan_clip_fusion(self):
+        """{id(node): its Clip node} for each BatchNorm followed by a Clip (ReLU6) that is its
+        only reader and whose backward never runs (an executor without gradients): their
+        forwards run as one pass. Where the Clip's backward runs it reads the BatchNorm's
+        output, which the fused pass does not write."""
+        fused = {}
+        for node, after in zip(self._ops, self._ops[1:]):
+            if (
+                node.op.fuses_following_relu
+                and after.op.clip_bounds is not None
+                and after.inputs[0] == (node, 0)
+                and id(after) not in self._runs
+                and self._plan.reads(node, 0) == 1
+                and node.op.fusable_with_relu(self._node_arrays(node)[0])
+            ):
+                fused[id(node)] = after
+        return fused
+
     def _node_arrays(self, node):
         """(in_data, aux, out_data) buffers of ``node``: fresh lists (an operator may change
         its own) of buffers looked up once per memory plan."""
@@ -224,20 +243,33 @@ class Executor:
             raise
 
     def _forward_all(self, is_train):
-        """Every operator's forward, in topological order (a BatchNorm fused with its ReLU)."""
+        """Every operator's forward, in topological order (a BatchNorm fused with its ReLU or
+        its ReLU6 Clip)."""
         fusing = self._trace is None and self._monitor is None  # those show every call
         skipped = set()
         for node in self._ops:
             if id(node) in skipped:
                 continue
             relu = self._fused.get(id(node)) if fusing else None
-            if relu is None:
+            clip = self._fused_clips.get(id(node)) if fusing else None
+            if relu is None and clip is None:
                 self._forward_node(node, is_train)
                 continue
             in_data, aux, out_data = self._node_arrays(node)
             args = (is_train, self._out_req[id(node)], in_data, out_data, aux)
-            _call(node.op, "forward", node.op.forward_relu, *args, self._data[_key(relu, 0)])
-            skipped.add(id(relu))
+            if relu is not None:
+                _call(node.op, "forward", node.op.forward_relu, *args, self._data[_key(relu, 0)])
+            else:
+                bounds = clip.op.clip_bounds
+                _call(
+                    node.op,
+                    "forward",
+                    node.op.forward_clip,
+                    *args,
+                    self._data[_key(clip, 0)],
+                    bounds,
+                )
+            skipped.add(id(relu if relu is not None else clip))
         return self.outputs
 
     def _copy_inputs(self, kwargs):

@@ -258,6 +258,22 @@ def test_batchnorm_with_given_statistics_matches_reference(shape, axis, dtype, r
     np.testing.assert_allclose(dbeta, dy.sum(axis=axes), **tol)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("clip", [(0.0, 6.0), (-0.3, 0.1), (1.0, 1.0)])
+def test_batchnorm_with_a_clip_is_the_clip_of_its_output(dtype, clip):
+    """The fused ReLU6 pass equals BatchNorm, then np.clip to the bounds in data's dtype, to
+    the bit (NaN passes, infinities clip)."""
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((3, 4, 6, 5)).astype(dtype) * 4
+    x[0, 0, 0, :3] = [np.nan, np.inf, -np.inf]
+    gamma, beta, mean = (rng.standard_normal(4).astype(dtype) for _ in range(3))
+    invstd = rng.uniform(0.5, 2.0, 4).astype(dtype)
+    plain = batchnorm.bn_normalize(x, mean, invstd, gamma, beta)
+    low, high = (dtype(v) for v in clip)
+    fused = batchnorm.bn_normalize(x, mean, invstd, gamma, beta, clip=clip)
+    np.testing.assert_array_equal(fused, np.minimum(np.maximum(plain, low), high))
+
+
 # --- the operators' fast paths against their NumPy paths (MINISYM_KERNELS=reference) ----------
 OP_CASES = [  # (op name, params, input shapes, is_train)
     (

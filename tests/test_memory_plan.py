@@ -59,6 +59,45 @@ def test_batchnorm_relu_fusion_changes_no_result(train):
     assert len(ex.trace.find(phase="forward")) == len(ex._ops)  # every call shows when traced
 
 
+def _relu6_net():
+    """Two Convolution -> BatchNorm -> clip(0, 6) units (MobileNetV2's ReLU6), then a clip
+    whose bounds are crossed (a_min > a_max: the order of Clip's tests decides; never fused)."""
+    x = mx.sym.Variable("data")
+    for i in range(2):
+        x = mx.sym.Convolution(x, num_filter=4, kernel=(3, 3), pad=(1, 1), name=f"c{i}")
+        x = mx.sym.clip(mx.sym.BatchNorm(x, fix_gamma=False, name=f"bn{i}"), 0, 6)
+    return mx.sym.clip(mx.sym.BatchNorm(x, name="bn2"), 6, 0)
+
+
+def test_batchnorm_relu6_fusion_in_inference_changes_no_value():
+    """Without gradients a BatchNorm and the clip after it run as one pass; the values are
+    the same to the bit, NaN and infinities included."""
+    ex = _relu6_net().simple_bind(mx.cpu(), data=(2, 3, 5, 5), grad_req="null")
+    assert len(ex._fused_clips) == 2
+    rng = np.random.default_rng(3)
+    for arr in ex.arg_dict.values():
+        arr[:] = rng.standard_normal(arr.shape) * 3
+    ex.aux_dict["bn1_moving_var"][:] = 0.01  # most values land beyond 6 or below 0
+    data = ex.arg_dict["data"].asnumpy()
+    data[0, 0, 0, :3] = [np.nan, np.inf, -np.inf]
+    ex.arg_dict["data"][:] = data
+    outputs = {}
+    for train in (False, True):  # in training the NaN reaches the batch statistics: all NaN
+        fused = ex.forward(is_train=train)[0].asnumpy()
+        ex.enable_trace(preview_size=0)  # tracing shows every call: no fusion
+        plain = ex.forward(is_train=train)[0].asnumpy()
+        ex.disable_trace()
+        np.testing.assert_array_equal(fused, plain)
+        outputs[train] = fused
+    inference = outputs[False]
+    assert np.isnan(inference).any() and (inference == 6).any() and (inference == 0).any()
+
+
+def test_batchnorm_relu6_is_not_fused_where_the_clip_has_a_backward():
+    ex = _relu6_net().simple_bind(mx.cpu(), data=(2, 3, 5, 5), grad_req="write")
+    assert ex._fused_clips == {}
+
+
 @pytest.mark.slow  # two ResNet-18 backward passes: ~10 s with NUMBA_DISABLE_JIT=1
 def test_fused_backward_gives_the_same_gradients():
     net = resnet(18, num_classes=5, small_input=True)

@@ -69,8 +69,9 @@ def _stats(x, mean, var):
 
 
 @parallel_kernel
-def _normalize(x, mean, invstd, gamma, beta, relu, y):
-    """y = (x - mean) * invstd * gamma + beta per channel (then max(y, 0) if relu)."""
+def _normalize(x, mean, invstd, gamma, beta, relu, low, high, y):
+    """y = (x - mean) * invstd * gamma + beta per channel, then max(y, 0) if relu, then
+    limited to [low, high] as Clip does (NaN passes; -inf, inf: unchanged)."""
     n_img, channels, size = x.shape
     for c in prange(channels):
         scale = invstd[c] * gamma[c]
@@ -78,7 +79,8 @@ def _normalize(x, mean, invstd, gamma, beta, relu, y):
         for n in range(n_img):
             for i in range(size):
                 v = x[n, c, i] * scale + shift
-                y[n, c, i] = v if (v > 0 or not relu) else 0
+                v = v if (v > 0 or not relu) else 0
+                y[n, c, i] = low if v < low else (high if v > high else v)
 
 
 @parallel_kernel
@@ -118,23 +120,25 @@ def _as3d(a, axis):
     return np.ascontiguousarray(a).reshape(n, a.shape[axis], -1)
 
 
-def bn_forward_train(x, gamma, beta, eps, axis=1, relu=False, out=None):
+def bn_forward_train(x, gamma, beta, eps, axis=1, relu=False, clip=None, out=None):
     """(y, mean, invstd, var) with the batch's biased statistics; x (..., C at axis, ...)."""
     x3 = _as3d(x, axis)
     channels = x3.shape[1]
     mean, var = np.empty(channels, x.dtype), np.empty(channels, x.dtype)
     _stats(x3, mean, var)
     invstd = (1.0 / np.sqrt(var + eps)).astype(x.dtype)
-    y = bn_normalize(x3, mean, invstd, gamma, beta, relu=relu, out=out)
+    y = bn_normalize(x3, mean, invstd, gamma, beta, relu=relu, clip=clip, out=out)
     return y.reshape(x.shape), mean, invstd, var
 
 
-def bn_normalize(x, mean, invstd, gamma, beta, axis=1, relu=False, out=None):
-    """y = (x - mean) * invstd * gamma + beta with given per-channel statistics."""
+def bn_normalize(x, mean, invstd, gamma, beta, axis=1, relu=False, clip=None, out=None):
+    """y = (x - mean) * invstd * gamma + beta with given per-channel statistics; then ReLU
+    with ``relu``, then Clip to ``clip`` = (a_min, a_max), a_min <= a_max, when given."""
     x3 = _as3d(x, axis)
     y = np.empty_like(x3) if out is None else out.reshape(x3.shape)
     per_channel = (a.astype(x.dtype, copy=False) for a in (mean, invstd, gamma, beta))
-    _normalize(x3, *per_channel, relu, y)
+    low, high = (-np.inf, np.inf) if clip is None else clip
+    _normalize(x3, *per_channel, relu, x.dtype.type(low), x.dtype.type(high), y)
     return y.reshape(x.shape)
 
 

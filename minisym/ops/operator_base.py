@@ -72,6 +72,8 @@ class Operator:
     train_mode_matters = False  # forward computes otherwise under is_train (Dropout, BatchNorm)
     fuses_following_relu = False  # forward/backward can run as one pass with a ReLU after it
     is_plain_relu = False  # Activation(act_type='relu'): what a fusion above may absorb
+    clip_bounds = None  # Clip's (a_min, a_max) when a_min <= a_max: what a fusion above may
+    # absorb where the Clip's backward never runs (an executor without gradients)
     head_loss = None  # a loss head's per-epoch loss for fit's progress line:
     # 'cross_entropy', 'logistic', 'squared', 'absolute' or 'mean' (None: not a loss head)
     head_loss_reads_label = False  # that loss compares with the label (input 1)

@@ -144,23 +144,29 @@ class BatchNorm(Operator):
         assign(out_data[1], req[1], mean)
         assign(out_data[2], req[2], invstd)
 
-    def _forward_fast(self, is_train, req, data, gamma, beta, aux, out_data, relu_out=None):
+    def _forward_fast(
+        self, is_train, req, data, gamma, beta, aux, out_data, fused_out=None, clip=None
+    ):
         """The same forward through the numba kernels (one pass per channel). With
-        ``relu_out`` the result goes through max(., 0) straight into that array instead."""
+        ``fused_out`` the result goes through max(., 0), or Clip to the bounds ``clip``,
+        straight into that array instead."""
         moving_mean, moving_var = aux
         axis = self.axis % data.ndim
         scale = np.ones_like(gamma) if self.fix_gamma else gamma
-        relu = relu_out is not None
-        target = relu_out if relu else write_target(out_data[0], req[0])
+        fused = fused_out is not None
+        relu = fused and clip is None
+        target = fused_out if fused else write_target(out_data[0], req[0])
         if is_train and not self.use_global_stats:
             _, mean, invstd, _ = kbn.bn_forward_train(
-                data, scale, beta, self.eps, axis, relu=relu, out=target
+                data, scale, beta, self.eps, axis, relu=relu, clip=clip, out=target
             )
         else:
             mean = moving_mean
             invstd = (1 / np.sqrt(moving_var + self.eps)).astype(data.dtype)
-            kbn.bn_normalize(data, mean, invstd, scale, beta, axis, relu=relu, out=target)
-        if not relu:
+            kbn.bn_normalize(
+                data, mean, invstd, scale, beta, axis, relu=relu, clip=clip, out=target
+            )
+        if not fused:
             finish(out_data[0], req[0], target)
         assign(out_data[1], req[1], mean)
         assign(out_data[2], req[2], invstd)
@@ -183,6 +189,14 @@ class BatchNorm(Operator):
         data, gamma, beta = in_data
         self._overwrite_fixed_gamma(gamma, req)
         self._forward_fast(is_train, req, data, gamma, beta, aux, out_data, relu_out)
+
+    def forward_clip(self, is_train, req, in_data, out_data, aux, clip_out, bounds):
+        """BatchNorm then Clip(a_min, a_max) = ``bounds`` in one pass (ReLU6; an executor
+        optimisation where the Clip's backward never runs): the clipped result lands in
+        ``clip_out``, and ``out_data[0]`` (which only that Clip reads) is left unwritten."""
+        data, gamma, beta = in_data
+        self._overwrite_fixed_gamma(gamma, req)
+        self._forward_fast(is_train, req, data, gamma, beta, aux, out_data, clip_out, bounds)
 
     def backward_relu(self, req, out_grad, in_data, out_data, in_grad, aux, relu_out):
         """``backward`` of BatchNorm and the ReLU after it in one pass (an executor optimisation

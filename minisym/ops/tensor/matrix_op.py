@@ -835,6 +835,12 @@ class Clip(ElemwiseValues):
     params = {"a_min": Param(float), "a_max": Param(float)}
     backward_needs = ("out_grad", "in_data")
 
+    @property
+    def clip_bounds(self):
+        """(a_min, a_max) for a BatchNorm before it to apply in its own pass (ReLU6), when the
+        order of the tests cannot matter (a_min <= a_max)."""
+        return (self.a_min, self.a_max) if self.a_min <= self.a_max else None
+
     def _bounds(self, dtype):
         """a_min, a_max in data's dtype (as MXNet: int32 data clips at int(a_min))."""
         return dtype.type(self.a_min), dtype.type(self.a_max)
