@@ -39,6 +39,9 @@ CONV_CASES = [  # (x shape, filters, kernel, stride, pad, dilate, groups)
     ((2, 2, 5, 40), 3, (3, 3), (1, 1), (0, 0), (1, 1), 1),
     ((2, 3, 9, 11), 4, (3, 3), (2, 3), (2, 1), (2, 1), 1),
     ((2, 2, 3, 3), 2, (3, 3), (1, 1), (3, 3), (1, 1), 1),
+    # images whose GEMMs are large enough for BLAS to thread: the weight gradient over the
+    # batch's columns side by side (smaller ones: a GEMM per image, then the sum)
+    ((2, 8, 20, 20), 32, (3, 3), (1, 1), (1, 1), (1, 1), 1),
     # pointwise on several images: no columns at all
     ((3, 5, 4, 6), 4, (1, 1), (1, 1), (0, 0), (1, 1), 1),
 ]

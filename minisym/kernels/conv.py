@@ -4,8 +4,9 @@ F(2x2, 3x3) when asked for (winograd.py).
 
 Layouts: x (N, C, H, W); weight (F, C/g, kh, kw). The forward and the data gradient use columns
 image by image, (N, C*kh*kw, OH*OW): one ``np.matmul`` runs a GEMM per image and group and lands
-in NCHW without a transpose. The weight gradient sums over images, so it takes the columns of
-the whole batch side by side, (C*kh*kw, N*OH*OW), and one GEMM per group.
+in NCHW without a transpose. The weight gradient sums over images: small images run a GEMM
+each in one call and are summed; larger ones take the columns of the whole batch side by side,
+(C*kh*kw, N*OH*OW), and one GEMM per group (that BLAS can thread).
 """
 
 import numpy as np
@@ -298,6 +299,12 @@ def conv2d_backward(
         _data_gradient(dy, weight, geometry, groups, dx)
     if need_dw:
         dw = np.empty_like(weight) if dw_out is None else dw_out
+        if n > 1 and fg * cg * kh * kw * oh * ow < _THREADED_GEMM:
+            # small images: a GEMM per image in one call (no transpose of dy), then their sum
+            cols = _by_group(_image_columns(x, *geometry, (oh, ow)), groups)
+            per_image = np.matmul(_by_group(dy.reshape(n, f, -1), groups), cols.swapaxes(2, 3))
+            per_image.sum(axis=0, out=dw.reshape(groups, fg, -1))
+            return dx, dw
         # the weight gradient sums over images: one GEMM per group over every image's columns
         cols = _columns(x, *geometry, (oh, ow)).reshape(groups, cg * kh * kw, -1)
         dy_rows = dy.reshape(n, f, -1)
