@@ -27,6 +27,8 @@ CONV_CASES = [  # (x shape, filters, kernel, stride, pad, dilate, groups)
     ((2, 5, 7, 6), 5, (3, 3), (1, 1), (1, 1), (1, 1), 5),
     ((1, 4, 9, 7), 8, (3, 3), (2, 2), (1, 1), (1, 1), 4),
     ((2, 3, 6, 6), 3, (3, 3), (1, 1), (2, 2), (2, 2), 3),
+    # depthwise planes in chunks (39 planes: the last chunk short), stride 3 by 2, dilated
+    ((3, 13, 11, 10), 13, (3, 3), (3, 2), (2, 1), (2, 1), 13),
     # wide groups: im2col and one batched GEMM for every group (and image)
     ((1, 34, 5, 5), 4, (3, 3), (1, 1), (1, 1), (1, 1), 2),
     ((2, 34, 4, 5), 4, (3, 3), (1, 1), (1, 1), (1, 1), 2),

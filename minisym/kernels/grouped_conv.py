@@ -4,12 +4,14 @@ conv.py runs every group of a layer as one batched GEMM; with one input channel 
 (MobileNet's depthwise layers) each of those GEMMs is a 1 x 9 row times a 9-row matrix, and
 direct loops are faster. These kernels give each thread whole output planes: forward and the
 data gradient loop over (image, channel), the weight gradient over filters, so no two threads
-ever write the same element. They take any number of channels per group (the tests run them
+ever write the same element. The forward splits each padded input plane by stride phase, so
+that every tap is one contiguous run over the plane at any stride. They take any number of channels per group (the tests run them
 so); ``prefers_direct`` sends them only the one-channel groups.
 
 Layouts as in conv.py: x (N, C, H, W), weight (F, C/g, kh, kw), y (N, F, OH, OW).
 """
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -20,6 +22,7 @@ __all__ = ["prefers_direct", "grouped_forward", "grouped_backward"]
 # channels per group up to which direct loops beat the batched GEMM: measured at batch 1, the GEMM
 # ran ResNeXt-50 (4 to 32 channels per group) twice as fast, the direct loops MobileNet (1) 10 %
 _MAX_DIRECT_CHANNELS = 1
+_PLANES_A_CHUNK = 16  # output planes a thread takes at once (sharing its scratch arrays), at most
 
 
 def prefers_direct(groups, channels_per_group):
@@ -44,34 +47,79 @@ def _add_scaled(out, src, scale):
         out[k] += scale * src[k]
 
 
+@njit(cache=CACHE, inline="always")
+def _phase_planes(plane, sh, sw, ph, pw, rows, cols, out):
+    """Split the zero-padded 2-D ``plane`` by stride phase: out[p * sw + q, a, m] =
+    padded[a * sh + p, m * sw + q], zero outside the plane (``out`` is (sh*sw, rows, cols),
+    flat, with some zeros after). Then every tap of a strided convolution reads one
+    contiguous run of one phase, as at stride 1."""
+    height, width = plane.shape
+    for k in range(out.size):
+        out[k] = 0
+    for y in range(height):
+        p, a = (y + ph) % sh, (y + ph) // sh
+        for q in range(sw):
+            x0 = (q - pw) % sw  # the first input column of phase q
+            if x0 >= width:
+                continue
+            count = (width - x0 + sw - 1) // sw
+            start = ((p * sw + q) * rows + a) * cols + (x0 + pw) // sw
+            if sw == 1:
+                _copy(out[start : start + count], plane[y])
+            else:
+                _copy_every(out[start : start + count], plane[y, x0:], sw)
+
+
+@njit(cache=CACHE, inline="always")
+def _copy(out, src):
+    """out[k] = src[k] (1-D; a loop over views from 0 vectorises)."""
+    for k in range(out.size):
+        out[k] = src[k]
+
+
+@njit(cache=CACHE, inline="always")
+def _copy_every(out, src, step):
+    """out[k] = src[k * step] (1-D)."""
+    for k in range(out.size):
+        out[k] = src[k * step]
+
+
 @parallel_kernel
-def _forward(x, w, sh, sw, ph, pw, dh, dw, groups, y):
-    """y[n, f] = sum over the group's channels and taps of w[f, c, i, j] * shifted x[n, c]."""
-    n_img = x.shape[0]
+def _forward(x, w, sh, sw, ph, pw, dh, dw, groups, per_chunk, y):
+    """y[n, f] = sum over the group's channels and taps of w[f, c, i, j] * shifted x[n, c].
+
+    Each output row is computed as wide as a phase plane's row (``cols``), the columns past
+    ``ow`` read the next row and are dropped: one contiguous run per tap and plane, instead of
+    one per tap and output row (14x14 planes had nine runs of 14 a row, and their set-up cost
+    more than the arithmetic).
+    """
+    n_img, _, height, width = x.shape
     filters, cg, kh, kw = w.shape
     _, _, oh, ow = y.shape
     fg = filters // groups
-    for task in prange(n_img * filters):
-        n, f = task // filters, task % filters
-        first = (f // fg) * cg
-        plane = y[n, f]
-        plane[:, :] = 0
-        for c in range(cg):
-            xp = _padded(x[n, first + c], ph, pw)
-            for oy in range(oh):
-                out_row = plane[oy]
+    rows = (height + 2 * ph + sh - 1) // sh
+    cols = (width + 2 * pw + sw - 1) // sw
+    slack = (kw - 1) * dw // sw + 1  # the last tap's run ends that far past its plane
+    tasks = n_img * filters
+    for chunk in prange((tasks + per_chunk - 1) // per_chunk):
+        phases = np.empty(sh * sw * rows * cols + slack, x.dtype)  # once a chunk of planes
+        wide = np.empty(oh * cols, y.dtype)
+        for task in range(chunk * per_chunk, min(tasks, (chunk + 1) * per_chunk)):
+            n, f = task // filters, task % filters
+            first = (f // fg) * cg
+            for k in range(wide.size):
+                wide[k] = 0
+            for c in range(cg):
+                _phase_planes(x[n, first + c], sh, sw, ph, pw, rows, cols, phases)
                 for i in range(kh):
-                    r = oy * sh + i * dh
+                    p, a = (i * dh) % sh, (i * dh) // sh
                     for j in range(kw):
-                        tap = w[f, c, i, j]
-                        # a view of the tap's inputs: indices from 0 up need no wraparound test,
-                        # and one without a step is contiguous, so the loop vectorises (2x)
-                        if sw == 1:
-                            _add_scaled(out_row, xp[r, j * dw : j * dw + ow], tap)
-                        else:
-                            src = xp[r, j * dw : j * dw + (ow - 1) * sw + 1 : sw]
-                            for ox in range(ow):
-                                out_row[ox] += tap * src[ox]
+                        q, m = (j * dw) % sw, (j * dw) // sw
+                        start = ((p * sw + q) * rows + a) * cols + m
+                        _add_scaled(wide, phases[start : start + oh * cols], w[f, c, i, j])
+            plane = y[n, f]
+            for oy in range(oh):
+                _copy(plane[oy], wide[oy * cols :])
 
 
 @parallel_kernel
@@ -130,9 +178,10 @@ def _weight_grad(dy, x, sh, sw, ph, pw, dh, dw, groups, dweight):
 
 def grouped_forward(x, weight, stride, pad, dilate, groups, y):
     """x (N, C, H, W), weight (F, C/g, kh, kw) -> y (N, F, OH, OW), written into ``y``."""
-    _forward(
-        np.ascontiguousarray(x), np.ascontiguousarray(weight), *stride, *pad, *dilate, groups, y
-    )
+    planes = y.shape[0] * y.shape[1]
+    per_chunk = max(1, min(_PLANES_A_CHUNK, planes // (4 * numba.get_num_threads())))
+    x, weight = np.ascontiguousarray(x), np.ascontiguousarray(weight)
+    _forward(x, weight, *stride, *pad, *dilate, groups, per_chunk, y)
     return y
 
 
