@@ -143,6 +143,8 @@ POOL_CASES = [  # (x shape, kernel, stride, pad, convention)
     ((2, 3, 9, 20), (3, 3), (1, 1), (1, 1), "valid"),
     ((1, 2, 7, 7), (7, 7), (1, 1), (0, 0), "valid"),
     ((1, 2, 11, 10), (3, 3), (2, 2), (0, 0), "full"),
+    # planes in chunks (39: the last chunk short), stride 3 by 2, 'full' overhanging
+    ((3, 13, 10, 9), (3, 2), (3, 2), (1, 1), "full"),
 ]
 
 

@@ -5,8 +5,9 @@ conv.py runs every group of a layer as one batched GEMM; with one input channel 
 direct loops are faster. These kernels give each thread whole output planes: forward and the
 data gradient loop over (image, channel), the weight gradient over filters, so no two threads
 ever write the same element. The forward splits each padded input plane by stride phase, so
-that every tap is one contiguous run over the plane at any stride. They take any number of channels per group (the tests run them
-so); ``prefers_direct`` sends them only the one-channel groups.
+that every tap is one contiguous run over the plane at any stride. They take any number of
+channels per group (the tests run them so); ``prefers_direct`` sends them only the one-channel
+groups.
 
 Layouts as in conv.py: x (N, C, H, W), weight (F, C/g, kh, kw), y (N, F, OH, OW).
 """

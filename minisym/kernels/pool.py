@@ -6,6 +6,7 @@ window in row-major order; avg divides by the window clipped to the padded input
 real cells when ``count_include_pad`` is False.
 """
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -15,6 +16,7 @@ __all__ = ["pool2d_forward", "pool2d_backward"]
 
 _MAX, _AVG, _SUM = 0, 1, 2
 _KINDS = {"max": _MAX, "avg": _AVG, "sum": _SUM}
+_PLANES_A_CHUNK = 16  # planes a thread takes at once (sharing its scratch arrays), at most
 
 
 @njit(cache=CACHE, inline="always")
@@ -26,27 +28,40 @@ def _window(o, stride, pad, k, size):
 
 
 @njit(cache=CACHE, inline="always")
-def _taps_inside(out_size, stride, offset, size):
-    """The outputs o in [lo, hi) whose tap at input o * stride + offset lies in [0, size)."""
-    lo = 0 if offset >= 0 else (-offset + stride - 1) // stride
-    hi = 0 if size - offset <= 0 else (size - offset + stride - 1) // stride
-    return lo, max(lo, min(hi, out_size))
+def _reduce_run(kind, acc, src):
+    """acc[k] max= or += src[k] over acc (1-D views from 0: the loop vectorises)."""
+    if kind == _MAX:
+        for k in range(acc.size):
+            value, best = src[k], acc[k]
+            # a select, not a branch: it vectorises (and random data mispredicts no branch);
+            # NaN never wins
+            acc[k] = value if value > best else best
+    else:
+        for k in range(acc.size):
+            acc[k] += src[k]
 
 
 @njit(cache=CACHE, inline="always")
-def _reduce_into(kind, acc, src, lo, hi, step, start):
-    """acc[lo:hi] max= or += src[start + k * step] for k in 0..hi-lo (one branch, then a loop
-    that vectorises)."""
-    part = src[start : start + (hi - lo - 1) * step + 1 : step]
-    if kind == _MAX:
-        for k in range(hi - lo):
-            value, best = part[k], acc[lo + k]
-            # a select, not a branch: it vectorises (and random data mispredicts no branch);
-            # NaN never wins, as in the window loop this replaces
-            acc[lo + k] = value if value > best else best
-    else:
-        for k in range(hi - lo):
-            acc[lo + k] += part[k]
+def _fill(array, value):
+    for k in range(array.size):
+        array[k] = value
+
+
+@njit(cache=CACHE, inline="always")
+def _column_phases(plane, sw, pw, cols, fill, out):
+    """out[q, a, m] = the plane padded with ``fill``, at row a and column m * sw + q - pw
+    (``out`` flat, (sw, height, cols), then ``fill`` after): each column tap of a strided
+    window then reads one contiguous run of one phase."""
+    height, width = plane.shape
+    _fill(out, fill)
+    for q in range(sw):
+        x0 = (q - pw) % sw  # the first input column of phase q
+        count = (width - x0 + sw - 1) // sw if x0 < width else 0
+        for a in range(height):
+            start = (q * height + a) * cols + (x0 + pw) // sw
+            run, src = out[start : start + count], plane[a, x0:]
+            for k in range(count):
+                run[k] = src[k * sw]
 
 
 @njit(cache=CACHE, inline="always")
@@ -60,33 +75,44 @@ def _counts(out_size, stride, pad, k, size, include_pad):
 
 
 @parallel_kernel
-def _pool_forward(x, kind, kh, kw, sh, sw, ph, pw, include_pad, y):
+def _pool_forward(x, kind, kh, kw, sh, sw, ph, pw, include_pad, per_chunk, y):
     """Separable windows: each input row reduced over the kw column taps, then each output row
-    over the kh row taps (kh + kw passes of whole rows, not kh * kw reads per output)."""
+    over the kh row taps (kh + kw passes, not kh * kw reads per output). Rows are as wide as a
+    column phase's (``cols``; the outputs past ``ow`` read the next row and are dropped), so a
+    column tap is one contiguous run over the plane, and at stride 1 a row tap too."""
     planes, height, width = x.shape
     oh, ow = y.shape[1], y.shape[2]
     fill = np.finfo(x.dtype).min if kind == _MAX else 0.0
     count_h = _counts(oh, sh, ph, kh, height, include_pad)
     count_w = _counts(ow, sw, pw, kw, width, include_pad)
-    for p in prange(planes):
-        rows = np.full((height, ow), fill)  # float64: sums of many float32 cells stay exact
-        for a in range(height):
+    cols = (max(width + 2 * pw, (ow - 1) * sw + kw) + sw - 1) // sw
+    span = max(height + 2 * ph, (oh - 1) * sh + kh)  # rows of the padded plane that windows read
+    slack = (kw - 1) // sw + 1  # the last column tap's run ends that far past its phase
+    for chunk in prange((planes + per_chunk - 1) // per_chunk):
+        phases = np.empty(sw * height * cols + slack, x.dtype)  # once a chunk of planes
+        rows = np.empty(span * cols)  # float64: sums of many float32 cells stay exact
+        line = np.empty(oh * cols)
+        for p in range(chunk * per_chunk, min(planes, (chunk + 1) * per_chunk)):
+            _column_phases(x[p], sw, pw, cols, fill, phases)
+            _fill(rows, fill)
+            inside = rows[ph * cols : (ph + height) * cols]
             for t in range(kw):
-                lo, hi = _taps_inside(ow, sw, t - pw, width)
-                if lo < hi:
-                    _reduce_into(kind, rows[a], x[p, a], lo, hi, sw, lo * sw + t - pw)
-        line = np.empty(ow)
-        for i in range(oh):
-            line[:] = fill
+                start = (t % sw) * height * cols + t // sw
+                _reduce_run(kind, inside, phases[start : start + height * cols])
+            _fill(line, fill)
             for t in range(kh):
-                a = i * sh - ph + t
-                if 0 <= a < height:
-                    _reduce_into(kind, line, rows[a], 0, ow, 1, 0)
-            for j in range(ow):
-                value = line[j]
-                if kind == _AVG:
-                    value /= max(count_h[i] * count_w[j], 1)
-                y[p, i, j] = value
+                if sh == 1:
+                    _reduce_run(kind, line, rows[t * cols : (t + oh) * cols])
+                    continue
+                for i in range(oh):
+                    r = i * sh + t
+                    _reduce_run(kind, line[i * cols : (i + 1) * cols], rows[r * cols :])
+            for i in range(oh):
+                for j in range(ow):
+                    value = line[i * cols + j]
+                    if kind == _AVG:
+                        value /= max(count_h[i] * count_w[j], 1)
+                    y[p, i, j] = value
 
 
 @parallel_kernel
@@ -123,7 +149,10 @@ def pool2d_forward(x, pool_type, kernel, stride, pad, out_hw, count_include_pad=
     """x (N, C, H, W) -> (N, C, OH, OW) (into ``out``, C-contiguous, when given)."""
     y = np.empty(x.shape[:2] + tuple(out_hw), x.dtype) if out is None else out
     kind, include_pad = _KINDS[pool_type], bool(count_include_pad)
-    _pool_forward(_planes(x), kind, *kernel, *stride, *pad, include_pad, y.reshape(-1, *out_hw))
+    planes = _planes(x)
+    per_chunk = max(1, min(_PLANES_A_CHUNK, len(planes) // (4 * numba.get_num_threads())))
+    flat_y = y.reshape(-1, *out_hw)
+    _pool_forward(planes, kind, *kernel, *stride, *pad, include_pad, per_chunk, flat_y)
     return y
 
 
