@@ -41,6 +41,9 @@ CONV_CASES = [  # (x shape, filters, kernel, stride, pad, dilate, groups)
     ((2, 2, 5, 40), 3, (3, 3), (1, 1), (0, 0), (1, 1), 1),
     ((2, 3, 9, 11), 4, (3, 3), (2, 3), (2, 1), (2, 1), 1),
     ((2, 2, 3, 3), 2, (3, 3), (1, 1), (3, 3), (1, 1), 1),
+    # strided rows of 8 columns or more: copied from each plane's column phases
+    ((1, 2, 9, 20), 3, (3, 3), (2, 2), (1, 1), (1, 1), 1),
+    ((2, 2, 7, 23), 2, (2, 3), (1, 3), (0, 2), (1, 2), 1),
     # images whose GEMMs are large enough for BLAS to thread: the weight gradient over the
     # batch's columns side by side (smaller ones: a GEMM per image, then the sum)
     ((2, 8, 20, 20), 32, (3, 3), (1, 1), (1, 1), (1, 1), 1),
