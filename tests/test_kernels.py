@@ -4,7 +4,7 @@ float32 and float64, with odd shapes, strides, padding, dilation and groups."""
 import numpy as np
 import pytest
 
-from minisym.kernels import batchnorm, conv, grouped_conv, jit, pool, threads
+from minisym.kernels import batchnorm, conv, grouped_conv, jit, pool
 from minisym.kernels import reference as ref
 
 
@@ -69,13 +69,9 @@ def _reference_conv(x, w, stride, pad, dilate, groups):
 
 
 @pytest.mark.parametrize("direct_up_to", [1, 16])  # grouped: direct loops from 1 or 16 channels
-@pytest.mark.parametrize("blas_threads", [1, 2])  # one GEMM per image, or one per batch
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("case", CONV_CASES)
-def test_conv_forward_and_backward_match_reference(
-    case, dtype, blas_threads, direct_up_to, monkeypatch
-):
-    monkeypatch.setattr(threads, "blas_threads", blas_threads)
+def test_conv_forward_and_backward_match_reference(case, dtype, direct_up_to, monkeypatch):
     monkeypatch.setattr(grouped_conv, "_MAX_DIRECT_CHANNELS", direct_up_to)
     shape, f, kernel, stride, pad, dilate, groups = case
     rng = np.random.default_rng(0)

@@ -10,9 +10,9 @@ each in one call and are summed; larger ones take the columns of the whole batch
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, uint64
 
-from . import fast_algorithms_enabled, grouped_conv, threads, winograd
+from . import fast_algorithms_enabled, grouped_conv, winograd
 from .jit import CACHE, parallel_kernel
 
 __all__ = ["conv2d_forward", "conv2d_backward", "im2col", "col2im"]
@@ -52,13 +52,6 @@ def _copy(dst, src):
     """dst[k] = src[k] for every k of dst."""
     for k in range(dst.size):
         dst[k] = src[k]
-
-
-@njit(cache=CACHE, inline="always")
-def _add(dst, src):
-    """dst[k] += src[k] for every k of src."""
-    for k in range(src.size):
-        dst[k] += src[k]
 
 
 @njit(cache=CACHE, inline="always")
@@ -115,6 +108,43 @@ def _zero_padding_columns(plane_cols, y_lo, y_hi, x_lo, x_hi, ow):
             rows[y * ow + k] = 0
 
 
+# Unsigned offsets into flat arrays: numba wraps a negative signed index, and that test per
+# element keeps LLVM from vectorising a run that starts mid-array; a view per run costs more
+# than the run itself on small planes (8x8: 9 runs of ~60 a plane)
+
+
+@njit(cache=CACHE, inline="always")
+def _zero_at(dst, start, count):
+    """dst[start + k] = 0 for k < count (start unsigned)."""
+    for k in range(uint64(count)):
+        dst[start + k] = 0
+
+
+@njit(cache=CACHE, inline="always")
+def _copy_at(dst, start, src, src_start, count):
+    """dst[start + k] = src[src_start + k] for k < count (starts unsigned)."""
+    for k in range(uint64(count)):
+        dst[start + k] = src[src_start + k]
+
+
+@njit(cache=CACHE, inline="always")
+def _add_at(dst, start, src, src_start, count):
+    """dst[start + k] += src[src_start + k] for k < count (starts unsigned)."""
+    for k in range(uint64(count)):
+        dst[start + k] += src[src_start + k]
+
+
+@njit(cache=CACHE, inline="always")
+def _zero_padding_columns_at(cols, start, y_lo, y_hi, x_lo, x_hi, ow):
+    """cols[start + y*ow + k] = 0 for the rows y_lo..y_hi and the columns k outside
+    x_lo..x_hi (start unsigned)."""
+    for k in range(ow):
+        if x_lo <= k < x_hi:
+            continue
+        for y in range(y_lo, y_hi):
+            cols[start + uint64(y * ow + k)] = 0
+
+
 @njit(cache=CACHE, inline="always")
 def _plane_of_task(task, n_img, channels, row_step):
     """(n, c) of a task: image by image when each image has its own rows; channel by channel
@@ -136,6 +166,7 @@ def _im2col(x, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, row_step, col_step, cols)
     column n*col_step of the 2-D ``cols`` (see ``im2col``); padding reads as 0."""
     n_img, channels, height, width = x.shape
     flat = x.reshape(n_img, channels, height * width)
+    flat_x, flat_cols, row_length = x.reshape(x.size), cols.reshape(cols.size), cols.shape[1]
     taps, positions = kh * kw, oh * ow
     windows = _tap_windows(kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width)
     # strided columns: each plane split by column phase once, then every row is a contiguous
@@ -143,6 +174,23 @@ def _im2col(x, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, row_step, col_step, cols)
     # slower); rows shorter than _PHASED_FROM gain less than the split costs
     phased = sw > 1 and ow >= _PHASED_FROM
     phase_width = (width + sw - 1) // sw
+    if sh == 1 and sw == 1 and ow == width:  # every tap one run: a loop of its own runs faster
+        for task in prange(n_img * channels):
+            n, c = _plane_of_task(task, n_img, channels, row_step)
+            for tap in range(taps):
+                oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = windows[tap]
+                start = uint64((n * row_step + c * taps + tap) * row_length + n * col_step)
+                if not one_run:  # the tap sees only padding
+                    _zero_at(flat_cols, start, positions)
+                    continue
+                # one shifted copy, then the columns in the padding are zeroed
+                lo, hi = y_lo * ow + x_lo, (y_hi - 1) * ow + x_hi
+                source = uint64((n * channels + c) * height * width + lo + oi * width + oj)
+                _zero_at(flat_cols, start, lo)
+                _copy_at(flat_cols, start + uint64(lo), flat_x, source, hi - lo)
+                _zero_at(flat_cols, start + uint64(hi), positions - hi)
+                _zero_padding_columns_at(flat_cols, start, y_lo, y_hi, x_lo, x_hi, ow)
+        return
     for task in prange(n_img * channels):
         n, c = _plane_of_task(task, n_img, channels, row_step)
         plane = flat[n, c]
@@ -156,10 +204,7 @@ def _im2col(x, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, row_step, col_step, cols)
             if y_lo >= y_hi or x_lo >= x_hi:  # the tap sees only padding
                 _zero(out)
                 continue
-            if one_run:  # one shifted copy, then the columns in the padding are zeroed
-                lo, hi = y_lo * ow + x_lo, (y_hi - 1) * ow + x_hi
-                _copy(out[lo:hi], plane[lo + oi * width + oj :])
-            elif phased:  # row by row from the tap's column phase
+            if phased:  # row by row from the tap's column phase
                 column = x_lo * sw + oj
                 start = ((column % sw) * height + y_lo * sh + oi) * phase_width + column // sw
                 rows, count = y_hi - y_lo, x_hi - x_lo
@@ -189,24 +234,34 @@ def _col2im(cols, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, row_step, col_step, dx
     read them; the entries of cols that im2col filled from the padding are set to 0."""
     n_img, channels, height, width = dx.shape
     flat = dx.reshape(n_img, channels, height * width)
+    flat_dx, flat_cols, row_length = dx.reshape(dx.size), cols.reshape(cols.size), cols.shape[1]
     taps, positions = kh * kw, oh * ow
     windows = _tap_windows(kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width)
-    for task in prange(n_img * channels):  # one plane per thread: no two threads write one cell
+    # one plane per thread: no two threads write one cell
+    if sh == 1 and sw == 1 and ow == width:  # every tap one run (see _im2col)
+        for task in prange(n_img * channels):
+            n, c = _plane_of_task(task, n_img, channels, row_step)
+            for tap in range(taps):
+                oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = windows[tap]
+                if not one_run:
+                    continue
+                # one shifted add per tap: the entries im2col read from the padding are zeroed
+                # first, so the run adds 0 where nothing belongs
+                start = uint64((n * row_step + c * taps + tap) * row_length + n * col_step)
+                lo, hi = y_lo * ow + x_lo, (y_hi - 1) * ow + x_hi
+                target = uint64((n * channels + c) * height * width + lo + oi * width + oj)
+                _zero_padding_columns_at(flat_cols, start, y_lo, y_hi, x_lo, x_hi, ow)
+                _add_at(flat_dx, target, flat_cols, start + uint64(lo), hi - lo)
+        return
+    for task in prange(n_img * channels):
         n, c = _plane_of_task(task, n_img, channels, row_step)
         plane = flat[n, c]
         for tap in range(taps):
             oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = windows[tap]
-            at = n * col_step
-            tap_cols = cols[n * row_step + c * taps + tap, at : at + positions]
             if y_lo >= y_hi or x_lo >= x_hi:
                 continue
-            if one_run:
-                # one shifted add per tap: the entries im2col read from the padding are zeroed
-                # first, so the run adds 0 where nothing belongs
-                _zero_padding_columns(tap_cols, y_lo, y_hi, x_lo, x_hi, ow)
-                lo, hi = y_lo * ow + x_lo, (y_hi - 1) * ow + x_hi
-                _add(plane[lo + oi * width + oj :], tap_cols[lo:hi])
-                continue
+            at = n * col_step
+            tap_cols = cols[n * row_step + c * taps + tap, at : at + positions]
             start = (y_lo * sh + oi) * width + x_lo * sw + oj
             _add_rows(
                 plane[start:],
@@ -272,15 +327,9 @@ def _by_group(array, groups):
     return array.reshape(n, groups, rows // groups, positions)
 
 
-# OpenBLAS runs a GEMM of fewer multiply-adds than this on one thread
+# OpenBLAS runs a GEMM of fewer multiply-adds than this on one thread: smaller images' weight
+# gradients run a GEMM each (in one call) and are summed, larger ones one GEMM over the batch
 _THREADED_GEMM = 1 << 18
-
-
-def _per_image_gemms(n, rows, depth, positions):
-    """Whether a batch's forward runs one GEMM per image (no transpose into NCHW) rather than
-    one over the batch: always with BLAS on one thread; with more only when each image's GEMM
-    is large enough for BLAS to thread (many small ones would leave the other cores idle)."""
-    return n == 1 or threads.blas_threads == 1 or rows * depth * positions >= _THREADED_GEMM
 
 
 def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):
@@ -297,17 +346,13 @@ def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):
         grouped_conv.grouped_forward(x, weight, stride, pad, dilate, groups, y)
     elif _use_winograd(weight.shape, stride, dilate, groups, y.shape):
         winograd.winograd_forward(x, weight, pad, y)
-    elif _per_image_gemms(n, f // groups, cg * kh * kw, oh * ow):
-        # one GEMM per image and group, all in one call, straight into NCHW (no transpose)
+    else:
+        # one GEMM per image and group, all in one call, straight into NCHW (no transpose); on
+        # this machine faster than one GEMM over the batch at every size, however small
+        # (benchmarks/RESULTS.md), and the same bits
         cols = _by_group(_image_columns(x, (kh, kw), stride, pad, dilate, (oh, ow)), groups)
         w_g = weight.reshape(groups, f // groups, -1)
         np.matmul(w_g, cols, out=_by_group(y.reshape(n, f, -1), groups))
-    else:  # one GEMM per group over the whole batch, then into NCHW
-        cols = _columns(x, (kh, kw), stride, pad, dilate, (oh, ow)).reshape(
-            groups, cg * kh * kw, -1
-        )
-        flat = np.matmul(weight.reshape(groups, f // groups, -1), cols)  # (g, F/g, N*OH*OW)
-        y[...] = flat.reshape(f, n, oh, ow).transpose(1, 0, 2, 3)
     if bias is not None:
         y += bias.reshape(1, f, 1, 1)
     return y
@@ -371,23 +416,6 @@ def _data_gradient(dy, weight, geometry, groups, dx):
         winograd.winograd_forward(dy, rotated, (2 - pad[0], 2 - pad[1]), dx)
         return
     w_t = weight.reshape(groups, f // groups, -1).transpose(0, 2, 1)  # (g, C/g*K, F/g)
-    if not _per_image_gemms(n, cg * kh * kw, f // groups, oh * ow):  # one GEMM over the batch
-        dy_rows = np.ascontiguousarray(dy.reshape(n, f, -1).transpose(1, 0, 2))
-        dcols = np.matmul(w_t, dy_rows.reshape(groups, f // groups, -1))  # (g, C/g*K, N*P)
-        if _is_pointwise((kh, kw), stride, pad):
-            dx[...] = dcols.reshape(c, n, h, w).transpose(1, 0, 2, 3)
-        else:
-            col2im(
-                dcols.reshape(c * kh * kw, -1),
-                dx.shape,
-                (kh, kw),
-                stride,
-                pad,
-                dilate,
-                (oh, ow),
-                out=dx,
-            )
-        return
     dy_g = _by_group(dy.reshape(n, f, -1), groups)
     if _is_pointwise((kh, kw), stride, pad):
         np.matmul(w_t, dy_g, out=_by_group(dx.reshape(n, c, -1), groups))
