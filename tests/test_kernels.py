@@ -4,7 +4,7 @@ float32 and float64, with odd shapes, strides, padding, dilation and groups."""
 import numpy as np
 import pytest
 
-from minisym.kernels import batchnorm, conv, grouped_conv, jit, pool
+from minisym.kernels import batchnorm, conv, elementwise, grouped_conv, jit, pool
 from minisym.kernels import reference as ref
 
 
@@ -280,6 +280,41 @@ def test_batchnorm_with_a_clip_is_the_clip_of_its_output(dtype, clip):
     np.testing.assert_array_equal(fused, np.minimum(np.maximum(plain, low), high))
 
 
+SPECIAL = [np.nan, -0.0, 0.0, -1.0, 2.5, np.inf, -np.inf]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_relu_kernels_match_the_reference_to_the_bit(dtype):
+    """relu and its gradient against reference.activation / activation_grad, special values
+    included: NaN and -0 give +0 forward (MXNet's relu), dy's NaN and inf give NaN where y is 0."""
+    rng = np.random.default_rng(8)
+    x = np.concatenate([SPECIAL, rng.standard_normal(994)]).astype(dtype).reshape(-1, 7)
+    y = np.full_like(x, 9)
+    assert elementwise.relu(x, y)
+    expected = ref.activation("relu", x)
+    np.testing.assert_array_equal(y, expected)
+    np.testing.assert_array_equal(np.signbit(y), np.signbit(expected))  # no -0 left
+    dy = np.concatenate([SPECIAL[::-1], rng.standard_normal(994)]).astype(dtype).reshape(x.shape)
+    dx = np.full_like(x, 9)
+    assert elementwise.relu_grad(dy, y, dx)
+    with np.errstate(invalid="ignore"):  # inf * 0 is NaN, on purpose
+        np.testing.assert_array_equal(dx, dy * ref.activation_grad("relu", x, y))
+
+
+def test_relu_kernels_decline_what_they_cannot_take():
+    """A strided view, a float16 array or mixed dtypes: False and nothing written (the caller
+    takes NumPy's path)."""
+    x = np.arange(-6.0, 6.0).reshape(3, 4)
+    for args in (
+        (x[:, ::2], np.zeros((3, 2))),
+        (x.astype(np.float16), np.zeros((3, 4), np.float16)),
+        (x, np.zeros((3, 4), np.float32)),
+    ):
+        out = args[-1].copy()
+        assert not elementwise.relu(*args[:-1], out)
+        np.testing.assert_array_equal(out, args[-1])
+
+
 # --- the operators' fast paths against their NumPy paths (MINISYM_KERNELS=reference) ----------
 OP_CASES = [  # (op name, params, input shapes, is_train)
     (
@@ -334,6 +369,7 @@ OP_CASES = [  # (op name, params, input shapes, is_train)
     ("BatchNorm", {"fix_gamma": True, "axis": -1}, [(3, 2, 4), (4,), (4,)], True),
     ("BatchNorm", {"fix_gamma": False}, [(5, 3), (3,), (3,)], False),
     ("BatchNorm", {"fix_gamma": False, "use_global_stats": True}, [(4, 3, 2), (3,), (3,)], True),
+    ("Activation", {"act_type": "relu"}, [(3, 4, 5)], True),
 ]
 
 

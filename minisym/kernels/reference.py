@@ -177,7 +177,7 @@ def erf(x):
 def activation(act_type, x, slope=0.25):
     """y = act(x) for Activation's and LeakyReLU's fixed formulas (not prelu / rrelu)."""
     if act_type == "relu":
-        return np.maximum(x, 0)
+        return np.where(x > 0, x, 0)  # NaN gives 0, as in MXNet (np.maximum would keep it)
     if act_type == "sigmoid":
         return expit(x)
     if act_type == "tanh":

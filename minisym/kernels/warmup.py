@@ -10,11 +10,11 @@ import time
 import numpy as np
 from numba.core import config
 
-from . import batchnorm, conv, grouped_conv, jit, nms, pool, roi, sampler, winograd
+from . import batchnorm, conv, elementwise, grouped_conv, jit, nms, pool, roi, sampler, winograd
 
 __all__ = ["warm_up", "kernel_counts", "cpu_name"]
 
-_MODULES = (batchnorm, conv, grouped_conv, nms, pool, roi, sampler, winograd)
+_MODULES = (batchnorm, conv, elementwise, grouped_conv, nms, pool, roi, sampler, winograd)
 
 
 def _conv_and_pool(dtype):
@@ -36,6 +36,8 @@ def _batchnorm(dtype):
     y, mean, invstd, _ = batchnorm.bn_forward_train(x, ones, ones, 1e-3)
     batchnorm.bn_normalize(x, mean, invstd, ones, ones, relu=True)
     batchnorm.bn_backward(y, x, mean, invstd, ones, True)
+    elementwise.relu(x, y)
+    elementwise.relu_grad(x, y, x)
 
 
 def _image(dtype):

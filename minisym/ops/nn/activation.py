@@ -1,9 +1,9 @@
 """Activation (relu, sigmoid, tanh, softrelu, softsign). Mirrors MXNet 1.9.1's
 src/operator/nn/activation.cc."""
 
-import numpy as np
-
 from ...assign import assign
+from ...kernels import elementwise as kelem
+from ...kernels import fast_kernels_enabled
 from ...kernels import reference as ref
 from ..operator_base import Operator, register
 from ..params import Param
@@ -37,19 +37,21 @@ class Activation(Operator):
         """data (any shape) -> output of the same shape."""
         return same_shape(self, in_shape, out_shape)
 
+    def _fast_relu(self, req):
+        """Whether relu's numba loop may write the result (else the reference and assign)."""
+        return self.act_type == "relu" and req[0] == "write" and fast_kernels_enabled()
+
     def forward(self, is_train, req, in_data, out_data, aux):
         """data (any shape) -> act(data), same shape."""
         (data,) = in_data
-        if self.act_type == "relu" and req[0] == "write":  # the hot case: one pass, no copy
-            np.maximum(data, 0, out=out_data[0])
+        if self._fast_relu(req) and kelem.relu(data, out_data[0]):  # one pass, no copy
             return
         assign(out_data[0], req[0], ref.activation(self.act_type, data))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """dx = dy * act'(x), from the output for relu/sigmoid/tanh, else from the input."""
         (data,) = in_data
-        if self.act_type == "relu" and req[0] == "write":
-            np.multiply(out_grad[0], out_data[0] > 0, out=in_grad[0])
+        if self._fast_relu(req) and kelem.relu_grad(out_grad[0], out_data[0], in_grad[0]):
             return
         grad = ref.activation_grad(self.act_type, data, out_data[0])
         assign(in_grad[0], req[0], out_grad[0] * grad)

@@ -441,7 +441,13 @@ _UNARY_OPS = {
     # MXNet: the gradient of |x| at 0 is sign(0) = 0, of relu at 0 is 0 (observed).
     "abs": ("|x|", np.abs, lambda x, y: np.sign(x), _READS_X),
     "negative": ("-x", np.negative, lambda x, y: -1, ("out_grad",)),
-    "relu": ("max(x, 0)", lambda x: np.maximum(x, 0), lambda x, y: y > 0, _READS_Y),
+    # relu keeps NaN (np.maximum), and so does its gradient (observed; Activation's gives 0)
+    "relu": (
+        "max(x, 0)",
+        lambda x: np.maximum(x, 0),
+        lambda x, y: np.where(np.isnan(y), y, y > 0),
+        _READS_Y,
+    ),
     "sigmoid": (
         "1 / (1 + e**-x)",
         lambda x: 1 / (1 + np.exp(-x)),
