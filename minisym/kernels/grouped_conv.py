@@ -14,7 +14,7 @@ Layouts as in conv.py: x (N, C, H, W), weight (F, C/g, kh, kw), y (N, F, OH, OW)
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, uint64
 
 from .jit import CACHE, parallel_kernel
 
@@ -49,40 +49,65 @@ def _add_scaled(out, src, scale):
 
 
 @njit(cache=CACHE, inline="always")
-def _phase_planes(plane, sh, sw, ph, pw, rows, cols, out):
-    """Split the zero-padded 2-D ``plane`` by stride phase: out[p * sw + q, a, m] =
-    padded[a * sh + p, m * sw + q], zero outside the plane (``out`` is (sh*sw, rows, cols),
-    flat, with some zeros after). Then every tap of a strided convolution reads one
-    contiguous run of one phase, as at stride 1."""
-    height, width = plane.shape
-    for k in range(out.size):
-        out[k] = 0
+def _phase_runs(height, width, sh, sw, ph, pw, rows, cols):
+    """(height * sw, 3) ints, one row per input row y and column phase q: where the run of
+    that row's phase-q columns lands in the phase planes, where it starts in the input plane,
+    and its length (0: none). The phase planes, (sh*sw, rows, cols) flat, hold
+    padded[a * sh + p, m * sw + q] at [p * sw + q, a, m]: then every tap of a strided
+    convolution reads one contiguous run of one phase, as at stride 1. The same for every
+    plane, so computed once a call (it divides)."""
+    runs = np.zeros((height * sw, 3), np.int64)
     for y in range(height):
         p, a = (y + ph) % sh, (y + ph) // sh
         for q in range(sw):
             x0 = (q - pw) % sw  # the first input column of phase q
-            if x0 >= width:
-                continue
-            count = (width - x0 + sw - 1) // sw
-            start = ((p * sw + q) * rows + a) * cols + (x0 + pw) // sw
-            if sw == 1:
-                _copy(out[start : start + count], plane[y])
-            else:
-                _copy_every(out[start : start + count], plane[y, x0:], sw)
+            if x0 < width:
+                runs[y * sw + q, 0] = ((p * sw + q) * rows + a) * cols + (x0 + pw) // sw
+                runs[y * sw + q, 1] = y * width + x0
+                runs[y * sw + q, 2] = (width - x0 + sw - 1) // sw
+    return runs
 
 
 @njit(cache=CACHE, inline="always")
-def _copy(out, src):
-    """out[k] = src[k] (1-D; a loop over views from 0 vectorises)."""
-    for k in range(out.size):
-        out[k] = src[k]
+def _tap_starts(kh, kw, sh, sw, dh, dw, rows, cols):
+    """Where tap (i, j)'s run starts in the phase planes, at [i * kw + j]."""
+    starts = np.empty(kh * kw, np.int64)
+    for i in range(kh):
+        p, a = (i * dh) % sh, (i * dh) // sh
+        for j in range(kw):
+            q, m = (j * dw) % sw, (j * dw) // sw
+            starts[i * kw + j] = ((p * sw + q) * rows + a) * cols + m
+    return starts
 
 
 @njit(cache=CACHE, inline="always")
-def _copy_every(out, src, step):
-    """out[k] = src[k * step] (1-D)."""
-    for k in range(out.size):
-        out[k] = src[k * step]
+def _split_by_phase(x_flat, plane_at, runs, sw, phases):
+    """Copy the plane at x_flat[plane_at:] into its phase planes, as ``runs`` says (what lies
+    outside them, the padding, stays as it is: zero)."""
+    for r in range(runs.shape[0]):
+        start, source, count = runs[r, 0], runs[r, 1], runs[r, 2]
+        if sw == 1:
+            _copy_at(phases, uint64(start), x_flat, uint64(plane_at + source), count)
+        else:
+            _copy_every_at(phases, uint64(start), x_flat, uint64(plane_at + source), sw, count)
+
+
+# Unsigned offsets into flat arrays: numba wraps a negative signed index, and that test per
+# element keeps LLVM from vectorising; a view per short row costs more than the row itself
+
+
+@njit(cache=CACHE, inline="always")
+def _copy_at(out, start, src, src_start, count):
+    """out[start + k] = src[src_start + k] for k < count (starts unsigned)."""
+    for k in range(uint64(count)):
+        out[start + k] = src[src_start + k]
+
+
+@njit(cache=CACHE, inline="always")
+def _copy_every_at(out, start, src, src_start, step, count):
+    """out[start + k] = src[src_start + k * step] for k < count (starts unsigned)."""
+    for k in range(uint64(count)):
+        out[start + k] = src[src_start + k * uint64(step)]
 
 
 @parallel_kernel
@@ -102,25 +127,29 @@ def _forward(x, w, sh, sw, ph, pw, dh, dw, groups, per_chunk, y):
     cols = (width + 2 * pw + sw - 1) // sw
     slack = (kw - 1) * dw // sw + 1  # the last tap's run ends that far past its plane
     tasks = n_img * filters
+    x_flat, y_flat, w_flat = x.reshape(x.size), y.reshape(y.size), w.reshape(w.size)
+    runs = _phase_runs(height, width, sh, sw, ph, pw, rows, cols)
+    starts = _tap_starts(kh, kw, sh, sw, dh, dw, rows, cols)
+    taps, run = kh * kw, oh * cols
     for chunk in prange((tasks + per_chunk - 1) // per_chunk):
-        phases = np.empty(sh * sw * rows * cols + slack, x.dtype)  # once a chunk of planes
-        wide = np.empty(oh * cols, y.dtype)
+        # once a chunk of planes: every plane fills the same cells, the padding stays zero
+        phases = np.empty(sh * sw * rows * cols + slack, x.dtype)
+        for k in range(phases.size):
+            phases[k] = 0
+        wide = np.empty(run, y.dtype)
         for task in range(chunk * per_chunk, min(tasks, (chunk + 1) * per_chunk)):
             n, f = task // filters, task % filters
             first = (f // fg) * cg
             for k in range(wide.size):
                 wide[k] = 0
             for c in range(cg):
-                _phase_planes(x[n, first + c], sh, sw, ph, pw, rows, cols, phases)
-                for i in range(kh):
-                    p, a = (i * dh) % sh, (i * dh) // sh
-                    for j in range(kw):
-                        q, m = (j * dw) % sw, (j * dw) // sw
-                        start = ((p * sw + q) * rows + a) * cols + m
-                        _add_scaled(wide, phases[start : start + oh * cols], w[f, c, i, j])
-            plane = y[n, f]
+                plane_at = (n * x.shape[1] + first + c) * height * width
+                _split_by_phase(x_flat, plane_at, runs, sw, phases)
+                for tap in range(taps):
+                    at = starts[tap]
+                    _add_scaled(wide, phases[at : at + run], w_flat[(f * cg + c) * taps + tap])
             for oy in range(oh):
-                _copy(plane[oy], wide[oy * cols :])
+                _copy_at(y_flat, uint64((task * oh + oy) * ow), wide, uint64(oy * cols), ow)
 
 
 @parallel_kernel
@@ -182,7 +211,10 @@ def grouped_forward(x, weight, stride, pad, dilate, groups, y):
     planes = y.shape[0] * y.shape[1]
     per_chunk = max(1, min(_PLANES_A_CHUNK, planes // (4 * numba.get_num_threads())))
     x, weight = np.ascontiguousarray(x), np.ascontiguousarray(weight)
-    _forward(x, weight, *stride, *pad, *dilate, groups, per_chunk, y)
+    target = y if y.flags.c_contiguous else np.empty(y.shape, y.dtype)
+    _forward(x, weight, *stride, *pad, *dilate, groups, per_chunk, target)
+    if target is not y:
+        y[...] = target
     return y
 
 
