@@ -158,6 +158,54 @@ def _plane_of_task(task, n_img, channels, row_step):
 _PHASED_FROM = 8  # output columns
 
 
+@njit(cache=CACHE, inline="always")
+def _same_width_columns(flat_x, plane_at, width, windows, ow, positions, flat_cols, start, step):
+    """A plane's columns when every tap is one run (stride 1, output rows as wide as the
+    input's): the plane at flat_x[plane_at:], tap t's row at flat_cols[start + t * step:]."""
+    for tap in range(windows.shape[0]):
+        oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = windows[tap]
+        at = start + uint64(tap * step)
+        if not one_run:  # the tap sees only padding
+            _zero_at(flat_cols, at, positions)
+            continue
+        # one shifted copy, then the columns in the padding are zeroed
+        lo, hi = y_lo * ow + x_lo, (y_hi - 1) * ow + x_hi
+        source = uint64(plane_at + lo + oi * width + oj)
+        _zero_at(flat_cols, at, lo)
+        _copy_at(flat_cols, at + uint64(lo), flat_x, source, hi - lo)
+        _zero_at(flat_cols, at + uint64(hi), positions - hi)
+        _zero_padding_columns_at(flat_cols, at, y_lo, y_hi, x_lo, x_hi, ow)
+
+
+@njit(cache=CACHE, inline="always")
+def _strided_columns(plane, width, windows, sh, sw, ow, positions, phases, cols, row, at):
+    """A plane's columns in general (``plane`` flat): tap t's row is cols[row + t, at:]. With
+    ``phases`` (non-empty) every row is copied from the plane's column phase (see _im2col)."""
+    height = plane.size // width
+    phase_width = (width + sw - 1) // sw
+    phased = phases.size > 0
+    if phased:
+        _split_columns(plane, height, width, sw, phase_width, phases)
+    for tap in range(windows.shape[0]):
+        oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = windows[tap]
+        out = cols[row + tap, at : at + positions]
+        if y_lo >= y_hi or x_lo >= x_hi:  # the tap sees only padding
+            _zero(out)
+            continue
+        if phased:  # row by row from the tap's column phase
+            column = x_lo * sw + oj
+            start = ((column % sw) * height + y_lo * sh + oi) * phase_width + column // sw
+            dst = out[y_lo * ow + x_lo :]
+            _copy_runs(dst, ow, phases[start:], sh * phase_width, y_hi - y_lo, x_hi - x_lo)
+        else:  # row by row, from one view of each side (a view per row costs more)
+            start = (y_lo * sh + oi) * width + x_lo * sw + oj
+            dst = out[y_lo * ow + x_lo :]
+            _copy_rows(dst, ow, plane[start:], sh * width, sw, y_hi - y_lo, x_hi - x_lo)
+        _zero(out[: y_lo * ow])
+        _zero(out[y_hi * ow :])
+        _zero_padding_columns(out, y_lo, y_hi, x_lo, x_hi, ow)
+
+
 # Copies at a tenth of a nanosecond an element: a sleeping worker's wake-up (~70 us) is
 # worth it only from a few million elements
 @parallel_kernel(light=16)
@@ -169,63 +217,72 @@ def _im2col(x, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, row_step, col_step, cols)
     flat_x, flat_cols, row_length = x.reshape(x.size), cols.reshape(cols.size), cols.shape[1]
     taps, positions = kh * kw, oh * ow
     windows = _tap_windows(kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width)
-    # strided columns: each plane split by column phase once, then every row is a contiguous
-    # run of one phase (a gather with a step does not vectorise: 7x7 stride 2 at 224 ran 5x
-    # slower); rows shorter than _PHASED_FROM gain less than the split costs
-    phased = sw > 1 and ow >= _PHASED_FROM
-    phase_width = (width + sw - 1) // sw
     if sh == 1 and sw == 1 and ow == width:  # every tap one run: a loop of its own runs faster
         for task in prange(n_img * channels):
             n, c = _plane_of_task(task, n_img, channels, row_step)
-            for tap in range(taps):
-                oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = windows[tap]
-                start = uint64((n * row_step + c * taps + tap) * row_length + n * col_step)
-                if not one_run:  # the tap sees only padding
-                    _zero_at(flat_cols, start, positions)
-                    continue
-                # one shifted copy, then the columns in the padding are zeroed
-                lo, hi = y_lo * ow + x_lo, (y_hi - 1) * ow + x_hi
-                source = uint64((n * channels + c) * height * width + lo + oi * width + oj)
-                _zero_at(flat_cols, start, lo)
-                _copy_at(flat_cols, start + uint64(lo), flat_x, source, hi - lo)
-                _zero_at(flat_cols, start + uint64(hi), positions - hi)
-                _zero_padding_columns_at(flat_cols, start, y_lo, y_hi, x_lo, x_hi, ow)
+            start = uint64((n * row_step + c * taps) * row_length + n * col_step)
+            plane_at = (n * channels + c) * height * width
+            _same_width_columns(
+                flat_x, plane_at, width, windows, ow, positions, flat_cols, start, row_length
+            )
         return
+    phase_size = _phase_size(sw, ow, height, width)
+    no_phases = np.empty(0, x.dtype)
     for task in prange(n_img * channels):
         n, c = _plane_of_task(task, n_img, channels, row_step)
-        plane = flat[n, c]
-        if phased:
-            phases = np.empty(sw * height * phase_width, x.dtype)
-            _split_columns(plane, height, width, sw, phase_width, phases)
-        for tap in range(taps):
-            oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = windows[tap]
-            at = n * col_step
-            out = cols[n * row_step + c * taps + tap, at : at + positions]
-            if y_lo >= y_hi or x_lo >= x_hi:  # the tap sees only padding
-                _zero(out)
-                continue
-            if phased:  # row by row from the tap's column phase
-                column = x_lo * sw + oj
-                start = ((column % sw) * height + y_lo * sh + oi) * phase_width + column // sw
-                rows, count = y_hi - y_lo, x_hi - x_lo
-                dst = out[y_lo * ow + x_lo :]
-                _copy_runs(dst, ow, phases[start:], sh * phase_width, rows, count)
-                lo, hi = y_lo * ow, y_hi * ow
-            else:  # row by row, from one view of each side (a view per row costs more)
-                start = (y_lo * sh + oi) * width + x_lo * sw + oj
-                _copy_rows(
-                    out[y_lo * ow + x_lo :],
-                    ow,
-                    plane[start:],
-                    sh * width,
-                    sw,
-                    y_hi - y_lo,
-                    x_hi - x_lo,
+        phases = np.empty(phase_size, x.dtype) if phase_size else no_phases
+        row, at = n * row_step + c * taps, n * col_step
+        _strided_columns(flat[n, c], width, windows, sh, sw, ow, positions, phases, cols, row, at)
+
+
+@njit(cache=CACHE, inline="always")
+def _phase_size(sw, ow, height, width):
+    """The scratch a plane's column phases take, or 0 where the rows are copied as they are:
+    strided columns are split by phase once, then every row is a contiguous run of one phase
+    (a gather with a step does not vectorise: 7x7 stride 2 at 224 ran 5x slower); rows
+    shorter than _PHASED_FROM gain less than the split costs."""
+    if sw > 1 and ow >= _PHASED_FROM:
+        return sw * height * ((width + sw - 1) // sw)
+    return 0
+
+
+# An image's GEMM is small (fewer multiply-adds than _THREADED_GEMM): BLAS runs it on the
+# calling thread, so images go to numba's threads, each writing its columns into scratch of
+# its own and multiplying them while they are in cache. Called ``sized`` by its multiply-adds
+# / 8: worth a sleeping worker's wake-up from about a million (a batch of 32 16x8x8 images
+# through 3x3 filters: 4.7 million).
+@parallel_kernel
+def _forward_by_image(x, w2, kh, kw, sh, sw, ph, pw, dh, dw, y):
+    """y (N, F, OH*OW) = w2 (F, C*kh*kw) @ the columns of each image of x (N, C, H, W)."""
+    n_img, channels, height, width = x.shape
+    oh, ow = _out_size(height, kh, sh, ph, dh), _out_size(width, kw, sw, pw, dw)
+    flat = x.reshape(n_img, channels, height * width)
+    flat_x = x.reshape(x.size)
+    taps, positions = kh * kw, oh * ow
+    windows = _tap_windows(kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width)
+    same_width = sh == 1 and sw == 1 and ow == width
+    phase_size = 0 if same_width else _phase_size(sw, ow, height, width)
+    for n in prange(n_img):
+        cols = np.empty((channels * taps, positions), x.dtype)
+        flat_cols = cols.reshape(cols.size)
+        phases = np.empty(phase_size, x.dtype)
+        for c in range(channels):
+            if same_width:
+                start = uint64(c * taps * positions)
+                plane_at = (n * channels + c) * height * width
+                _same_width_columns(
+                    flat_x, plane_at, width, windows, ow, positions, flat_cols, start, positions
                 )
-                lo, hi = y_lo * ow, y_hi * ow
-            _zero(out[:lo])
-            _zero(out[hi:])
-            _zero_padding_columns(out, y_lo, y_hi, x_lo, x_hi, ow)
+            else:
+                _strided_columns(
+                    flat[n, c], width, windows, sh, sw, ow, positions, phases, cols, c * taps, 0
+                )
+        np.dot(w2, cols, y[n])
+
+
+@njit(cache=CACHE, inline="always")
+def _out_size(size, k, stride, pad, dilate):
+    return (size + 2 * pad - dilate * (k - 1) - 1) // stride + 1
 
 
 @parallel_kernel(light=16)
@@ -332,6 +389,14 @@ def _by_group(array, groups):
 _THREADED_GEMM = 1 << 18
 
 
+def _by_image(n, groups, weight_shape, stride, pad, positions):
+    """Whether the forward runs ``_forward_by_image``: a batch of small images (each GEMM on
+    one thread in BLAS), one group, columns to write (not 1x1 at stride 1)."""
+    f, c, kh, kw = weight_shape
+    small = f * c * kh * kw * positions < _THREADED_GEMM
+    return n > 1 and groups == 1 and small and not _is_pointwise((kh, kw), stride, pad)
+
+
 def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):
     """x (N, C, H, W), weight (F, C/g, kh, kw), bias (F,) or None -> y (N, F, OH, OW).
 
@@ -346,6 +411,11 @@ def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):
         grouped_conv.grouped_forward(x, weight, stride, pad, dilate, groups, y)
     elif _use_winograd(weight.shape, stride, dilate, groups, y.shape):
         winograd.winograd_forward(x, weight, pad, y)
+    elif _by_image(n, groups, weight.shape, stride, pad, oh * ow):
+        rows = np.ascontiguousarray(weight.reshape(f, -1))
+        geometry = (kh, kw, *stride, *pad, *dilate)
+        work = n * rows.size * oh * ow // 8
+        _forward_by_image.sized(work, np.ascontiguousarray(x), rows, *geometry, y.reshape(n, f, -1))
     else:
         # one GEMM per image and group, all in one call, straight into NCHW (no transpose); on
         # this machine faster than one GEMM over the batch at every size, however small

@@ -457,9 +457,14 @@ class ParallelKernel:
         return self._serial
 
     def __call__(self, *args):
+        return self.sized(_largest(args), *args)
+
+    def sized(self, size, *args):
+        """Call with ``size`` (not the largest array's elements) compared with the threshold:
+        for a kernel whose work does not go with its arrays' sizes."""
         mode = parallel_call_mode()
         twin = getattr(_forced, "twin", None)
-        small = twin is None and _largest(args) < SERIAL_BELOW * self.light
+        small = twin is None and size < SERIAL_BELOW * self.light
         if mode == "serial" or twin == "serial" or small:
             return self.serial(*args)
         if mode == "parallel":
