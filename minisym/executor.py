@@ -104,6 +104,7 @@ class Executor:
         self._runners = {id(n): self._runner(n) for n in self._ops}
         self._fused = self._plan_fusion()
         self._fused_clips = self._plan_clip_fusion()
+        self._folded = self._plan_batchnorm_folding()
 
     @property
     def symbol(self):
@@ -242,6 +243,48 @@ class Executor:
                 array[...] = before
             raise
 
+    def _plan_batchnorm_folding(self):
+        """{id(node): its BatchNorm node} for each node that folds a following BatchNorm
+        (Convolution) and whose only reader is that BatchNorm, where neither runs backward
+        (an executor without their gradients): where the BatchNorm normalises with its moving
+        statistics the pair runs as one kernel into the BatchNorm's output, or into that of
+        its fused ReLU or Clip (then the BatchNorm's own output is left unwritten, as that
+        fusion leaves it). The Convolution's output, which only the BatchNorm reads, is never
+        written."""
+        folded = {}
+        for node, after in zip(self._ops, self._ops[1:]):
+            if (
+                node.op.fuses_following_batchnorm
+                and after.op.is_batchnorm
+                and after.inputs[0] == (node, 0)
+                and id(node) not in self._runs
+                and id(after) not in self._runs
+                and self._plan.reads(node, 0) == 1
+                and after.op.foldable(self._node_arrays(after)[0])
+                and node.op.fusable_with_batchnorm(self._node_arrays(node)[0])
+            ):
+                folded[id(node)] = after
+        return folded
+
+    def _fused_tail(self, batchnorm):
+        """The ReLU or Clip node fused with ``batchnorm`` (None: neither)."""
+        return self._fused.get(id(batchnorm)) or self._fused_clips.get(id(batchnorm))
+
+    def _forward_folded(self, node, batchnorm, is_train):
+        """Run ``node`` with ``batchnorm`` folded in (and its fused ReLU or Clip), if the
+        BatchNorm normalises with given statistics now; False (nothing run) if not."""
+        bn_in, bn_aux, bn_out = self._node_arrays(batchnorm)
+        bn_req = self._out_req[id(batchnorm)]
+        stats = batchnorm.op.folded_statistics(is_train, bn_req, bn_in, bn_out, bn_aux)
+        if stats is None:
+            return False
+        tail = self._fused_tail(batchnorm)
+        act = None if tail is None else (tail.op.clip_bounds or "relu")
+        out = self._data[_key(tail if tail is not None else batchnorm, 0)]
+        in_data = self._node_arrays(node)[0]
+        _call(node.op, "forward", node.op.forward_batchnorm, in_data, *stats, act, out)
+        return True
+
     def _forward_all(self, is_train):
         """Every operator's forward, in topological order (a BatchNorm fused with its ReLU or
         its ReLU6 Clip)."""
@@ -249,6 +292,10 @@ class Executor:
         skipped = set()
         for node in self._ops:
             if id(node) in skipped:
+                continue
+            batchnorm = self._folded.get(id(node)) if fusing else None
+            if batchnorm is not None and self._forward_folded(node, batchnorm, is_train):
+                skipped.update((id(batchnorm), id(self._fused_tail(batchnorm))))
                 continue
             relu = self._fused.get(id(node)) if fusing else None
             clip = self._fused_clips.get(id(node)) if fusing else None

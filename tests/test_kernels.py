@@ -280,6 +280,37 @@ def test_batchnorm_with_a_clip_is_the_clip_of_its_output(dtype, clip):
     np.testing.assert_array_equal(fused, np.minimum(np.maximum(plain, low), high))
 
 
+FOLD_CASES = [  # (x shape, filters, kernel, stride, pad, dilate): batches of small images
+    ((4, 3, 6, 6), 5, (3, 3), (1, 1), (1, 1), (1, 1)),
+    ((3, 2, 9, 20), 4, (3, 3), (2, 2), (1, 1), (1, 1)),
+    ((2, 3, 9, 11), 4, (3, 2), (2, 3), (2, 1), (2, 1)),
+]
+
+
+@pytest.mark.parametrize("act", [None, "relu", (-0.5, 0.75)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", FOLD_CASES)
+def test_convolution_with_a_folded_batchnorm_is_within_rounding_of_the_two(case, dtype, act):
+    """conv2d_forward_folded (the scale in the weights, the shift and ReLU / Clip after each
+    image's GEMM) against conv2d_forward, then bn_normalize: the same up to rounding."""
+    shape, f, kernel, stride, pad, dilate = case
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal(shape).astype(dtype)
+    w = rng.standard_normal((f, shape[1]) + kernel).astype(dtype)
+    bias, gamma, beta, mean = (rng.standard_normal(f).astype(dtype) for _ in range(4))
+    invstd = rng.uniform(0.5, 2.0, f).astype(dtype)
+    assert conv.folds_batchnorm(x.shape, w.shape, stride, pad, dilate, 1)
+    y = conv.conv2d_forward(x, w, bias, stride, pad, dilate, 1)
+    clip = act if isinstance(act, tuple) else None
+    plain = batchnorm.bn_normalize(y, mean, invstd, gamma, beta, relu=act == "relu", clip=clip)
+    scale = invstd * gamma
+    shift = beta - mean * scale
+    folded = np.full_like(y, 9)
+    conv.conv2d_forward_folded(x, w, bias, stride, pad, dilate, scale, shift, act, folded)
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(folded, plain, rtol=tol, atol=tol * np.abs(plain).max())
+
+
 SPECIAL = [np.nan, -0.0, 0.0, -1.0, 2.5, np.inf, -np.inf]
 
 

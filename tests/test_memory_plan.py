@@ -194,3 +194,62 @@ def test_an_unknown_entry_name_lists_the_outputs():
     plan = _mlp().simple_bind(mx.cpu(), x=(2, 6)).memory_stats.plan
     with pytest.raises(KeyError, match="no operator output named 'fc9_output'.*fc1_output"):
         plan.entry("fc9_output")
+
+
+def _folding_net():
+    """Convolution -> BatchNorm three times: with a bias and a ReLU after, strided with a ReLU6
+    Clip after, and with nothing fused after (a scalar add reads the BatchNorm)."""
+    x = mx.sym.Variable("data")
+    x = mx.sym.Convolution(x, num_filter=6, kernel=(3, 3), pad=(1, 1), name="c0")
+    x = mx.sym.Activation(mx.sym.BatchNorm(x, fix_gamma=False, name="b0"), act_type="relu")
+    x = mx.sym.Convolution(x, num_filter=5, kernel=(3, 3), stride=(2, 2), no_bias=True, name="c1")
+    x = mx.sym.clip(mx.sym.BatchNorm(x, fix_gamma=False, name="b1"), 0, 6)
+    x = mx.sym.Convolution(x, num_filter=4, kernel=(2, 2), dilate=(2, 1), no_bias=True, name="c2")
+    return mx.sym.BatchNorm(x, name="b2") + 1
+
+
+def _folding_executor(grad_req="null"):
+    ex = _folding_net().simple_bind(mx.cpu(), data=(4, 3, 9, 9), grad_req=grad_req)
+    rng = np.random.default_rng(7)
+    for arr in ex.arg_dict.values():
+        arr[:] = rng.standard_normal(arr.shape)
+    for name, arr in ex.aux_dict.items():
+        arr[:] = (
+            rng.uniform(0.5, 2.0, arr.shape)
+            if name.endswith("var")
+            else rng.normal(0, 1, arr.shape)
+        )
+    return ex
+
+
+def _fused_and_plain(ex, is_train):
+    fused = ex.forward(is_train=is_train)[0].asnumpy()
+    ex.enable_trace(preview_size=0)  # tracing shows every call: nothing folded
+    plain = ex.forward(is_train=is_train)[0].asnumpy()
+    ex.disable_trace()
+    return fused, plain
+
+
+def test_convolution_folds_the_batchnorm_after_it_at_inference():
+    """Without gradients each Convolution -> BatchNorm pair (with the ReLU or Clip fused after
+    it) runs as one kernel on the moving statistics: the scale enters the weights, so the
+    values differ from the plain operators' by float32 rounding only; weights written between
+    forwards are seen; in training (batch statistics) nothing is folded, to the bit."""
+    ex = _folding_executor()
+    assert len(ex._folded) == 3
+    fused, plain = _fused_and_plain(ex, False)
+    np.testing.assert_allclose(fused, plain, rtol=2e-5, atol=2e-5 * np.abs(plain).max())
+    assert not np.array_equal(fused, plain)  # the folded kernel ran (its rounding differs)
+    ex.arg_dict["c1_weight"][:] = ex.arg_dict["c1_weight"].asnumpy() * -2
+    ex.aux_dict["b2_moving_var"][:] = 9.0
+    changed, plain = _fused_and_plain(ex, False)
+    np.testing.assert_allclose(changed, plain, rtol=2e-5, atol=2e-5 * np.abs(plain).max())
+    assert not np.allclose(changed, fused)
+    np.testing.assert_array_equal(*_fused_and_plain(ex, True))
+
+
+def test_no_batchnorm_is_folded_where_a_gradient_runs_through_it():
+    assert _folding_executor(grad_req="write")._folded == {}
+    data_only = {"data": "write"}  # the data's gradient goes back through every layer
+    req = {name: data_only.get(name, "null") for name in _folding_net().list_arguments()}
+    assert _folding_executor(grad_req=req)._folded == {}

@@ -252,8 +252,10 @@ def _phase_size(sw, ow, height, width):
 # / 8: worth a sleeping worker's wake-up from about a million (a batch of 32 16x8x8 images
 # through 3x3 filters: 4.7 million).
 @parallel_kernel
-def _forward_by_image(x, w2, kh, kw, sh, sw, ph, pw, dh, dw, y):
-    """y (N, F, OH*OW) = w2 (F, C*kh*kw) @ the columns of each image of x (N, C, H, W)."""
+def _forward_by_image(x, w2, kh, kw, sh, sw, ph, pw, dh, dw, epilogue, y):
+    """y (N, F, OH*OW) = w2 (F, C*kh*kw) @ the columns of each image of x (N, C, H, W); then,
+    with an ``epilogue`` (shift (F,), relu, low, high; a size-0 shift: none), shifted per
+    filter, through max(., 0) and limited to [low, high] while the image is in cache."""
     n_img, channels, height, width = x.shape
     oh, ow = _out_size(height, kh, sh, ph, dh), _out_size(width, kw, sw, pw, dw)
     flat = x.reshape(n_img, channels, height * width)
@@ -278,6 +280,21 @@ def _forward_by_image(x, w2, kh, kw, sh, sw, ph, pw, dh, dw, y):
                     flat[n, c], width, windows, sh, sw, ow, positions, phases, cols, c * taps, 0
                 )
         np.dot(w2, cols, y[n])
+        shift, relu, low, high = epilogue
+        if shift.size:
+            _shift_and_limit(y[n], shift, relu, low, high)
+
+
+@njit(cache=CACHE, inline="always")
+def _shift_and_limit(rows, shift, relu, low, high):
+    """rows[f] + shift[f], then max(., 0) if relu, then limited to [low, high] (NaN passes):
+    what BatchNorm's kernel does after its scale, with the same tests."""
+    for f in range(rows.shape[0]):
+        row, by = rows[f], shift[f]
+        for k in range(row.size):
+            v = row[k] + by
+            v = v if (v > 0 or not relu) else 0
+            row[k] = low if v < low else (high if v > high else v)
 
 
 @njit(cache=CACHE, inline="always")
@@ -397,6 +414,48 @@ def _by_image(n, groups, weight_shape, stride, pad, positions):
     return n > 1 and groups == 1 and small and not _is_pointwise((kh, kw), stride, pad)
 
 
+def _run_by_image(x, rows, geometry, epilogue, y):
+    """``_forward_by_image`` into y (N, F, OH, OW), called by its multiply-adds / 8."""
+    n, f = y.shape[:2]
+    rows = np.ascontiguousarray(rows, dtype=x.dtype)
+    work = n * rows.size * y.shape[2] * y.shape[3] // 8
+    flat_y = y.reshape(n, f, -1)
+    _forward_by_image.sized(work, np.ascontiguousarray(x), rows, *geometry, epilogue, flat_y)
+
+
+def _no_epilogue(dtype):
+    """The epilogue argument of ``_forward_by_image`` that does nothing (same types as one)."""
+    return np.empty(0, dtype), False, dtype.type(-np.inf), dtype.type(np.inf)
+
+
+def folds_batchnorm(x_shape, weight_shape, stride, pad, dilate, groups):
+    """Whether ``conv2d_forward_folded`` takes this convolution: where ``conv2d_forward`` runs
+    ``_forward_by_image``."""
+    (n, _, h, w), (f, cg, kh, kw) = x_shape, weight_shape
+    oh = (h + 2 * pad[0] - dilate[0] * (kh - 1) - 1) // stride[0] + 1
+    ow = (w + 2 * pad[1] - dilate[1] * (kw - 1) - 1) // stride[1] + 1
+    return (
+        not grouped_conv.prefers_direct(groups, cg)
+        and not _use_winograd(weight_shape, stride, dilate, groups, (n, f, oh, ow))
+        and _by_image(n, groups, weight_shape, stride, pad, oh * ow)
+    )
+
+
+def conv2d_forward_folded(x, weight, bias, stride, pad, dilate, scale, shift, act, y):
+    """y = act(conv(x, weight * scale) + bias * scale + shift), per filter: a Convolution and
+    the BatchNorm after it at inference (scale = gamma / sqrt(var + eps), shift = beta - mean
+    * scale) in one pass; act None, 'relu' or Clip's (low, high). x (N, C, H, W), weight
+    (F, C, kh, kw), y (N, F, OH, OW) C-contiguous; only where ``folds_batchnorm``."""
+    f = weight.shape[0]
+    dtype = x.dtype.type
+    rows = weight.reshape(f, -1) * scale.reshape(f, 1)
+    offset = shift if bias is None else bias * scale + shift
+    low, high = (-np.inf, np.inf) if act in (None, "relu") else act
+    epilogue = (offset.astype(x.dtype), act == "relu", dtype(low), dtype(high))
+    _run_by_image(x, rows, (*weight.shape[2:], *stride, *pad, *dilate), epilogue, y)
+    return y
+
+
 def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):
     """x (N, C, H, W), weight (F, C/g, kh, kw), bias (F,) or None -> y (N, F, OH, OW).
 
@@ -412,10 +471,8 @@ def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):
     elif _use_winograd(weight.shape, stride, dilate, groups, y.shape):
         winograd.winograd_forward(x, weight, pad, y)
     elif _by_image(n, groups, weight.shape, stride, pad, oh * ow):
-        rows = np.ascontiguousarray(weight.reshape(f, -1))
         geometry = (kh, kw, *stride, *pad, *dilate)
-        work = n * rows.size * oh * ow // 8
-        _forward_by_image.sized(work, np.ascontiguousarray(x), rows, *geometry, y.reshape(n, f, -1))
+        _run_by_image(x, weight.reshape(f, -1), geometry, _no_epilogue(x.dtype), y)
     else:
         # one GEMM per image and group, all in one call, straight into NCHW (no transpose); on
         # this machine faster than one GEMM over the batch at every size, however small

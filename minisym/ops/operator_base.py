@@ -71,6 +71,9 @@ class Operator:
     # MXNet has no backward node for it, so a monitor reports none
     train_mode_matters = False  # forward computes otherwise under is_train (Dropout, BatchNorm)
     fuses_following_relu = False  # forward/backward can run as one pass with a ReLU after it
+    fuses_following_batchnorm = False  # forward can run as one pass with a BatchNorm after it
+    # on given statistics (and that BatchNorm's ReLU or Clip), where no backward runs
+    is_batchnorm = False  # BatchNorm: what a fusion above may absorb
     is_plain_relu = False  # Activation(act_type='relu'): what a fusion above may absorb
     clip_bounds = None  # Clip's (a_min, a_max) when a_min <= a_max: what a fusion above may
     # absorb where the Clip's backward never runs (an executor without gradients)

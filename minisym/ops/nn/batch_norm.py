@@ -34,6 +34,7 @@ class BatchNorm(Operator):
     }
     backward_needs = ("out_grad", "in_data", "out_data")
     fuses_following_relu = True
+    is_batchnorm = True
     train_mode_matters = True
 
     def mutates_aux_in_backward(self):
@@ -181,6 +182,30 @@ class BatchNorm(Operator):
         """Whether ``forward_relu`` can replace this BatchNorm and the relu after it."""
         data, gamma, _ = in_data
         return not self.output_mean_var and _fast(data, gamma)
+
+    def foldable(self, in_data):
+        """Whether a Convolution before this BatchNorm may fold it in (``folded_statistics``):
+        4-D data normalised over its channels (axis 1), on the numba kernels' dtypes."""
+        data, gamma, _ = in_data
+        return data.ndim == 4 and self.axis % 4 == 1 and self.fusable_with_relu(in_data)
+
+    def folded_statistics(self, is_train, req, in_data, out_data, aux):
+        """(scale, shift) per channel of data's dtype where this forward normalises with the
+        moving statistics (y = x * scale + shift), for the Convolution before it to fold in;
+        the mean and invstd outputs are written as ``forward`` writes them. None in training
+        on batch statistics (nothing written)."""
+        if is_train and not self.use_global_stats:
+            return None
+        data, gamma, beta = in_data
+        self._overwrite_fixed_gamma(gamma, req)
+        moving_mean, moving_var = aux
+        dtype = data.dtype
+        invstd = (1 / np.sqrt(moving_var + self.eps)).astype(dtype)
+        scale = invstd * (np.ones_like(gamma) if self.fix_gamma else gamma).astype(dtype)
+        shift = beta.astype(dtype) - moving_mean.astype(dtype) * scale
+        assign(out_data[1], req[1], moving_mean)
+        assign(out_data[2], req[2], invstd)
+        return scale, shift
 
     def forward_relu(self, is_train, req, in_data, out_data, aux, relu_out):
         """BatchNorm then ReLU in one pass (an executor optimisation, not part of the operator

@@ -47,6 +47,7 @@ class Convolution(Operator):
         "layout": Param(optional(str), None),
     }
     backward_needs = ("out_grad", "in_data")
+    fuses_following_batchnorm = True
 
     def workspace_bytes(self, in_shapes, out_shapes, itemsize, runs_backward):
         """The im2col matrix (C*prod(kernel), N*prod(out spatial)), twice over when backward
@@ -170,6 +171,28 @@ class Convolution(Operator):
         if bias is not None:
             out = out + bias.reshape((-1,) + (1,) * len(self.kernel))
         assign(out_data[0], req[0], out)
+
+    def fusable_with_batchnorm(self, in_data):
+        """Whether ``forward_batchnorm`` can run on these inputs: 2-D, channel-first, on the
+        numba kernels, a batch of small images (``kernels.conv.folds_batchnorm``)."""
+        data, weight = in_data[:2]
+        if len(self.kernel) != 2 or self.layout not in (None, "NCHW"):
+            return False
+        if not fast_path(data, 2) or weight.dtype != data.dtype:
+            return False
+        stride, dilate, pad = self._geometry()
+        return kconv.folds_batchnorm(data.shape, weight.shape, stride, pad, dilate, self.num_group)
+
+    def forward_batchnorm(self, in_data, scale, shift, act, out):
+        """This convolution, then a BatchNorm on given statistics (y * scale + shift per
+        filter, scale folded into the weights), then ``act`` (None, 'relu' or a Clip's
+        bounds), into ``out``: an executor optimisation at inference, not part of the
+        operator contract (the output of this operator is left unwritten)."""
+        data, weight, *rest = in_data
+        bias = rest[0] if rest else None
+        stride, dilate, pad = self._geometry()
+        geometry = kernel_geometry(stride, pad, dilate)
+        kconv.conv2d_forward_folded(data, weight, bias, *geometry, scale, shift, act, out)
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """dx by col2im of Wᵀ.dy, dW = dy.colsᵀ summed over the batch, db = sum of dy."""
