@@ -1,5 +1,6 @@
 """Where minisym's time goes in one of speed.py's workloads: milliseconds per step by operator
-type and phase, and the share of the convolutions' GEMMs.
+type and phase, and the share of the convolutions' GEMMs called from Python (those the
+image-by-image kernels call inside numba are in their operator's row only).
 
     python benchmarks/profile_ops.py resnet50-train-1
     python benchmarks/profile_ops.py lesson8-train-32 --steps 20
@@ -90,7 +91,8 @@ def main(argv):
     print(f"{args.workload}: {total * 1e3:.2f} ms a step ({args.steps} steps)")
     for (operator, method), value in sorted(per_step.items(), key=lambda kv: -kv[1]):
         print(f"  {operator:<24} {method:<16} {value * 1e3:9.2f} ms {value / total:6.1%}")
-    print(f"  {'of which convolution GEMMs':<41} {gemm * 1e3:9.2f} ms {gemm / total:6.1%}")
+    label = "of which GEMMs called from Python"
+    print(f"  {label:<41} {gemm * 1e3:9.2f} ms {gemm / total:6.1%}")
 
 
 if __name__ == "__main__":

@@ -311,6 +311,40 @@ def test_convolution_with_a_folded_batchnorm_is_within_rounding_of_the_two(case,
     np.testing.assert_allclose(folded, plain, rtol=tol, atol=tol * np.abs(plain).max())
 
 
+BY_IMAGE_CASES = FOLD_CASES + [  # with a wholly padded tap and a dilated same-width one
+    ((2, 2, 3, 3), 2, (3, 3), (1, 1), (3, 3), (1, 1)),
+    ((3, 3, 8, 8), 3, (3, 3), (1, 1), (2, 2), (2, 2)),
+]
+
+
+@pytest.mark.parametrize("wanted", [(True, True), (True, False), (False, True)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", BY_IMAGE_CASES)
+def test_backward_image_by_image_is_within_rounding_of_the_batched_one(
+    case, dtype, wanted, monkeypatch
+):
+    """A batch of small images runs its backward image by image (columns, both GEMMs and
+    col2im while the image is in cache): against the batched path, only what is asked for."""
+    shape, f, kernel, stride, pad, dilate = case
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal(shape).astype(dtype)
+    w = rng.standard_normal((f, shape[1]) + kernel).astype(dtype)
+    dy = rng.standard_normal(conv.conv2d_forward(x, w, None, stride, pad, dilate, 1).shape)
+    dy = dy.astype(dtype)
+    calls = []
+    run = conv._run_backward_by_image
+    monkeypatch.setattr(conv, "_run_backward_by_image", lambda *a: calls.append(run(*a)))
+    fast = conv.conv2d_backward(dy, x, w, stride, pad, dilate, 1, *wanted)
+    assert len(calls) == 1
+    monkeypatch.setattr(conv, "_by_image", lambda *a: False)
+    plain = conv.conv2d_backward(dy, x, w, stride, pad, dilate, 1, *wanted)
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    for got, expected, asked in zip(fast, plain, wanted):
+        assert (got is not None) == asked
+        if asked:
+            np.testing.assert_allclose(got, expected, rtol=tol, atol=tol * np.abs(expected).max())
+
+
 SPECIAL = [np.nan, -0.0, 0.0, -1.0, 2.5, np.inf, -np.inf]
 
 

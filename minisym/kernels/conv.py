@@ -6,7 +6,10 @@ Layouts: x (N, C, H, W); weight (F, C/g, kh, kw). The forward and the data gradi
 image by image, (N, C*kh*kw, OH*OW): one ``np.matmul`` runs a GEMM per image and group and lands
 in NCHW without a transpose. The weight gradient sums over images: small images run a GEMM
 each in one call and are summed; larger ones take the columns of the whole batch side by side,
-(C*kh*kw, N*OH*OW), and one GEMM per group (that BLAS can thread).
+(C*kh*kw, N*OH*OW), and one GEMM per group (that BLAS can thread). A batch of images each too
+small for BLAS to thread runs forward and backward image by image on numba's threads
+(``_forward_by_image``, ``_backward_by_image``): columns, GEMM and col2im while the image is in
+cache.
 """
 
 import numpy as np
@@ -246,6 +249,58 @@ def _phase_size(sw, ow, height, width):
     return 0
 
 
+@njit(cache=CACHE, inline="always")
+def _columns_of_image(x, n, windows, sh, sw, ow, phases, cols):
+    """cols (C*kh*kw, OH*OW) = the columns of image n of x (N, C, H, W), C-contiguous; phases:
+    scratch of ``_phase_size`` (size 0 where rows are copied as they are)."""
+    n_img, channels, height, width = x.shape
+    taps, positions = windows.shape[0], cols.shape[1]
+    flat, flat_x = x.reshape(n_img, channels, height * width), x.reshape(x.size)
+    flat_cols = cols.reshape(cols.size)
+    for c in range(channels):
+        if sh == 1 and sw == 1 and ow == width:
+            start = uint64(c * taps * positions)
+            plane_at = (n * channels + c) * height * width
+            _same_width_columns(
+                flat_x, plane_at, width, windows, ow, positions, flat_cols, start, positions
+            )
+        else:
+            _strided_columns(
+                flat[n, c], width, windows, sh, sw, ow, positions, phases, cols, c * taps, 0
+            )
+
+
+@njit(cache=CACHE, inline="always")
+def _add_columns_of_image(cols, windows, sh, sw, ow, dx, n):
+    """Add cols (C*kh*kw, OH*OW), as ``_columns_of_image`` writes them, back into image n of dx
+    (N, C, H, W); the entries of cols read from the padding are set to 0."""
+    n_img, channels, height, width = dx.shape
+    taps, positions = windows.shape[0], cols.shape[1]
+    flat, flat_dx = dx.reshape(n_img, channels, height * width), dx.reshape(dx.size)
+    flat_cols = cols.reshape(cols.size)
+    for c in range(channels):
+        if sh == 1 and sw == 1 and ow == width:
+            start = uint64(c * taps * positions)
+            plane_at = (n * channels + c) * height * width
+            _add_same_width_columns(
+                flat_cols, start, positions, windows, ow, flat_dx, plane_at, width
+            )
+        else:
+            _add_strided_columns(
+                cols, c * taps, 0, positions, windows, sh, sw, ow, flat[n, c], width
+            )
+
+
+@njit(cache=CACHE, inline="always")
+def _image_geometry(x, kh, kw, sh, sw, ph, pw, dh, dw):
+    """(windows, oh, ow, phase_size) of a convolution of x (N, C, H, W), once a call."""
+    height, width = x.shape[2], x.shape[3]
+    oh, ow = _out_size(height, kh, sh, ph, dh), _out_size(width, kw, sw, pw, dw)
+    windows = _tap_windows(kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width)
+    same_width = sh == 1 and sw == 1 and ow == width
+    return windows, oh, ow, 0 if same_width else _phase_size(sw, ow, height, width)
+
+
 # An image's GEMM is small (fewer multiply-adds than _THREADED_GEMM): BLAS runs it on the
 # calling thread, so images go to numba's threads, each writing its columns into scratch of
 # its own and multiplying them while they are in cache. Called ``sized`` by its multiply-adds
@@ -256,33 +311,34 @@ def _forward_by_image(x, w2, kh, kw, sh, sw, ph, pw, dh, dw, epilogue, y):
     """y (N, F, OH*OW) = w2 (F, C*kh*kw) @ the columns of each image of x (N, C, H, W); then,
     with an ``epilogue`` (shift (F,), relu, low, high; a size-0 shift: none), shifted per
     filter, through max(., 0) and limited to [low, high] while the image is in cache."""
-    n_img, channels, height, width = x.shape
-    oh, ow = _out_size(height, kh, sh, ph, dh), _out_size(width, kw, sw, pw, dw)
-    flat = x.reshape(n_img, channels, height * width)
-    flat_x = x.reshape(x.size)
-    taps, positions = kh * kw, oh * ow
-    windows = _tap_windows(kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width)
-    same_width = sh == 1 and sw == 1 and ow == width
-    phase_size = 0 if same_width else _phase_size(sw, ow, height, width)
-    for n in prange(n_img):
-        cols = np.empty((channels * taps, positions), x.dtype)
-        flat_cols = cols.reshape(cols.size)
-        phases = np.empty(phase_size, x.dtype)
-        for c in range(channels):
-            if same_width:
-                start = uint64(c * taps * positions)
-                plane_at = (n * channels + c) * height * width
-                _same_width_columns(
-                    flat_x, plane_at, width, windows, ow, positions, flat_cols, start, positions
-                )
-            else:
-                _strided_columns(
-                    flat[n, c], width, windows, sh, sw, ow, positions, phases, cols, c * taps, 0
-                )
+    windows, oh, ow, phase_size = _image_geometry(x, kh, kw, sh, sw, ph, pw, dh, dw)
+    for n in prange(x.shape[0]):
+        cols = np.empty((w2.shape[1], oh * ow), x.dtype)
+        _columns_of_image(x, n, windows, sh, sw, ow, np.empty(phase_size, x.dtype), cols)
         np.dot(w2, cols, y[n])
         shift, relu, low, high = epilogue
         if shift.size:
             _shift_and_limit(y[n], shift, relu, low, high)
+
+
+# The backward of the same small images, image by image on numba's threads: the columns are
+# written again (cheaper than keeping them from the forward) and used at once for the weight
+# gradient; the data gradient's columns go back into the image while in cache.
+@parallel_kernel
+def _backward_by_image(dy, x, w2t, kh, kw, sh, sw, ph, pw, dh, dw, dx, dw_images):
+    """dx (N, C, H, W) = col2im(w2t (C*kh*kw, F) @ dy[n]) and dw_images (N, F, C*kh*kw) =
+    dy[n] @ columns(x[n])ᵀ for each image n, dy (N, F, OH*OW); either output of size 0 is
+    not computed."""
+    windows, oh, ow, phase_size = _image_geometry(x, kh, kw, sh, sw, ph, pw, dh, dw)
+    rows = w2t.shape[0]
+    for n in prange(x.shape[0]):
+        if dw_images.size:
+            cols = np.empty((rows, oh * ow), x.dtype)
+            _columns_of_image(x, n, windows, sh, sw, ow, np.empty(phase_size, x.dtype), cols)
+            np.dot(dy[n], cols.T, dw_images[n])
+        if dx.size:
+            _zero(dx[n].reshape(dx[n].size))
+            _add_columns_of_image(np.dot(w2t, dy[n]), windows, sh, sw, ow, dx, n)
 
 
 @njit(cache=CACHE, inline="always")
@@ -302,6 +358,44 @@ def _out_size(size, k, stride, pad, dilate):
     return (size + 2 * pad - dilate * (k - 1) - 1) // stride + 1
 
 
+@njit(cache=CACHE, inline="always")
+def _add_same_width_columns(flat_cols, start, step, windows, ow, flat_dx, plane_at, width):
+    """Add a plane's columns back when every tap is one run (see ``_same_width_columns``):
+    tap t's row at flat_cols[start + t * step:], the plane at flat_dx[plane_at:]."""
+    for tap in range(windows.shape[0]):
+        oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = windows[tap]
+        if not one_run:
+            continue
+        # one shifted add per tap: the entries im2col read from the padding are zeroed first,
+        # so the run adds 0 where nothing belongs
+        at = start + uint64(tap * step)
+        lo, hi = y_lo * ow + x_lo, (y_hi - 1) * ow + x_hi
+        target = uint64(plane_at + lo + oi * width + oj)
+        _zero_padding_columns_at(flat_cols, at, y_lo, y_hi, x_lo, x_hi, ow)
+        _add_at(flat_dx, target, flat_cols, at + uint64(lo), hi - lo)
+
+
+@njit(cache=CACHE, inline="always")
+def _add_strided_columns(cols, row, at, positions, windows, sh, sw, ow, plane, width):
+    """Add a plane's columns back in general: tap t's row is cols[row + t, at:], the plane
+    ``plane`` flat."""
+    for tap in range(windows.shape[0]):
+        oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = windows[tap]
+        if y_lo >= y_hi or x_lo >= x_hi:
+            continue
+        tap_cols = cols[row + tap, at : at + positions]
+        start = (y_lo * sh + oi) * width + x_lo * sw + oj
+        _add_rows(
+            plane[start:],
+            sh * width,
+            sw,
+            tap_cols[y_lo * ow + x_lo :],
+            ow,
+            y_hi - y_lo,
+            x_hi - x_lo,
+        )
+
+
 @parallel_kernel(light=16)
 def _col2im(cols, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, row_step, col_step, dx):
     """Add cols (laid out as ``_im2col`` writes them) back into dx (N, C, H, W) where im2col
@@ -311,41 +405,19 @@ def _col2im(cols, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, row_step, col_step, dx
     flat_dx, flat_cols, row_length = dx.reshape(dx.size), cols.reshape(cols.size), cols.shape[1]
     taps, positions = kh * kw, oh * ow
     windows = _tap_windows(kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width)
+    same_width = sh == 1 and sw == 1 and ow == width  # every tap one run (see _im2col)
     # one plane per thread: no two threads write one cell
-    if sh == 1 and sw == 1 and ow == width:  # every tap one run (see _im2col)
-        for task in prange(n_img * channels):
-            n, c = _plane_of_task(task, n_img, channels, row_step)
-            for tap in range(taps):
-                oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = windows[tap]
-                if not one_run:
-                    continue
-                # one shifted add per tap: the entries im2col read from the padding are zeroed
-                # first, so the run adds 0 where nothing belongs
-                start = uint64((n * row_step + c * taps + tap) * row_length + n * col_step)
-                lo, hi = y_lo * ow + x_lo, (y_hi - 1) * ow + x_hi
-                target = uint64((n * channels + c) * height * width + lo + oi * width + oj)
-                _zero_padding_columns_at(flat_cols, start, y_lo, y_hi, x_lo, x_hi, ow)
-                _add_at(flat_dx, target, flat_cols, start + uint64(lo), hi - lo)
-        return
     for task in prange(n_img * channels):
         n, c = _plane_of_task(task, n_img, channels, row_step)
-        plane = flat[n, c]
-        for tap in range(taps):
-            oi, oj, y_lo, y_hi, x_lo, x_hi, one_run = windows[tap]
-            if y_lo >= y_hi or x_lo >= x_hi:
-                continue
-            at = n * col_step
-            tap_cols = cols[n * row_step + c * taps + tap, at : at + positions]
-            start = (y_lo * sh + oi) * width + x_lo * sw + oj
-            _add_rows(
-                plane[start:],
-                sh * width,
-                sw,
-                tap_cols[y_lo * ow + x_lo :],
-                ow,
-                y_hi - y_lo,
-                x_hi - x_lo,
+        row, at = n * row_step + c * taps, n * col_step
+        if same_width:
+            start = uint64(row * row_length + at)
+            plane_at = (n * channels + c) * height * width
+            _add_same_width_columns(
+                flat_cols, start, row_length, windows, ow, flat_dx, plane_at, width
             )
+        else:
+            _add_strided_columns(cols, row, at, positions, windows, sh, sw, ow, flat[n, c], width)
 
 
 def im2col(x, kernel, stride, pad, dilate, out_hw, per_image=False):
@@ -503,6 +575,13 @@ def conv2d_backward(
         dw = (np.empty_like(weight) if dw_out is None else dw_out) if need_dw else None
         return grouped_conv.grouped_backward(dy, x, weight, stride, pad, dilate, groups, dx, dw)
     geometry = (kh, kw), stride, pad, dilate
+    if _by_image(n, groups, weight.shape, stride, pad, oh * ow) and not (
+        need_dx and _dx_by_winograd(weight.shape, stride, pad, dilate, groups, x.shape)
+    ):
+        dx = (np.empty_like(x) if dx_out is None else dx_out) if need_dx else None
+        dw = (np.empty_like(weight) if dw_out is None else dw_out) if need_dw else None
+        _run_backward_by_image(dy, x, weight, (kh, kw, *stride, *pad, *dilate), dx, dw)
+        return dx, dw
     dx = dw = None
     if need_dx:
         dx = np.empty_like(x) if dx_out is None else dx_out
@@ -537,11 +616,7 @@ def _data_gradient(dy, weight, geometry, groups, dx):
     oh, ow = dy.shape[2:]
     # dx of a stride-1 3x3 convolution is the convolution of dy with the flipped, transposed
     # filters and the complementary padding: Winograd applies to it as well
-    if (
-        pad[0] <= 2
-        and pad[1] <= 2
-        and _use_winograd((c, f, kh, kw), stride, dilate, groups, dx.shape)
-    ):
+    if _dx_by_winograd(weight.shape, stride, pad, dilate, groups, dx.shape):
         rotated = np.ascontiguousarray(weight[:, :, ::-1, ::-1].transpose(1, 0, 2, 3))
         winograd.winograd_forward(dy, rotated, (2 - pad[0], 2 - pad[1]), dx)
         return
@@ -552,6 +627,31 @@ def _data_gradient(dy, weight, geometry, groups, dx):
         return
     dcols = np.matmul(w_t, dy_g).reshape(n, c * kh * kw, -1)
     col2im(dcols, dx.shape, (kh, kw), stride, pad, dilate, (oh, ow), out=dx)
+
+
+def _dx_by_winograd(weight_shape, stride, pad, dilate, groups, x_shape):
+    """Whether the data gradient runs as Winograd (see ``_data_gradient``)."""
+    f, cg, kh, kw = weight_shape
+    flipped = (cg * groups, f, kh, kw)  # the data gradient's filters: C -> F
+    return pad[0] <= 2 and pad[1] <= 2 and _use_winograd(flipped, stride, dilate, groups, x_shape)
+
+
+def _run_backward_by_image(dy, x, weight, geometry, dx, dw):
+    """``_backward_by_image`` into dx (N, C, H, W) and dw (F, C, kh, kw), either None (not
+    computed); called by its multiply-adds / 8."""
+    n, f = dy.shape[:2]
+    dtype = x.dtype
+    rows = np.ascontiguousarray(weight.reshape(f, -1).T, dtype=dtype)
+    positions = dy.shape[2] * dy.shape[3]
+    images = np.empty((n, f, rows.shape[0]) if dw is not None else (0, 0, 0), dtype)
+    target = dx if dx is not None else np.empty((0, *x.shape[1:]), dtype)
+    work = n * rows.size * positions * ((dx is not None) + (dw is not None)) // 8
+    dy_rows = np.ascontiguousarray(dy, dtype=dtype).reshape(n, f, positions)
+    _backward_by_image.sized(
+        work, dy_rows, np.ascontiguousarray(x), rows, *geometry, target, images
+    )
+    if dw is not None:
+        images.sum(axis=0, out=dw.reshape(f, -1))
 
 
 def _zeroed(array):

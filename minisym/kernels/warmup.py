@@ -23,7 +23,8 @@ def _conv_and_pool(dtype):
     y = conv.conv2d_forward(x, w, None, (1, 1), (1, 1), (1, 1), 1)
     conv.conv2d_backward(y, x, w, (1, 1), (1, 1), (1, 1), 1)
     batch = np.ones((2, 2, 5, 5), dtype)  # a batch of small images: _forward_by_image
-    conv.conv2d_forward(batch, w, None, (2, 2), (1, 1), (1, 1), 1)
+    y = conv.conv2d_forward(batch, w, None, (2, 2), (1, 1), (1, 1), 1)
+    conv.conv2d_backward(y, batch, w, (2, 2), (1, 1), (1, 1), 1)  # _backward_by_image
     depthwise = np.ones((2, 1, 3, 3), dtype)  # the direct kernels of grouped_conv.py
     y = conv.conv2d_forward(x, depthwise, None, (1, 1), (1, 1), (1, 1), 2)
     conv.conv2d_backward(y, x, depthwise, (1, 1), (1, 1), (1, 1), 2)
