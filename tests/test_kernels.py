@@ -280,10 +280,19 @@ def test_batchnorm_with_a_clip_is_the_clip_of_its_output(dtype, clip):
     np.testing.assert_array_equal(fused, np.minimum(np.maximum(plain, low), high))
 
 
-FOLD_CASES = [  # (x shape, filters, kernel, stride, pad, dilate): batches of small images
+BY_IMAGE_CASES = [  # (x shape, filters, kernel, stride, pad, dilate): batches of small images
     ((4, 3, 6, 6), 5, (3, 3), (1, 1), (1, 1), (1, 1)),
     ((3, 2, 9, 20), 4, (3, 3), (2, 2), (1, 1), (1, 1)),
     ((2, 3, 9, 11), 4, (3, 2), (2, 3), (2, 1), (2, 1)),
+    # a wholly padded tap; a dilated same-width one
+    ((2, 2, 3, 3), 2, (3, 3), (1, 1), (3, 3), (1, 1)),
+    ((3, 3, 8, 8), 3, (3, 3), (1, 1), (2, 2), (2, 2)),
+]
+FOLD_CASES = [case + (1,) for case in BY_IMAGE_CASES] + [  # ... and groups
+    ((1, 3, 9, 9), 5, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # one image: the shift after the GEMM
+    ((2, 6, 5, 5), 4, (1, 1), (1, 1), (0, 0), (1, 1), 1),  # pointwise: no columns
+    ((2, 34, 4, 5), 4, (3, 3), (1, 1), (1, 1), (1, 1), 2),  # wide groups
+    ((2, 8, 20, 20), 32, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # images BLAS threads
 ]
 
 
@@ -293,28 +302,24 @@ FOLD_CASES = [  # (x shape, filters, kernel, stride, pad, dilate): batches of sm
 def test_convolution_with_a_folded_batchnorm_is_within_rounding_of_the_two(case, dtype, act):
     """conv2d_forward_folded (the scale in the weights, the shift and ReLU / Clip after each
     image's GEMM) against conv2d_forward, then bn_normalize: the same up to rounding."""
-    shape, f, kernel, stride, pad, dilate = case
+    shape, f, kernel, stride, pad, dilate, groups = case
     rng = np.random.default_rng(9)
     x = rng.standard_normal(shape).astype(dtype)
-    w = rng.standard_normal((f, shape[1]) + kernel).astype(dtype)
+    w = rng.standard_normal((f, shape[1] // groups) + kernel).astype(dtype)
     bias, gamma, beta, mean = (rng.standard_normal(f).astype(dtype) for _ in range(4))
     invstd = rng.uniform(0.5, 2.0, f).astype(dtype)
-    assert conv.folds_batchnorm(x.shape, w.shape, stride, pad, dilate, 1)
-    y = conv.conv2d_forward(x, w, bias, stride, pad, dilate, 1)
+    assert conv.folds_batchnorm(x.shape, w.shape, stride, pad, dilate, groups)
+    y = conv.conv2d_forward(x, w, bias, stride, pad, dilate, groups)
     clip = act if isinstance(act, tuple) else None
     plain = batchnorm.bn_normalize(y, mean, invstd, gamma, beta, relu=act == "relu", clip=clip)
     scale = invstd * gamma
     shift = beta - mean * scale
     folded = np.full_like(y, 9)
-    conv.conv2d_forward_folded(x, w, bias, stride, pad, dilate, scale, shift, act, folded)
+    conv.conv2d_forward_folded(x, w, bias, stride, pad, dilate, groups, scale, shift, act, folded)
     tol = 1e-5 if dtype == np.float32 else 1e-12
-    np.testing.assert_allclose(folded, plain, rtol=tol, atol=tol * np.abs(plain).max())
-
-
-BY_IMAGE_CASES = FOLD_CASES + [  # with a wholly padded tap and a dilated same-width one
-    ((2, 2, 3, 3), 2, (3, 3), (1, 1), (3, 3), (1, 1)),
-    ((3, 3, 8, 8), 3, (3, 3), (1, 1), (2, 2), (2, 2)),
-]
+    # rounding goes with the values before ReLU / Clip, which a Clip's bounds do not show
+    before_act = batchnorm.bn_normalize(y, mean, invstd, gamma, beta, relu=False)
+    np.testing.assert_allclose(folded, plain, rtol=tol, atol=tol * np.abs(before_act).max())
 
 
 @pytest.mark.parametrize("wanted", [(True, True), (True, False), (False, True)])

@@ -501,31 +501,50 @@ def _no_epilogue(dtype):
 
 
 def folds_batchnorm(x_shape, weight_shape, stride, pad, dilate, groups):
-    """Whether ``conv2d_forward_folded`` takes this convolution: where ``conv2d_forward`` runs
-    ``_forward_by_image``."""
+    """Whether ``conv2d_forward_folded`` takes this convolution: the im2col + GEMM paths (not
+    the direct depthwise loops, nor Winograd)."""
     (n, _, h, w), (f, cg, kh, kw) = x_shape, weight_shape
     oh = (h + 2 * pad[0] - dilate[0] * (kh - 1) - 1) // stride[0] + 1
     ow = (w + 2 * pad[1] - dilate[1] * (kw - 1) - 1) // stride[1] + 1
-    return (
-        not grouped_conv.prefers_direct(groups, cg)
-        and not _use_winograd(weight_shape, stride, dilate, groups, (n, f, oh, ow))
-        and _by_image(n, groups, weight_shape, stride, pad, oh * ow)
+    return not grouped_conv.prefers_direct(groups, cg) and not _use_winograd(
+        weight_shape, stride, dilate, groups, (n, f, oh, ow)
     )
 
 
-def conv2d_forward_folded(x, weight, bias, stride, pad, dilate, scale, shift, act, y):
+def conv2d_forward_folded(x, weight, bias, stride, pad, dilate, groups, scale, shift, act, y):
     """y = act(conv(x, weight * scale) + bias * scale + shift), per filter: a Convolution and
     the BatchNorm after it at inference (scale = gamma / sqrt(var + eps), shift = beta - mean
     * scale) in one pass; act None, 'relu' or Clip's (low, high). x (N, C, H, W), weight
-    (F, C, kh, kw), y (N, F, OH, OW) C-contiguous; only where ``folds_batchnorm``."""
-    f = weight.shape[0]
+    (F, C/g, kh, kw), y (N, F, OH, OW) C-contiguous; only where ``folds_batchnorm``.
+
+    A batch of small images takes the scale in its (small) weights and the shift and act
+    while each image is in cache; otherwise scale, shift and act follow the GEMMs in one pass
+    over y (where the BatchNorm would read y and write another array; scaling large weights
+    instead would cost a pass over them every call)."""
+    n, f = y.shape[:2]
     dtype = x.dtype.type
-    rows = weight.reshape(f, -1) * scale.reshape(f, 1)
     offset = shift if bias is None else bias * scale + shift
     low, high = (-np.inf, np.inf) if act in (None, "relu") else act
     epilogue = (offset.astype(x.dtype), act == "relu", dtype(low), dtype(high))
-    _run_by_image(x, rows, (*weight.shape[2:], *stride, *pad, *dilate), epilogue, y)
+    if _by_image(n, groups, weight.shape, stride, pad, y.shape[2] * y.shape[3]):
+        rows = weight.reshape(f, -1) * scale.reshape(f, 1)
+        _run_by_image(x, rows, (*weight.shape[2:], *stride, *pad, *dilate), epilogue, y)
+        return y
+    conv2d_forward(x, weight, None, stride, pad, dilate, groups, out=y)
+    _scale_and_shift_planes(y.reshape(n, f, -1), scale.astype(x.dtype), *epilogue)
     return y
+
+
+@parallel_kernel
+def _scale_and_shift_planes(y, scale, shift, relu, low, high):
+    """y[n, f] * scale[f] + shift[f], then ``_shift_and_limit``'s relu and limits; y (N, F, P)."""
+    n_img, filters = y.shape[:2]
+    for task in prange(n_img * filters):
+        n, f = task // filters, task % filters
+        plane, by = y[n, f], scale[f]
+        for k in range(plane.size):
+            plane[k] *= by
+        _shift_and_limit(y[n, f : f + 1], shift[f : f + 1], relu, low, high)
 
 
 def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):

@@ -174,7 +174,7 @@ class Convolution(Operator):
 
     def fusable_with_batchnorm(self, in_data):
         """Whether ``forward_batchnorm`` can run on these inputs: 2-D, channel-first, on the
-        numba kernels, a batch of small images (``kernels.conv.folds_batchnorm``)."""
+        numba kernels, im2col + GEMM (``kernels.conv.folds_batchnorm``)."""
         data, weight = in_data[:2]
         if len(self.kernel) != 2 or self.layout not in (None, "NCHW"):
             return False
@@ -192,7 +192,9 @@ class Convolution(Operator):
         bias = rest[0] if rest else None
         stride, dilate, pad = self._geometry()
         geometry = kernel_geometry(stride, pad, dilate)
-        kconv.conv2d_forward_folded(data, weight, bias, *geometry, scale, shift, act, out)
+        kconv.conv2d_forward_folded(
+            data, weight, bias, *geometry, self.num_group, scale, shift, act, out
+        )
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """dx by col2im of Wᵀ.dy, dW = dy.colsᵀ summed over the batch, db = sum of dy."""
