@@ -405,19 +405,20 @@ def _col2im(cols, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, row_step, col_step, dx
     flat_dx, flat_cols, row_length = dx.reshape(dx.size), cols.reshape(cols.size), cols.shape[1]
     taps, positions = kh * kw, oh * ow
     windows = _tap_windows(kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, height, width)
-    same_width = sh == 1 and sw == 1 and ow == width  # every tap one run (see _im2col)
     # one plane per thread: no two threads write one cell
-    for task in prange(n_img * channels):
-        n, c = _plane_of_task(task, n_img, channels, row_step)
-        row, at = n * row_step + c * taps, n * col_step
-        if same_width:
-            start = uint64(row * row_length + at)
+    if sh == 1 and sw == 1 and ow == width:  # every tap one run: a loop of its own (see _im2col)
+        for task in prange(n_img * channels):
+            n, c = _plane_of_task(task, n_img, channels, row_step)
+            start = uint64((n * row_step + c * taps) * row_length + n * col_step)
             plane_at = (n * channels + c) * height * width
             _add_same_width_columns(
                 flat_cols, start, row_length, windows, ow, flat_dx, plane_at, width
             )
-        else:
-            _add_strided_columns(cols, row, at, positions, windows, sh, sw, ow, flat[n, c], width)
+        return
+    for task in prange(n_img * channels):
+        n, c = _plane_of_task(task, n_img, channels, row_step)
+        row, at = n * row_step + c * taps, n * col_step
+        _add_strided_columns(cols, row, at, positions, windows, sh, sw, ow, flat[n, c], width)
 
 
 def im2col(x, kernel, stride, pad, dilate, out_hw, per_image=False):
