@@ -293,6 +293,8 @@ FOLD_CASES = [case + (1,) for case in BY_IMAGE_CASES] + [  # ... and groups
     ((2, 6, 5, 5), 4, (1, 1), (1, 1), (0, 0), (1, 1), 1),  # pointwise: no columns
     ((2, 34, 4, 5), 4, (3, 3), (1, 1), (1, 1), (1, 1), 2),  # wide groups
     ((2, 8, 20, 20), 32, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # images BLAS threads
+    ((2, 5, 7, 6), 5, (3, 3), (1, 1), (1, 1), (1, 1), 5),  # depthwise: the direct loops
+    ((1, 4, 9, 7), 8, (3, 3), (2, 2), (1, 1), (1, 1), 4),  # ... strided, a multiplier of 2
 ]
 
 

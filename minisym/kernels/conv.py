@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit, prange, uint64
 
 from . import fast_algorithms_enabled, grouped_conv, winograd
+from .epilogue import epilogue_of, no_epilogue, shift_and_limit
 from .jit import CACHE, parallel_kernel
 
 __all__ = ["conv2d_forward", "conv2d_backward", "im2col", "col2im"]
@@ -318,7 +319,7 @@ def _forward_by_image(x, w2, kh, kw, sh, sw, ph, pw, dh, dw, epilogue, y):
         np.dot(w2, cols, y[n])
         shift, relu, low, high = epilogue
         if shift.size:
-            _shift_and_limit(y[n], shift, relu, low, high)
+            shift_and_limit(y[n], shift, relu, low, high)
 
 
 # The backward of the same small images, image by image on numba's threads: the columns are
@@ -339,18 +340,6 @@ def _backward_by_image(dy, x, w2t, kh, kw, sh, sw, ph, pw, dh, dw, dx, dw_images
         if dx.size:
             _zero(dx[n].reshape(dx[n].size))
             _add_columns_of_image(np.dot(w2t, dy[n]), windows, sh, sw, ow, dx, n)
-
-
-@njit(cache=CACHE, inline="always")
-def _shift_and_limit(rows, shift, relu, low, high):
-    """rows[f] + shift[f], then max(., 0) if relu, then limited to [low, high] (NaN passes):
-    what BatchNorm's kernel does after its scale, with the same tests."""
-    for f in range(rows.shape[0]):
-        row, by = rows[f], shift[f]
-        for k in range(row.size):
-            v = row[k] + by
-            v = v if (v > 0 or not relu) else 0
-            row[k] = low if v < low else (high if v > high else v)
 
 
 @njit(cache=CACHE, inline="always")
@@ -496,18 +485,12 @@ def _run_by_image(x, rows, geometry, epilogue, y):
     _forward_by_image.sized(work, np.ascontiguousarray(x), rows, *geometry, epilogue, flat_y)
 
 
-def _no_epilogue(dtype):
-    """The epilogue argument of ``_forward_by_image`` that does nothing (same types as one)."""
-    return np.empty(0, dtype), False, dtype.type(-np.inf), dtype.type(np.inf)
-
-
 def folds_batchnorm(x_shape, weight_shape, stride, pad, dilate, groups):
-    """Whether ``conv2d_forward_folded`` takes this convolution: the im2col + GEMM paths (not
-    the direct depthwise loops, nor Winograd)."""
+    """Whether ``conv2d_forward_folded`` takes this convolution: every path but Winograd."""
     (n, _, h, w), (f, cg, kh, kw) = x_shape, weight_shape
     oh = (h + 2 * pad[0] - dilate[0] * (kh - 1) - 1) // stride[0] + 1
     ow = (w + 2 * pad[1] - dilate[1] * (kw - 1) - 1) // stride[1] + 1
-    return not grouped_conv.prefers_direct(groups, cg) and not _use_winograd(
+    return grouped_conv.prefers_direct(groups, cg) or not _use_winograd(
         weight_shape, stride, dilate, groups, (n, f, oh, ow)
     )
 
@@ -518,15 +501,16 @@ def conv2d_forward_folded(x, weight, bias, stride, pad, dilate, groups, scale, s
     * scale) in one pass; act None, 'relu' or Clip's (low, high). x (N, C, H, W), weight
     (F, C/g, kh, kw), y (N, F, OH, OW) C-contiguous; only where ``folds_batchnorm``.
 
-    A batch of small images takes the scale in its (small) weights and the shift and act
-    while each image is in cache; otherwise scale, shift and act follow the GEMMs in one pass
-    over y (where the BatchNorm would read y and write another array; scaling large weights
-    instead would cost a pass over them every call)."""
+    Depthwise loops and a batch of small images take the scale in their (small) weights and
+    the shift and act while each plane or image is in cache; otherwise scale, shift and act
+    follow the GEMMs in one pass over y (where the BatchNorm would read y and write another
+    array; scaling large weights instead would cost a pass over them every call)."""
     n, f = y.shape[:2]
-    dtype = x.dtype.type
     offset = shift if bias is None else bias * scale + shift
-    low, high = (-np.inf, np.inf) if act in (None, "relu") else act
-    epilogue = (offset.astype(x.dtype), act == "relu", dtype(low), dtype(high))
+    epilogue = epilogue_of(offset, act, x.dtype)
+    if grouped_conv.prefers_direct(groups, weight.shape[1]):  # small weights: scaled
+        scaled = (weight * scale.reshape(f, 1, 1, 1)).astype(x.dtype)
+        return grouped_conv.grouped_forward(x, scaled, stride, pad, dilate, groups, y, epilogue)
     if _by_image(n, groups, weight.shape, stride, pad, y.shape[2] * y.shape[3]):
         rows = weight.reshape(f, -1) * scale.reshape(f, 1)
         _run_by_image(x, rows, (*weight.shape[2:], *stride, *pad, *dilate), epilogue, y)
@@ -538,14 +522,14 @@ def conv2d_forward_folded(x, weight, bias, stride, pad, dilate, groups, scale, s
 
 @parallel_kernel
 def _scale_and_shift_planes(y, scale, shift, relu, low, high):
-    """y[n, f] * scale[f] + shift[f], then ``_shift_and_limit``'s relu and limits; y (N, F, P)."""
+    """y[n, f] * scale[f] + shift[f], then ``shift_and_limit``'s relu and limits; y (N, F, P)."""
     n_img, filters = y.shape[:2]
     for task in prange(n_img * filters):
         n, f = task // filters, task % filters
         plane, by = y[n, f], scale[f]
         for k in range(plane.size):
             plane[k] *= by
-        _shift_and_limit(y[n, f : f + 1], shift[f : f + 1], relu, low, high)
+        shift_and_limit(y[n, f : f + 1], shift[f : f + 1], relu, low, high)
 
 
 def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):
@@ -564,7 +548,7 @@ def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):
         winograd.winograd_forward(x, weight, pad, y)
     elif _by_image(n, groups, weight.shape, stride, pad, oh * ow):
         geometry = (kh, kw, *stride, *pad, *dilate)
-        _run_by_image(x, weight.reshape(f, -1), geometry, _no_epilogue(x.dtype), y)
+        _run_by_image(x, weight.reshape(f, -1), geometry, no_epilogue(x.dtype), y)
     else:
         # one GEMM per image and group, all in one call, straight into NCHW (no transpose); on
         # this machine faster than one GEMM over the batch at every size, however small

@@ -16,6 +16,7 @@ import numba
 import numpy as np
 from numba import njit, prange, uint64
 
+from .epilogue import no_epilogue, shift_and_limit
 from .jit import CACHE, parallel_kernel
 
 __all__ = ["prefers_direct", "grouped_forward", "grouped_backward"]
@@ -111,8 +112,9 @@ def _copy_every_at(out, start, src, src_start, step, count):
 
 
 @parallel_kernel
-def _forward(x, w, sh, sw, ph, pw, dh, dw, groups, per_chunk, y):
-    """y[n, f] = sum over the group's channels and taps of w[f, c, i, j] * shifted x[n, c].
+def _forward(x, w, sh, sw, ph, pw, dh, dw, groups, per_chunk, epilogue, y):
+    """y[n, f] = sum over the group's channels and taps of w[f, c, i, j] * shifted x[n, c];
+    then the ``epilogue`` (see epilogue.py) on each plane while it is in cache.
 
     Each output row is computed as wide as a phase plane's row (``cols``), the columns past
     ``ow`` read the next row and are dropped: one contiguous run per tap and plane, instead of
@@ -150,6 +152,10 @@ def _forward(x, w, sh, sw, ph, pw, dh, dw, groups, per_chunk, y):
                     _add_scaled(wide, phases[at : at + run], w_flat[(f * cg + c) * taps + tap])
             for oy in range(oh):
                 _copy_at(y_flat, uint64((task * oh + oy) * ow), wide, uint64(oy * cols), ow)
+            shift, relu, low, high = epilogue
+            if shift.size:
+                plane = y_flat[task * oh * ow : (task + 1) * oh * ow]
+                shift_and_limit(plane.reshape(1, oh * ow), shift[f : f + 1], relu, low, high)
 
 
 @parallel_kernel
@@ -206,13 +212,15 @@ def _weight_grad(dy, x, sh, sw, ph, pw, dh, dw, groups, dweight):
                     dweight[f, c, i, j] = total
 
 
-def grouped_forward(x, weight, stride, pad, dilate, groups, y):
-    """x (N, C, H, W), weight (F, C/g, kh, kw) -> y (N, F, OH, OW), written into ``y``."""
+def grouped_forward(x, weight, stride, pad, dilate, groups, y, epilogue=None):
+    """x (N, C, H, W), weight (F, C/g, kh, kw) -> y (N, F, OH, OW), written into ``y``; then
+    the ``epilogue`` (epilogue.py) when given."""
     planes = y.shape[0] * y.shape[1]
     per_chunk = max(1, min(_PLANES_A_CHUNK, planes // (4 * numba.get_num_threads())))
     x, weight = np.ascontiguousarray(x), np.ascontiguousarray(weight)
     target = y if y.flags.c_contiguous else np.empty(y.shape, y.dtype)
-    _forward(x, weight, *stride, *pad, *dilate, groups, per_chunk, target)
+    epilogue = no_epilogue(x.dtype) if epilogue is None else epilogue
+    _forward(x, weight, *stride, *pad, *dilate, groups, per_chunk, epilogue, target)
     if target is not y:
         y[...] = target
     return y
