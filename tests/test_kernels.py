@@ -29,6 +29,11 @@ CONV_CASES = [  # (x shape, filters, kernel, stride, pad, dilate, groups)
     ((2, 3, 6, 6), 3, (3, 3), (1, 1), (2, 2), (2, 2), 3),
     # depthwise planes in chunks (39 planes: the last chunk short), stride 3 by 2, dilated
     ((3, 13, 11, 10), 13, (3, 3), (3, 2), (2, 1), (2, 1), 13),
+    # depthwise at stride 2 with phase rows of 16 columns or more (each input row's even and
+    # odd columns copied in one loop): an odd width, no padding, 5x5 taps with a multiplier of 2
+    ((1, 3, 5, 35), 3, (3, 3), (2, 2), (1, 1), (1, 1), 3),
+    ((2, 2, 4, 40), 2, (3, 3), (2, 2), (0, 0), (1, 1), 2),
+    ((1, 2, 6, 33), 4, (5, 5), (2, 2), (2, 2), (1, 1), 2),
     # wide groups: im2col and one batched GEMM for every group (and image)
     ((1, 34, 5, 5), 4, (3, 3), (1, 1), (1, 1), (1, 1), 2),
     ((2, 34, 4, 5), 4, (3, 3), (1, 1), (1, 1), (1, 1), 2),

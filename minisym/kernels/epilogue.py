@@ -3,11 +3,11 @@ inference is folded into it: a shift per filter, then ReLU or a Clip's limits. A
 the tuple (shift (F,), relu, low, high); a size-0 shift means none."""
 
 import numpy as np
-from numba import njit
+from numba import njit, uint64
 
 from .jit import CACHE
 
-__all__ = ["no_epilogue", "epilogue_of", "shift_and_limit"]
+__all__ = ["no_epilogue", "epilogue_of", "shift_and_limit", "shifted_copy_at"]
 
 
 def no_epilogue(dtype):
@@ -32,3 +32,13 @@ def shift_and_limit(rows, shift, relu, low, high):
             v = row[k] + by
             v = v if (v > 0 or not relu) else 0
             row[k] = low if v < low else (high if v > high else v)
+
+
+@njit(cache=CACHE, inline="always")
+def shifted_copy_at(out, start, src, src_start, count, by, relu, low, high):
+    """out[start + k] = src[src_start + k] + by, then ``shift_and_limit``'s relu and limits,
+    for k < count (starts unsigned): the epilogue while a row is copied out."""
+    for k in range(uint64(count)):
+        v = src[src_start + k] + by
+        v = v if (v > 0 or not relu) else 0
+        out[start + k] = low if v < low else (high if v > high else v)
