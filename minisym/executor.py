@@ -105,6 +105,7 @@ class Executor:
         self._fused = self._plan_fusion()
         self._fused_clips = self._plan_clip_fusion()
         self._folded = self._plan_batchnorm_folding()
+        self._folded_runs = {}  # id(node): what _forward_folded runs, made at its first call
 
     @property
     def symbol(self):
@@ -217,6 +218,7 @@ class Executor:
     def _buffers_changed(self):
         """After ``_data`` gets new buffers: forget what ``_node_arrays`` looked up."""
         self._arrays_of = {}
+        self._folded_runs = {}
         self.outputs = self._output_arrays()
 
     # --- running ---------------------------------------------------------------------------------
@@ -273,17 +275,28 @@ class Executor:
     def _forward_folded(self, node, batchnorm, is_train):
         """Run ``node`` with ``batchnorm`` folded in (and its fused ReLU or Clip), if the
         BatchNorm normalises with given statistics now; False (nothing run) if not."""
-        bn_in, bn_aux, bn_out = self._node_arrays(batchnorm)
-        bn_req = self._out_req[id(batchnorm)]
-        stats = batchnorm.op.folded_statistics(is_train, bn_req, bn_in, bn_out, bn_aux)
+        statistics, convolve = self._folded_runs.get(id(node)) or self._folded_run(node, batchnorm)
+        stats = statistics(is_train)
         if stats is None:
             return False
+        _call(node.op, "forward", convolve, *stats)
+        return True
+
+    def _folded_run(self, node, batchnorm):
+        """(statistics(is_train), convolve(scale, shift)) of a folded pair, its arrays looked
+        up and its kernel path chosen once per memory plan (``_buffers_changed`` forgets)."""
+        bn_in, bn_aux, bn_out = self._node_arrays(batchnorm)
+        bn_req = self._out_req[id(batchnorm)]
         tail = self._fused_tail(batchnorm)
         act = None if tail is None else (tail.op.clip_bounds or "relu")
         out = self._data[_key(tail if tail is not None else batchnorm, 0)]
-        in_data = self._node_arrays(node)[0]
-        _call(node.op, "forward", node.op.forward_batchnorm, in_data, *stats, act, out)
-        return True
+        convolve = node.op.batchnorm_runner(self._node_arrays(node)[0], act, out)
+
+        def statistics(is_train):
+            return batchnorm.op.folded_statistics(is_train, bn_req, bn_in, bn_out, bn_aux)
+
+        self._folded_runs[id(node)] = (statistics, convolve)
+        return statistics, convolve
 
     def _forward_all(self, is_train):
         """Every operator's forward, in topological order (a BatchNorm fused with its ReLU or

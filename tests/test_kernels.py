@@ -329,6 +329,47 @@ def test_convolution_with_a_folded_batchnorm_is_within_rounding_of_the_two(case,
     np.testing.assert_allclose(folded, plain, rtol=tol, atol=tol * np.abs(before_act).max())
 
 
+RUNNER_CASES = [  # one per path of folded_runner (FOLD_CASES' indices are not stable)
+    ((3, 4, 6, 6), 5, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # a batch of small images
+    ((1, 3, 9, 9), 5, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # columns, then one GEMM
+    ((1, 6, 5, 5), 4, (1, 1), (1, 1), (0, 0), (1, 1), 2),  # pointwise: x's own view
+    ((1, 4, 9, 7), 8, (3, 3), (2, 2), (1, 1), (1, 1), 4),  # depthwise
+]
+
+
+@pytest.mark.parametrize("contiguous", [True, False])
+@pytest.mark.parametrize("case", RUNNER_CASES)
+def test_a_folded_runner_reads_each_calls_values(case, contiguous):
+    """folded_runner keeps views of x, weight and y made once: a second call, after x, the
+    weights and the statistics changed in place, gives what a fresh conv2d_forward_folded
+    gives, bit for bit (a view made of a copy would keep the old values)."""
+    shape, f, kernel, stride, pad, dilate, groups = case
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(shape).astype(np.float32)
+    w = rng.standard_normal((f, shape[1] // groups) + kernel).astype(np.float32)
+    if not contiguous:  # a transposed copy: the same values, another memory order
+        w = np.asfortranarray(w)
+    bias = rng.standard_normal(f).astype(np.float32)
+    y = np.empty((shape[0], f) + _out_hw(shape, kernel, stride, pad, dilate), np.float32)
+    run = conv.folded_runner(x, w, bias, stride, pad, dilate, groups, "relu", y)
+    run(*(rng.uniform(0.5, 2, f).astype(np.float32) for _ in range(2)))
+    x[...] = rng.standard_normal(x.shape)
+    w[...] = rng.standard_normal(w.shape)
+    scale, shift = rng.uniform(0.5, 2, f).astype(np.float32), rng.standard_normal(f)
+    run(scale, shift.astype(np.float32))
+    fresh = np.empty_like(y)
+    geometry = (stride, pad, dilate, groups, scale, shift.astype(np.float32), "relu")
+    conv.conv2d_forward_folded(x, w, bias, *geometry, fresh)
+    np.testing.assert_array_equal(y, fresh)
+
+
+def _out_hw(shape, kernel, stride, pad, dilate):
+    return tuple(
+        (size + 2 * p - d * (k - 1) - 1) // st + 1
+        for size, k, st, p, d in zip(shape[2:], kernel, stride, pad, dilate)
+    )
+
+
 @pytest.mark.parametrize("wanted", [(True, True), (True, False), (False, True)])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("case", BY_IMAGE_CASES)

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit, prange, uint64
 
 from . import fast_algorithms_enabled, grouped_conv, winograd
-from .epilogue import epilogue_of, no_epilogue, shift_and_limit
+from .epilogue import no_epilogue, shift_and_limit
 from .jit import CACHE, parallel_kernel
 
 __all__ = ["conv2d_forward", "conv2d_backward", "im2col", "col2im"]
@@ -505,19 +505,70 @@ def conv2d_forward_folded(x, weight, bias, stride, pad, dilate, groups, scale, s
     the shift and act while each plane or image is in cache; otherwise scale, shift and act
     follow the GEMMs in one pass over y (where the BatchNorm would read y and write another
     array; scaling large weights instead would cost a pass over them every call)."""
-    n, f = y.shape[:2]
-    offset = shift if bias is None else bias * scale + shift
-    epilogue = epilogue_of(offset, act, x.dtype)
-    if grouped_conv.prefers_direct(groups, weight.shape[1]):  # small weights: scaled
-        scaled = (weight * scale.reshape(f, 1, 1, 1)).astype(x.dtype)
-        return grouped_conv.grouped_forward(x, scaled, stride, pad, dilate, groups, y, epilogue)
-    if _by_image(n, groups, weight.shape, stride, pad, y.shape[2] * y.shape[3]):
-        rows = weight.reshape(f, -1) * scale.reshape(f, 1)
-        _run_by_image(x, rows, (*weight.shape[2:], *stride, *pad, *dilate), epilogue, y)
-        return y
-    conv2d_forward(x, weight, None, stride, pad, dilate, groups, out=y)
-    _scale_and_shift_planes(y.reshape(n, f, -1), scale.astype(x.dtype), *epilogue)
+    folded_runner(x, weight, bias, stride, pad, dilate, groups, act, y)(scale, shift)
     return y
+
+
+def folded_runner(x, weight, bias, stride, pad, dilate, groups, act, y):
+    """``run(scale, shift)``: ``conv2d_forward_folded`` of these arrays (their values as they
+    are at each call) with its path, views and limits chosen once, for an executor that runs
+    the same node again and again (that set-up was half a small layer's Python)."""
+    n, f = y.shape[:2]
+    dtype = x.dtype
+    low, high = (-np.inf, np.inf) if act in (None, "relu") else act
+    limits = (act == "relu", dtype.type(low), dtype.type(high))
+
+    def offset_of(scale, shift):
+        return (shift if bias is None else bias * scale + shift).astype(dtype)
+
+    if grouped_conv.prefers_direct(groups, weight.shape[1]):  # small weights: scaled
+
+        def run_direct(scale, shift):
+            scaled = (weight * scale.reshape(f, 1, 1, 1)).astype(dtype)
+            epilogue = (offset_of(scale, shift), *limits)
+            grouped_conv.grouped_forward(x, scaled, stride, pad, dilate, groups, y, epilogue)
+
+        return run_direct
+    if _by_image(n, groups, weight.shape, stride, pad, y.shape[2] * y.shape[3]):
+        geometry = (*weight.shape[2:], *stride, *pad, *dilate)
+
+        def run_by_image(scale, shift):
+            rows = weight.reshape(f, -1) * scale.reshape(f, 1)
+            _run_by_image(x, rows, geometry, (offset_of(scale, shift), *limits), y)
+
+        return run_by_image
+    gemms = _gemm_runner(x, weight, stride, pad, dilate, groups, y)
+    planes = y.reshape(n, f, -1)
+
+    def run_gemms(scale, shift):
+        gemms()
+        epilogue = (offset_of(scale, shift), *limits)
+        _scale_and_shift_planes.sized(planes.size, planes, scale.astype(dtype), *epilogue)
+
+    return run_gemms
+
+
+def _gemm_runner(x, weight, stride, pad, dilate, groups, y):
+    """``run()``: ``conv2d_forward(x, weight, None, ..., out=y)`` off the depthwise and
+    by-image paths, its views of x, weight and y made once where they can be (C-contiguous:
+    reshaping is then a view of the values each call will find)."""
+    contiguous = x.flags.c_contiguous and weight.flags.c_contiguous and y.flags.c_contiguous
+    if not contiguous or _use_winograd(weight.shape, stride, dilate, groups, y.shape):
+        return lambda: conv2d_forward(x, weight, None, stride, pad, dilate, groups, out=y)
+    n, c = x.shape[:2]
+    f, _, kh, kw = weight.shape
+    w_g = weight.reshape(groups, f // groups, -1)
+    y_g = _by_group(y.reshape(n, f, -1), groups)
+    if _is_pointwise((kh, kw), stride, pad):
+        cols = _by_group(x.reshape(n, c, -1), groups)
+        return lambda: np.matmul(w_g, cols, out=y_g)
+    out_hw = y.shape[2:]
+
+    def run():
+        cols = im2col(x, (kh, kw), stride, pad, dilate, out_hw, per_image=True)
+        np.matmul(w_g, _by_group(cols, groups), out=y_g)
+
+    return run
 
 
 @parallel_kernel

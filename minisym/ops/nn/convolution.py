@@ -188,13 +188,16 @@ class Convolution(Operator):
         filter, scale folded into the weights), then ``act`` (None, 'relu' or a Clip's
         bounds), into ``out``: an executor optimisation at inference, not part of the
         operator contract (the output of this operator is left unwritten)."""
+        self.batchnorm_runner(in_data, act, out)(scale, shift)
+
+    def batchnorm_runner(self, in_data, act, out):
+        """``run(scale, shift)``: ``forward_batchnorm`` on these arrays, its choices made
+        once (an executor keeps it while its buffers stay)."""
         data, weight, *rest = in_data
         bias = rest[0] if rest else None
         stride, dilate, pad = self._geometry()
         geometry = kernel_geometry(stride, pad, dilate)
-        kconv.conv2d_forward_folded(
-            data, weight, bias, *geometry, self.num_group, scale, shift, act, out
-        )
+        return kconv.folded_runner(data, weight, bias, *geometry, self.num_group, act, out)
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """dx by col2im of Wᵀ.dy, dW = dy.colsᵀ summed over the batch, db = sum of dy."""
