@@ -34,6 +34,10 @@ CONV_CASES = [  # (x shape, filters, kernel, stride, pad, dilate, groups)
     ((1, 3, 5, 35), 3, (3, 3), (2, 2), (1, 1), (1, 1), 3),
     ((2, 2, 4, 40), 2, (3, 3), (2, 2), (0, 0), (1, 1), 2),
     ((1, 2, 6, 33), 4, (5, 5), (2, 2), (2, 2), (1, 1), 2),
+    # wider groups, strided or on planes of 784 positions or more: direct loops group by group
+    ((2, 8, 9, 9), 6, (3, 3), (2, 2), (1, 1), (1, 1), 2),
+    ((1, 6, 28, 29), 4, (3, 3), (1, 1), (1, 1), (1, 1), 2),
+    ((1, 6, 9, 9), 6, (2, 3), (2, 1), (0, 1), (1, 2), 3),
     # wide groups: im2col and one batched GEMM for every group (and image)
     ((1, 34, 5, 5), 4, (3, 3), (1, 1), (1, 1), (1, 1), 2),
     ((2, 34, 4, 5), 4, (3, 3), (1, 1), (1, 1), (1, 1), 2),
@@ -300,6 +304,7 @@ FOLD_CASES = [case + (1,) for case in BY_IMAGE_CASES] + [  # ... and groups
     ((2, 8, 20, 20), 32, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # images BLAS threads
     ((2, 5, 7, 6), 5, (3, 3), (1, 1), (1, 1), (1, 1), 5),  # depthwise: the direct loops
     ((1, 4, 9, 7), 8, (3, 3), (2, 2), (1, 1), (1, 1), 4),  # ... strided, a multiplier of 2
+    ((2, 8, 9, 9), 6, (3, 3), (2, 2), (1, 1), (1, 1), 2),  # wider groups, strided: direct
 ]
 
 

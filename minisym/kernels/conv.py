@@ -490,7 +490,7 @@ def folds_batchnorm(x_shape, weight_shape, stride, pad, dilate, groups):
     (n, _, h, w), (f, cg, kh, kw) = x_shape, weight_shape
     oh = (h + 2 * pad[0] - dilate[0] * (kh - 1) - 1) // stride[0] + 1
     ow = (w + 2 * pad[1] - dilate[1] * (kw - 1) - 1) // stride[1] + 1
-    return grouped_conv.prefers_direct(groups, cg) or not _use_winograd(
+    return grouped_conv.forward_prefers_direct(groups, cg, stride, oh * ow) or not _use_winograd(
         weight_shape, stride, dilate, groups, (n, f, oh, ow)
     )
 
@@ -521,7 +521,8 @@ def folded_runner(x, weight, bias, stride, pad, dilate, groups, act, y):
     def offset_of(scale, shift):
         return (shift if bias is None else bias * scale + shift).astype(dtype)
 
-    if grouped_conv.prefers_direct(groups, weight.shape[1]):  # small weights: scaled
+    positions = y.shape[2] * y.shape[3]
+    if grouped_conv.forward_prefers_direct(groups, weight.shape[1], stride, positions):  # scaled
 
         def run_direct(scale, shift):
             scaled = (weight * scale.reshape(f, 1, 1, 1)).astype(dtype)
@@ -529,7 +530,7 @@ def folded_runner(x, weight, bias, stride, pad, dilate, groups, act, y):
             grouped_conv.grouped_forward(x, scaled, stride, pad, dilate, groups, y, epilogue)
 
         return run_direct
-    if _by_image(n, groups, weight.shape, stride, pad, y.shape[2] * y.shape[3]):
+    if _by_image(n, groups, weight.shape, stride, pad, positions):
         geometry = (*weight.shape[2:], *stride, *pad, *dilate)
 
         def run_by_image(scale, shift):
@@ -593,7 +594,7 @@ def conv2d_forward(x, weight, bias, stride, pad, dilate, groups, out=None):
     oh = (h + 2 * pad[0] - dilate[0] * (kh - 1) - 1) // stride[0] + 1
     ow = (w + 2 * pad[1] - dilate[1] * (kw - 1) - 1) // stride[1] + 1
     y = np.empty((n, f, oh, ow), x.dtype) if out is None else out
-    if grouped_conv.prefers_direct(groups, cg):
+    if grouped_conv.forward_prefers_direct(groups, cg, stride, oh * ow):
         grouped_conv.grouped_forward(x, weight, stride, pad, dilate, groups, y)
     elif _use_winograd(weight.shape, stride, dilate, groups, y.shape):
         winograd.winograd_forward(x, weight, pad, y)

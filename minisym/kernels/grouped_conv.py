@@ -19,7 +19,7 @@ from numba import njit, prange, uint64
 from .epilogue import no_epilogue, shifted_copy_at
 from .jit import CACHE, parallel_kernel
 
-__all__ = ["prefers_direct", "grouped_forward", "grouped_backward"]
+__all__ = ["prefers_direct", "forward_prefers_direct", "grouped_forward", "grouped_backward"]
 
 # channels per group up to which direct loops beat the batched GEMM: measured at batch 1, the GEMM
 # ran ResNeXt-50 (4 to 32 channels per group) twice as fast, the direct loops MobileNet (1) 10 %
@@ -30,6 +30,20 @@ _PLANES_A_CHUNK = 16  # output planes a thread takes at once (sharing its scratc
 def prefers_direct(groups, channels_per_group):
     """Whether the direct kernels should run instead of one im2col + GEMM per group."""
     return groups > 1 and channels_per_group <= _MAX_DIRECT_CHANNELS
+
+
+# Where the forward of wider groups (ResNeXt's 4 to 64 channels) runs direct loops too, group by
+# group: measured at batch 1, 0.3-0.7x the GEMMs' time at stride 2 (im2col's strided copies)
+# and on planes of 28x28 or more; 1.3-2x on 7x7 and 14x14 at stride 1 (the GEMMs stay there)
+_DIRECT_FROM_POSITIONS = 784
+
+
+def forward_prefers_direct(groups, channels_per_group, stride, positions):
+    """Whether the forward should run the direct kernels (``grouped_forward``) rather than
+    im2col + a GEMM per group: one-channel groups always, wider ones strided or on output
+    planes of ``_DIRECT_FROM_POSITIONS`` or more."""
+    wide = groups > 1 and (tuple(stride) != (1, 1) or positions >= _DIRECT_FROM_POSITIONS)
+    return prefers_direct(groups, channels_per_group) or wide
 
 
 @njit(cache=CACHE, inline="always")
@@ -161,6 +175,42 @@ def _add_nine_taps(wide, phases, starts, w, at):
         )
 
 
+@njit(cache=CACHE, inline="always")
+def _phase_layout(x, w, sh, sw, ph, pw, dh, dw):
+    """(rows, cols, plane_size, runs, starts): the phase planes' rows and columns, the floats
+    they take with the slack past the last tap's run, and ``_phase_runs`` / ``_tap_starts``."""
+    height, width = x.shape[2:]
+    kh, kw = w.shape[2:]
+    rows = (height + 2 * ph + sh - 1) // sh
+    cols = (width + 2 * pw + sw - 1) // sw
+    plane_size = sh * sw * rows * cols + (kw - 1) * dw // sw + 1
+    runs = _phase_runs(height, width, sh, sw, ph, pw, rows, cols)
+    starts = _tap_starts(kh, kw, sh, sw, dh, dw, rows, cols)
+    return rows, cols, plane_size, runs, starts
+
+
+@njit(cache=CACHE, inline="always")
+def _add_each_tap(wide, phases, starts, w_flat, at, taps, run):
+    """wide += the taps of one channel (weights from w_flat[at:]) over its phase planes, one
+    pass a tap (any kernel size; ``_add_nine_taps`` for 3x3)."""
+    for tap in range(taps):
+        start = starts[tap]
+        _add_scaled(wide, phases[start : start + run], w_flat[at + tap])
+
+
+@njit(cache=CACHE, inline="always")
+def _write_plane(y_flat, plane, wide, oh, ow, cols, f, epilogue):
+    """Output plane ``plane`` of y from ``wide`` (rows ``cols`` long, ``ow`` of them kept),
+    the epilogue (filter f's shift, relu and limits) applied as each row is copied out."""
+    shift, relu, low, high = epilogue
+    for oy in range(oh):
+        at, row = uint64((plane * oh + oy) * ow), uint64(oy * cols)
+        if shift.size:
+            shifted_copy_at(y_flat, at, wide, row, ow, shift[f], relu, low, high)
+        else:
+            _copy_at(y_flat, at, wide, row, ow)
+
+
 @parallel_kernel
 def _forward(x, w, sh, sw, ph, pw, dh, dw, groups, per_chunk, epilogue, y):
     """y[n, f] = sum over the group's channels and taps of w[f, c, i, j] * shifted x[n, c];
@@ -174,18 +224,13 @@ def _forward(x, w, sh, sw, ph, pw, dh, dw, groups, per_chunk, epilogue, y):
     n_img, _, height, width = x.shape
     filters, cg, kh, kw = w.shape
     _, _, oh, ow = y.shape
-    fg = filters // groups
-    rows = (height + 2 * ph + sh - 1) // sh
-    cols = (width + 2 * pw + sw - 1) // sw
-    slack = (kw - 1) * dw // sw + 1  # the last tap's run ends that far past its plane
-    tasks = n_img * filters
+    fg, tasks, taps = filters // groups, n_img * filters, kh * kw
+    rows, cols, plane_size, runs, starts = _phase_layout(x, w, sh, sw, ph, pw, dh, dw)
     x_flat, y_flat, w_flat = x.reshape(x.size), y.reshape(y.size), w.reshape(w.size)
-    runs = _phase_runs(height, width, sh, sw, ph, pw, rows, cols)
-    starts = _tap_starts(kh, kw, sh, sw, dh, dw, rows, cols)
-    taps, run = kh * kw, oh * cols
+    run = oh * cols
     for chunk in prange((tasks + per_chunk - 1) // per_chunk):
         # once a chunk of planes: every plane fills the same cells, the padding stays zero
-        phases = np.empty(sh * sw * rows * cols + slack, x.dtype)
+        phases = np.empty(plane_size, x.dtype)
         for k in range(phases.size):
             phases[k] = 0
         wide = np.empty(run, y.dtype)
@@ -200,16 +245,39 @@ def _forward(x, w, sh, sw, ph, pw, dh, dw, groups, per_chunk, epilogue, y):
                 if taps == 9:
                     _add_nine_taps(wide, phases, starts, w_flat, (f * cg + c) * taps)
                     continue
-                for tap in range(taps):
-                    at = starts[tap]
-                    _add_scaled(wide, phases[at : at + run], w_flat[(f * cg + c) * taps + tap])
-            shift, relu, low, high = epilogue
-            for oy in range(oh):  # the epilogue while each row is copied out
-                at, row = uint64((task * oh + oy) * ow), uint64(oy * cols)
-                if shift.size:
-                    shifted_copy_at(y_flat, at, wide, row, ow, shift[f], relu, low, high)
-                else:
-                    _copy_at(y_flat, at, wide, row, ow)
+                _add_each_tap(wide, phases, starts, w_flat, (f * cg + c) * taps, taps, run)
+            _write_plane(y_flat, task, wide, oh, ow, cols, f, epilogue)
+
+
+@parallel_kernel
+def _forward_by_group(x, w, sh, sw, ph, pw, dh, dw, groups, epilogue, y):
+    """``_forward`` for groups of several channels: a task per image and group splits each of
+    the group's input planes into its phases once, then computes every filter of the group
+    from them (``_forward`` splits them again for each filter)."""
+    n_img, _, height, width = x.shape
+    filters, cg, kh, kw = w.shape
+    _, _, oh, ow = y.shape
+    fg, taps = filters // groups, kh * kw
+    rows, cols, plane_size, runs, starts = _phase_layout(x, w, sh, sw, ph, pw, dh, dw)
+    x_flat, y_flat, w_flat = x.reshape(x.size), y.reshape(y.size), w.reshape(w.size)
+    run = oh * cols
+    for task in prange(n_img * groups):
+        n, g = task // groups, task % groups
+        phases = np.zeros(cg * plane_size, x.dtype)
+        for c in range(cg):
+            plane_at = (n * x.shape[1] + g * cg + c) * height * width
+            _split_by_phase(x_flat, plane_at, runs, sw, phases[c * plane_size :])
+        wide = np.empty(run, y.dtype)
+        for f in range(g * fg, (g + 1) * fg):
+            for k in range(wide.size):
+                wide[k] = 0
+            for c in range(cg):
+                channel = phases[c * plane_size : (c + 1) * plane_size]
+                if taps == 9:
+                    _add_nine_taps(wide, channel, starts, w_flat, (f * cg + c) * taps)
+                    continue
+                _add_each_tap(wide, channel, starts, w_flat, (f * cg + c) * taps, taps, run)
+            _write_plane(y_flat, n * filters + f, wide, oh, ow, cols, f, epilogue)
 
 
 @parallel_kernel
@@ -274,7 +342,10 @@ def grouped_forward(x, weight, stride, pad, dilate, groups, y, epilogue=None):
     x, weight = np.ascontiguousarray(x), np.ascontiguousarray(weight)
     target = y if y.flags.c_contiguous else np.empty(y.shape, y.dtype)
     epilogue = no_epilogue(x.dtype) if epilogue is None else epilogue
-    _forward(x, weight, *stride, *pad, *dilate, groups, per_chunk, epilogue, target)
+    if weight.shape[1] > 1:
+        _forward_by_group(x, weight, *stride, *pad, *dilate, groups, epilogue, target)
+    else:
+        _forward(x, weight, *stride, *pad, *dilate, groups, per_chunk, epilogue, target)
     if target is not y:
         y[...] = target
     return y
