@@ -74,45 +74,79 @@ def _counts(out_size, stride, pad, k, size, include_pad):
     return counts
 
 
+@njit(cache=CACHE, inline="always")
+def _pool_planes(x, kind, geometry, counts, per_chunk, chunk, rows, line, y):
+    """``_pool_forward``'s planes of one chunk, reducing in ``rows`` and ``line`` (scratch of
+    the dtype the reduction runs in); ``geometry`` (kh, kw, sh, sw, ph, pw), ``counts`` the
+    cells an average divides by along each axis (``_counts``)."""
+    kh, kw, sh, sw, ph, pw = geometry
+    planes, height, width = x.shape
+    oh, ow = y.shape[1], y.shape[2]
+    fill = np.finfo(x.dtype).min if kind == _MAX else 0.0
+    cols = (max(width + 2 * pw, (ow - 1) * sw + kw) + sw - 1) // sw
+    slack = (kw - 1) // sw + 1  # the last column tap's run ends that far past its phase
+    phases = np.empty(sw * height * cols + slack, x.dtype)  # once a chunk of planes
+    count_h, count_w = counts
+    for p in range(chunk * per_chunk, min(planes, (chunk + 1) * per_chunk)):
+        _column_phases(x[p], sw, pw, cols, fill, phases)
+        _fill(rows, fill)
+        inside = rows[ph * cols : (ph + height) * cols]
+        for t in range(kw):
+            start = (t % sw) * height * cols + t // sw
+            _reduce_run(kind, inside, phases[start : start + height * cols])
+        _fill(line, fill)
+        for t in range(kh):
+            if sh == 1:
+                _reduce_run(kind, line, rows[t * cols : (t + oh) * cols])
+                continue
+            for i in range(oh):
+                r = i * sh + t
+                _reduce_run(kind, line[i * cols : (i + 1) * cols], rows[r * cols :])
+        for i in range(oh):
+            out, row = y[p, i], line[i * cols : i * cols + ow]
+            if kind == _AVG:
+                for j in range(ow):
+                    out[j] = row[j] / max(count_h[i] * count_w[j], 1)
+            else:
+                for j in range(ow):
+                    out[j] = row[j]
+
+
+@njit(cache=CACHE, inline="always")
+def _scratch_sizes(x, kh, kw, sh, sw, ph, pw, y):
+    """The sizes of ``_pool_planes``' rows and line: (rows of the padded plane that windows
+    read) x (a column phase's width), and output rows x that width."""
+    height, width = x.shape[1], x.shape[2]
+    oh, ow = y.shape[1], y.shape[2]
+    cols = (max(width + 2 * pw, (ow - 1) * sw + kw) + sw - 1) // sw
+    span = max(height + 2 * ph, (oh - 1) * sh + kh)
+    return span * cols, oh * cols
+
+
 @parallel_kernel
 def _pool_forward(x, kind, kh, kw, sh, sw, ph, pw, include_pad, per_chunk, y):
     """Separable windows: each input row reduced over the kw column taps, then each output row
     over the kh row taps (kh + kw passes, not kh * kw reads per output). Rows are as wide as a
     column phase's (``cols``; the outputs past ``ow`` read the next row and are dropped), so a
-    column tap is one contiguous run over the plane, and at stride 1 a row tap too."""
-    planes, height, width = x.shape
-    oh, ow = y.shape[1], y.shape[2]
-    fill = np.finfo(x.dtype).min if kind == _MAX else 0.0
-    count_h = _counts(oh, sh, ph, kh, height, include_pad)
-    count_w = _counts(ow, sw, pw, kw, width, include_pad)
-    cols = (max(width + 2 * pw, (ow - 1) * sw + kw) + sw - 1) // sw
-    span = max(height + 2 * ph, (oh - 1) * sh + kh)  # rows of the padded plane that windows read
-    slack = (kw - 1) // sw + 1  # the last column tap's run ends that far past its phase
-    for chunk in prange((planes + per_chunk - 1) // per_chunk):
-        phases = np.empty(sw * height * cols + slack, x.dtype)  # once a chunk of planes
-        rows = np.empty(span * cols)  # float64: sums of many float32 cells stay exact
-        line = np.empty(oh * cols)
-        for p in range(chunk * per_chunk, min(planes, (chunk + 1) * per_chunk)):
-            _column_phases(x[p], sw, pw, cols, fill, phases)
-            _fill(rows, fill)
-            inside = rows[ph * cols : (ph + height) * cols]
-            for t in range(kw):
-                start = (t % sw) * height * cols + t // sw
-                _reduce_run(kind, inside, phases[start : start + height * cols])
-            _fill(line, fill)
-            for t in range(kh):
-                if sh == 1:
-                    _reduce_run(kind, line, rows[t * cols : (t + oh) * cols])
-                    continue
-                for i in range(oh):
-                    r = i * sh + t
-                    _reduce_run(kind, line[i * cols : (i + 1) * cols], rows[r * cols :])
-            for i in range(oh):
-                for j in range(ow):
-                    value = line[i * cols + j]
-                    if kind == _AVG:
-                        value /= max(count_h[i] * count_w[j], 1)
-                    y[p, i, j] = value
+    column tap is one contiguous run over the plane, and at stride 1 a row tap too. Sums run
+    in float64 (many float32 cells stay exact), maxima in the data's own dtype (twice as many
+    to a vector)."""
+    chunks = (x.shape[0] + per_chunk - 1) // per_chunk
+    row_size, line_size = _scratch_sizes(x, kh, kw, sh, sw, ph, pw, y)
+    geometry = (kh, kw, sh, sw, ph, pw)
+    height, width = x.shape[1], x.shape[2]
+    counts = (
+        _counts(y.shape[1], sh, ph, kh, height, include_pad),
+        _counts(y.shape[2], sw, pw, kw, width, include_pad),
+    )
+    if kind == _MAX:
+        for chunk in prange(chunks):
+            rows, line = np.empty(row_size, x.dtype), np.empty(line_size, x.dtype)
+            _pool_planes(x, kind, geometry, counts, per_chunk, chunk, rows, line, y)
+    else:
+        for chunk in prange(chunks):
+            rows, line = np.empty(row_size), np.empty(line_size)
+            _pool_planes(x, kind, geometry, counts, per_chunk, chunk, rows, line, y)
 
 
 @parallel_kernel
