@@ -105,7 +105,8 @@ class Executor:
         self._fused = self._plan_fusion()
         self._fused_clips = self._plan_clip_fusion()
         self._folded = self._plan_batchnorm_folding()
-        self._folded_runs = {}  # id(node): what _forward_folded runs, made at its first call
+        self._activated = self._plan_activation_epilogues()
+        self._folded_runs = {}  # id(node): what a folded or activated node runs, made once
 
     @property
     def symbol(self):
@@ -268,6 +269,36 @@ class Executor:
                 folded[id(node)] = after
         return folded
 
+    def _plan_activation_epilogues(self):
+        """{id(node): its ReLU or Clip node} for each Convolution not folded with a BatchNorm
+        whose only reader is a ReLU or Clip, where neither runs backward: the activation
+        becomes the epilogue of the convolution's kernels (with the bias, in one pass), into
+        the activation's output; the Convolution's own output is never written."""
+        activated = {}
+        for node, after in zip(self._ops, self._ops[1:]):
+            if (
+                node.op.fuses_following_batchnorm
+                and id(node) not in self._folded
+                and (after.op.is_plain_relu or after.op.clip_bounds is not None)
+                and after.inputs[0] == (node, 0)
+                and id(node) not in self._runs
+                and id(after) not in self._runs
+                and self._plan.reads(node, 0) == 1
+                and node.op.fusable_with_batchnorm(self._node_arrays(node)[0])
+            ):
+                activated[id(node)] = after
+        return activated
+
+    def _forward_activated(self, node, tail):
+        """Run ``node`` with its ReLU or Clip ``tail`` as the epilogue, into tail's output."""
+        run = self._folded_runs.get(id(node))
+        if run is None:
+            out = self._data[_key(tail, 0)]
+            act = tail.op.clip_bounds or "relu"
+            run = node.op.activation_runner(self._node_arrays(node)[0], act, out)
+            self._folded_runs[id(node)] = run
+        _call(node.op, "forward", run)
+
     def _fused_tail(self, batchnorm):
         """The ReLU or Clip node fused with ``batchnorm`` (None: neither)."""
         return self._fused.get(id(batchnorm)) or self._fused_clips.get(id(batchnorm))
@@ -309,6 +340,11 @@ class Executor:
             batchnorm = self._folded.get(id(node)) if fusing else None
             if batchnorm is not None and self._forward_folded(node, batchnorm, is_train):
                 skipped.update((id(batchnorm), id(self._fused_tail(batchnorm))))
+                continue
+            tail = self._activated.get(id(node)) if fusing else None
+            if tail is not None:
+                self._forward_activated(node, tail)
+                skipped.add(id(tail))
                 continue
             relu = self._fused.get(id(node)) if fusing else None
             clip = self._fused_clips.get(id(node)) if fusing else None

@@ -253,3 +253,36 @@ def test_no_batchnorm_is_folded_where_a_gradient_runs_through_it():
     data_only = {"data": "write"}  # the data's gradient goes back through every layer
     req = {name: data_only.get(name, "null") for name in _folding_net().list_arguments()}
     assert _folding_executor(grad_req=req)._folded == {}
+
+
+def _activated_net():
+    """Convolutions with a ReLU or ReLU6 Clip as their only reader and no BatchNorm: one
+    image's GEMM with a bias, a batch of small images (by image), depthwise, and one whose
+    output a second reader keeps (not fused)."""
+    x = mx.sym.Variable("data")
+    x = mx.sym.Activation(mx.sym.Convolution(x, num_filter=6, kernel=(3, 3), pad=(1, 1)), "relu")
+    x = mx.sym.clip(mx.sym.Convolution(x, num_filter=6, kernel=(1, 1), no_bias=True), 0, 6)
+    x = mx.sym.Convolution(x, num_filter=6, num_group=6, kernel=(3, 3), pad=(1, 1), name="dw")
+    x = mx.sym.Activation(x, act_type="relu")
+    kept = mx.sym.Convolution(x, num_filter=4, kernel=(3, 3), name="kept")
+    return mx.sym.Activation(kept, act_type="relu") + kept
+
+
+@pytest.mark.parametrize("batch", [1, 4])
+def test_a_relu_or_clip_after_a_convolution_is_its_epilogue_at_inference(batch):
+    """Without gradients a Convolution whose only reader is a ReLU or Clip writes the
+    activation's output itself, the bias and the activation in one pass (scale 1, shift 0 of
+    the folded BatchNorm's kernels): the same bits as the two operators run apart."""
+    ex = _activated_net().simple_bind(mx.cpu(), data=(batch, 3, 8, 8), grad_req="null")
+    rng = np.random.default_rng(5)
+    for arr in ex.arg_dict.values():
+        arr[:] = rng.standard_normal(arr.shape)
+    assert len(ex._activated) == 3  # not "kept": a second reader needs its output
+    fused, plain = _fused_and_plain(ex, False)
+    np.testing.assert_array_equal(fused, plain)
+    ex.arg_dict["dw_weight"][:] = ex.arg_dict["dw_weight"].asnumpy() * -2
+    changed, plain = _fused_and_plain(ex, False)
+    np.testing.assert_array_equal(changed, plain)
+    assert not np.array_equal(changed, fused)
+    training = _activated_net().simple_bind(mx.cpu(), data=(batch, 3, 8, 8), grad_req="write")
+    assert training._activated == {}

@@ -2,6 +2,8 @@
 beside the NumPy references of minisym/kernels/reference.py. Mirrors MXNet 1.9.1's
 src/operator/nn/convolution.cc."""
 
+import numpy as np
+
 from ...assign import assign
 from ...base import MXNetValueError
 from ...kernels import conv as kconv
@@ -189,6 +191,15 @@ class Convolution(Operator):
         bounds), into ``out``: an executor optimisation at inference, not part of the
         operator contract (the output of this operator is left unwritten)."""
         self.batchnorm_runner(in_data, act, out)(scale, shift)
+
+    def activation_runner(self, in_data, act, out):
+        """``run()``: this convolution, its bias and then ``act`` ('relu' or a Clip's bounds)
+        into ``out`` in one pass (``batchnorm_runner`` with scale 1 and shift 0, which leave
+        every value as it is): an executor optimisation at inference, not part of the operator
+        contract (the output of this operator is left unwritten)."""
+        convolve = self.batchnorm_runner(in_data, act, out)
+        ones, zeros = np.ones(self.num_filter, out.dtype), np.zeros(self.num_filter, out.dtype)
+        return lambda: convolve(ones, zeros)
 
     def batchnorm_runner(self, in_data, act, out):
         """``run(scale, shift)``: ``forward_batchnorm`` on these arrays, its choices made
