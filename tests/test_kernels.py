@@ -153,6 +153,10 @@ POOL_CASES = [  # (x shape, kernel, stride, pad, convention)
     ((1, 2, 11, 10), (3, 3), (2, 2), (0, 0), "full"),
     # planes in chunks (39: the last chunk short), stride 3 by 2, 'full' overhanging
     ((3, 13, 10, 9), (3, 2), (3, 2), (1, 1), "full"),
+    # stride 2 on rows of 32 columns or more (even and odd columns in one loop): an odd
+    # width without padding, an even one padded
+    ((1, 2, 5, 35), (3, 3), (2, 2), (0, 0), "full"),
+    ((1, 2, 6, 40), (3, 2), (2, 2), (1, 1), "valid"),
 ]
 
 
