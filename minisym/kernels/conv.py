@@ -519,13 +519,13 @@ def folded_runner(x, weight, bias, stride, pad, dilate, groups, act, y):
     limits = (act == "relu", dtype.type(low), dtype.type(high))
 
     def offset_of(scale, shift):
-        return (shift if bias is None else bias * scale + shift).astype(dtype)
+        return (shift if bias is None else bias * scale + shift).astype(dtype, copy=False)
 
     positions = y.shape[2] * y.shape[3]
     if grouped_conv.forward_prefers_direct(groups, weight.shape[1], stride, positions):  # scaled
 
         def run_direct(scale, shift):
-            scaled = (weight * scale.reshape(f, 1, 1, 1)).astype(dtype)
+            scaled = (weight * scale.reshape(f, 1, 1, 1)).astype(dtype, copy=False)
             epilogue = (offset_of(scale, shift), *limits)
             grouped_conv.grouped_forward(x, scaled, stride, pad, dilate, groups, y, epilogue)
 
@@ -544,7 +544,8 @@ def folded_runner(x, weight, bias, stride, pad, dilate, groups, act, y):
     def run_gemms(scale, shift):
         gemms()
         epilogue = (offset_of(scale, shift), *limits)
-        _scale_and_shift_planes.sized(planes.size, planes, scale.astype(dtype), *epilogue)
+        scale = scale.astype(dtype, copy=False)
+        _scale_and_shift_planes.sized(planes.size, planes, scale, *epilogue)
 
     return run_gemms
 

@@ -199,10 +199,10 @@ class BatchNorm(Operator):
         data, gamma, beta = in_data
         self._overwrite_fixed_gamma(gamma, req)
         moving_mean, moving_var = aux
-        dtype = data.dtype
-        invstd = (1 / np.sqrt(moving_var + self.eps)).astype(dtype)
-        scale = invstd * (np.ones_like(gamma) if self.fix_gamma else gamma).astype(dtype)
-        shift = beta.astype(dtype) - moving_mean.astype(dtype) * scale
+        dtype = data.dtype  # no copies where the dtypes match: this runs every forward
+        invstd = (1 / np.sqrt(moving_var + self.eps)).astype(dtype, copy=False)
+        scale = invstd if self.fix_gamma else invstd * gamma.astype(dtype, copy=False)
+        shift = beta.astype(dtype, copy=False) - moving_mean.astype(dtype, copy=False) * scale
         assign(out_data[1], req[1], moving_mean)
         assign(out_data[2], req[2], invstd)
         return scale, shift
