@@ -28,6 +28,11 @@ def _conv_and_pool(dtype):
     depthwise = np.ones((2, 1, 3, 3), dtype)  # the direct kernels of grouped_conv.py
     y = conv.conv2d_forward(x, depthwise, None, (1, 1), (1, 1), (1, 1), 2)
     conv.conv2d_backward(y, x, depthwise, (1, 1), (1, 1), (1, 1), 2)
+    wide = np.ones((4, 2, 3, 3), dtype)  # groups of two channels, strided: _forward_by_group
+    conv.conv2d_forward(np.ones((1, 4, 5, 5), dtype), wide, None, (2, 2), (1, 1), (1, 1), 2)
+    ones = np.ones(2, dtype)  # a folded BatchNorm after the GEMMs: _scale_and_shift_planes
+    y = np.empty((1, 2, 5, 5), dtype)
+    conv.conv2d_forward_folded(x, w, None, (1, 1), (1, 1), (1, 1), 1, ones, ones, "relu", y)
     for kind in ("max", "avg"):
         out = pool.pool2d_forward(x, kind, (2, 2), (2, 2), (0, 0), (2, 2))
         pool.pool2d_backward(out, x, out, kind, (2, 2), (2, 2), (0, 0))
