@@ -4,7 +4,7 @@ float32 and float64, with odd shapes, strides, padding, dilation and groups."""
 import numpy as np
 import pytest
 
-from minisym.kernels import batchnorm, conv, elementwise, grouped_conv, jit, pool
+from minisym.kernels import batchnorm, conv, conv_folded, elementwise, grouped_conv, jit, pool
 from minisym.kernels import reference as ref
 
 
@@ -324,14 +324,16 @@ def test_convolution_with_a_folded_batchnorm_is_within_rounding_of_the_two(case,
     w = rng.standard_normal((f, shape[1] // groups) + kernel).astype(dtype)
     bias, gamma, beta, mean = (rng.standard_normal(f).astype(dtype) for _ in range(4))
     invstd = rng.uniform(0.5, 2.0, f).astype(dtype)
-    assert conv.folds_batchnorm(x.shape, w.shape, stride, pad, dilate, groups)
+    assert conv_folded.folds_batchnorm(x.shape, w.shape, stride, pad, dilate, groups)
     y = conv.conv2d_forward(x, w, bias, stride, pad, dilate, groups)
     clip = act if isinstance(act, tuple) else None
     plain = batchnorm.bn_normalize(y, mean, invstd, gamma, beta, relu=act == "relu", clip=clip)
     scale = invstd * gamma
     shift = beta - mean * scale
     folded = np.full_like(y, 9)
-    conv.conv2d_forward_folded(x, w, bias, stride, pad, dilate, groups, scale, shift, act, folded)
+    conv_folded.conv2d_forward_folded(
+        x, w, bias, stride, pad, dilate, groups, scale, shift, act, folded
+    )
     tol = 1e-5 if dtype == np.float32 else 1e-12
     # rounding goes with the values before ReLU / Clip, which a Clip's bounds do not show
     before_act = batchnorm.bn_normalize(y, mean, invstd, gamma, beta, relu=False)
@@ -360,7 +362,7 @@ def test_a_folded_runner_reads_each_calls_values(case, contiguous):
         w = np.asfortranarray(w)
     bias = rng.standard_normal(f).astype(np.float32)
     y = np.empty((shape[0], f) + _out_hw(shape, kernel, stride, pad, dilate), np.float32)
-    run = conv.folded_runner(x, w, bias, stride, pad, dilate, groups, "relu", y)
+    run = conv_folded.folded_runner(x, w, bias, stride, pad, dilate, groups, "relu", y)
     run(*(rng.uniform(0.5, 2, f).astype(np.float32) for _ in range(2)))
     x[...] = rng.standard_normal(x.shape)
     w[...] = rng.standard_normal(w.shape)
@@ -368,7 +370,7 @@ def test_a_folded_runner_reads_each_calls_values(case, contiguous):
     run(scale, shift.astype(np.float32))
     fresh = np.empty_like(y)
     geometry = (stride, pad, dilate, groups, scale, shift.astype(np.float32), "relu")
-    conv.conv2d_forward_folded(x, w, bias, *geometry, fresh)
+    conv_folded.conv2d_forward_folded(x, w, bias, *geometry, fresh)
     np.testing.assert_array_equal(y, fresh)
 
 

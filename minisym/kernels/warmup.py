@@ -10,11 +10,34 @@ import time
 import numpy as np
 from numba.core import config
 
-from . import batchnorm, conv, elementwise, grouped_conv, jit, nms, pool, roi, sampler, winograd
+from . import (
+    batchnorm,
+    conv,
+    conv_folded,
+    elementwise,
+    grouped_conv,
+    jit,
+    nms,
+    pool,
+    roi,
+    sampler,
+    winograd,
+)
 
 __all__ = ["warm_up", "kernel_counts", "cpu_name"]
 
-_MODULES = (batchnorm, conv, elementwise, grouped_conv, nms, pool, roi, sampler, winograd)
+_MODULES = (
+    batchnorm,
+    conv,
+    conv_folded,
+    elementwise,
+    grouped_conv,
+    nms,
+    pool,
+    roi,
+    sampler,
+    winograd,
+)
 
 
 def _conv_and_pool(dtype):
@@ -32,7 +55,7 @@ def _conv_and_pool(dtype):
     conv.conv2d_forward(np.ones((1, 4, 5, 5), dtype), wide, None, (2, 2), (1, 1), (1, 1), 2)
     ones = np.ones(2, dtype)  # a folded BatchNorm after the GEMMs: _scale_and_shift_planes
     y = np.empty((1, 2, 5, 5), dtype)
-    conv.conv2d_forward_folded(x, w, None, (1, 1), (1, 1), (1, 1), 1, ones, ones, "relu", y)
+    conv_folded.conv2d_forward_folded(x, w, None, (1, 1), (1, 1), (1, 1), 1, ones, ones, "relu", y)
     for kind in ("max", "avg"):
         out = pool.pool2d_forward(x, kind, (2, 2), (2, 2), (0, 0), (2, 2))
         pool.pool2d_backward(out, x, out, kind, (2, 2), (2, 2), (0, 0))

@@ -7,7 +7,7 @@ import numpy as np
 from ...assign import assign
 from ...base import MXNetValueError
 from ...kernels import conv as kconv
-from ...kernels import finish, write_target
+from ...kernels import conv_folded, finish, write_target
 from ...kernels import reference as ref
 from ..common import (
     all_but,
@@ -176,14 +176,16 @@ class Convolution(Operator):
 
     def fusable_with_batchnorm(self, in_data):
         """Whether ``forward_batchnorm`` can run on these inputs: 2-D, channel-first, on the
-        numba kernels, im2col + GEMM (``kernels.conv.folds_batchnorm``)."""
+        numba kernels, im2col + GEMM (``kernels.conv_folded.folds_batchnorm``)."""
         data, weight = in_data[:2]
         if len(self.kernel) != 2 or self.layout not in (None, "NCHW"):
             return False
         if not fast_path(data, 2) or weight.dtype != data.dtype:
             return False
         stride, dilate, pad = self._geometry()
-        return kconv.folds_batchnorm(data.shape, weight.shape, stride, pad, dilate, self.num_group)
+        return conv_folded.folds_batchnorm(
+            data.shape, weight.shape, stride, pad, dilate, self.num_group
+        )
 
     def forward_batchnorm(self, in_data, scale, shift, act, out):
         """This convolution, then a BatchNorm on given statistics (y * scale + shift per
@@ -208,7 +210,7 @@ class Convolution(Operator):
         bias = rest[0] if rest else None
         stride, dilate, pad = self._geometry()
         geometry = kernel_geometry(stride, pad, dilate)
-        return kconv.folded_runner(data, weight, bias, *geometry, self.num_group, act, out)
+        return conv_folded.folded_runner(data, weight, bias, *geometry, self.num_group, act, out)
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """dx by col2im of Wᵀ.dy, dW = dy.colsᵀ summed over the batch, db = sum of dy."""
