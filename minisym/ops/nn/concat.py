@@ -67,7 +67,11 @@ class Concat(Operator):
 
     def forward(self, is_train, req, in_data, out_data, aux):
         """arg0 (..., a0, ...), arg1 (..., a1, ...), ... -> (..., a0+a1+..., ...) along dim."""
-        assign(out_data[0], req[0], np.concatenate(in_data, axis=self.dim))
+        out = out_data[0]
+        if req[0] == "write" and all(x.dtype == out.dtype for x in in_data):
+            np.concatenate(in_data, axis=self.dim, out=out)  # one copy, not two
+            return
+        assign(out, req[0], np.concatenate(in_data, axis=self.dim))
 
     def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
         """The head gradient cut back into one piece per input along dim."""
