@@ -290,14 +290,19 @@ class Executor:
         return activated
 
     def _forward_activated(self, node, tail):
-        """Run ``node`` with its ReLU or Clip ``tail`` as the epilogue, into tail's output."""
+        """Run ``node`` with its ReLU or Clip ``tail`` as the epilogue, into tail's output;
+        False (nothing run) where that output shares memory with node's inputs."""
         run = self._folded_runs.get(id(node))
         if run is None:
             out = self._data[_key(tail, 0)]
+            in_data = self._node_arrays(node)[0]
             act = tail.op.clip_bounds or "relu"
-            run = node.op.activation_runner(self._node_arrays(node)[0], act, out)
+            run = () if _overlaps(out, in_data) else node.op.activation_runner(in_data, act, out)
             self._folded_runs[id(node)] = run
+        if not run:
+            return False
         _call(node.op, "forward", run)
+        return True
 
     def _fused_tail(self, batchnorm):
         """The ReLU or Clip node fused with ``batchnorm`` (None: neither)."""
@@ -306,7 +311,11 @@ class Executor:
     def _forward_folded(self, node, batchnorm, is_train):
         """Run ``node`` with ``batchnorm`` folded in (and its fused ReLU or Clip), if the
         BatchNorm normalises with given statistics now; False (nothing run) if not."""
-        statistics, convolve = self._folded_runs.get(id(node)) or self._folded_run(node, batchnorm)
+        entry = self._folded_runs.get(id(node))
+        entry = self._folded_run(node, batchnorm) if entry is None else entry
+        if not entry:  # its output shares memory with its inputs
+            return False
+        statistics, convolve = entry
         stats = statistics(is_train)
         if stats is None:
             return False
@@ -321,7 +330,11 @@ class Executor:
         tail = self._fused_tail(batchnorm)
         act = None if tail is None else (tail.op.clip_bounds or "relu")
         out = self._data[_key(tail if tail is not None else batchnorm, 0)]
-        convolve = node.op.batchnorm_runner(self._node_arrays(node)[0], act, out)
+        in_data = self._node_arrays(node)[0]
+        if _overlaps(out, in_data):  # the memory plan gave it a buffer the inputs still use
+            self._folded_runs[id(node)] = ()
+            return ()
+        convolve = node.op.batchnorm_runner(in_data, act, out)
 
         def statistics(is_train):
             return batchnorm.op.folded_statistics(is_train, bn_req, bn_in, bn_out, bn_aux)
@@ -342,8 +355,7 @@ class Executor:
                 skipped.update((id(batchnorm), id(self._fused_tail(batchnorm))))
                 continue
             tail = self._activated.get(id(node)) if fusing else None
-            if tail is not None:
-                self._forward_activated(node, tail)
+            if tail is not None and self._forward_activated(node, tail):
                 skipped.add(id(tail))
                 continue
             relu = self._fused.get(id(node)) if fusing else None
@@ -1025,6 +1037,13 @@ def check_is_train(is_train, where):
             f"is_train={meant} (without quotes); a string such as 'False' would "
             "count as true"
         )
+
+
+def _overlaps(out, arrays):
+    """Whether ``out`` may share memory with any of ``arrays``: the memory plan lets the output
+    of the node after a Convolution reuse the convolution's input buffers (they are dead by
+    then), which a kernel writing that output while it reads its inputs must not."""
+    return any(np.may_share_memory(out, a) for a in arrays)
 
 
 def _call(op, phase, method, *args):

@@ -286,3 +286,28 @@ def test_a_relu_or_clip_after_a_convolution_is_its_epilogue_at_inference(batch):
     assert not np.array_equal(changed, fused)
     training = _activated_net().simple_bind(mx.cpu(), data=(batch, 3, 8, 8), grad_req="write")
     assert training._activated == {}
+
+
+def test_no_epilogue_writes_into_a_buffer_its_convolution_still_reads():
+    """The memory plan may give the ReLU after a Convolution the buffer of the convolution's
+    input (dead once the convolution has run: GoogLeNet's 5x5 branches got it). Writing the
+    ReLU's output from inside the convolution's kernel would overwrite images not read yet,
+    so such a pair runs apart: the same values as the plain operators."""
+    x = mx.sym.Variable("data")
+    a = mx.sym.Activation(mx.sym.Convolution(x, num_filter=16, kernel=(1, 1)), "relu")
+    c5 = mx.sym.Convolution(a, num_filter=48, kernel=(5, 5), pad=(2, 2), name="c5")
+    ex = mx.sym.Activation(c5, act_type="relu", name="rb").simple_bind(
+        mx.cpu(), data=(2, 16, 3, 3), grad_req="null"
+    )
+    rng = np.random.default_rng(2)
+    for arr in ex.arg_dict.values():
+        arr[:] = rng.standard_normal(arr.shape)
+    conv = next(n for n in ex._ops if n.name == "c5")
+    relu = ex._activated[id(conv)]
+    source, index = conv.inputs[0]
+    shared = np.empty(2 * 48 * 9, np.float32)  # the plan's reuse, made certain here: the
+    ex._data[(id(source), index)] = shared[: 2 * 16 * 9].reshape(2, 16, 3, 3)  # input at the
+    ex._data[(id(relu), 0)] = shared.reshape(2, 48, 3, 3)  # start of the ReLU's buffer
+    ex._buffers_changed()
+    fused, plain = _fused_and_plain(ex, False)
+    np.testing.assert_array_equal(fused, plain)
